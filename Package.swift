@@ -1,0 +1,42 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every Swift target: strict, explicit imports keep layers honest.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "oritsubushi-ledger",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "oritsubushi", targets: ["oritsubushi"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C system libraries (Debian: liblz4-dev, libsqlite3-dev).
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4",
+                       providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+
+        // Layer 1: events, dates, clock, segment codec, log directory.
+        .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "oritsubushi",
+            dependencies: [
+                "LedgerCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
+        .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,98 @@
+/// An event that sets the completion date and/or the memo of one station.
+///
+/// Record kind 1 in the segment format (Schemas/segment-format.md).
+package struct StationEdit: Hashable, Sendable {
+    package var id: EventID
+    package var hlc: HybridTimestamp
+    /// The catalogue's `s_id`.
+    package var station: UInt32
+    /// The new completion date, or `nil` when the event leaves it alone.
+    package var compDate: CompletionDate?
+    /// The new memo, or `nil` when the event leaves it alone. `""` clears the memo.
+    package var memo: String?
+    package var origin: EventOrigin
+
+    package init(id: EventID, hlc: HybridTimestamp, station: UInt32, compDate: CompletionDate?,
+                 memo: String?, origin: EventOrigin) {
+        self.id = id
+        self.hlc = hlc
+        self.station = station
+        self.compDate = compDate
+        self.memo = memo
+        self.origin = origin
+    }
+
+    /// The largest memo, in UTF-8 bytes.
+    package static let maximumMemoBytes = 4096
+}
+
+/// A station edit before the ledger gives it an identity and a clock value.
+package struct StationEditDraft: Hashable, Sendable {
+    package var station: UInt32
+    package var compDate: CompletionDate?
+    package var memo: String?
+    package var origin: EventOrigin
+    /// A fixed clock value (imports keep the original `update_date`); `nil` means "now".
+    package var hlc: HybridTimestamp?
+
+    package init(station: UInt32, compDate: CompletionDate? = nil, memo: String? = nil,
+                 origin: EventOrigin = .user, hlc: HybridTimestamp? = nil) {
+        self.station = station
+        self.compDate = compDate
+        self.memo = memo
+        self.origin = origin
+        self.hlc = hlc
+    }
+}
+
+/// An event recording that the ledger applied station catalogue version `version`.
+///
+/// Record kind 2. Replicas that merge the log learn which catalogue their events assume.
+package struct CatalogVersionEvent: Hashable, Sendable {
+    package var id: EventID
+    package var hlc: HybridTimestamp
+    package var version: UInt32
+    package init(id: EventID, hlc: HybridTimestamp, version: UInt32) {
+        self.id = id
+        self.hlc = hlc
+        self.version = version
+    }
+}
+
+/// The human name of a device. Record kind 3; it carries no seq (it is not an edit), and the name
+/// with the highest hlc wins.
+package struct DeviceNameRecord: Hashable, Sendable {
+    package var device: DeviceID
+    package var hlc: HybridTimestamp
+    package var name: String
+    package init(device: DeviceID, hlc: HybridTimestamp, name: String) {
+        self.device = device
+        self.hlc = hlc
+        self.name = name
+    }
+    package static let maximumNameBytes = 255
+}
+
+/// One record of the log.
+package enum LedgerRecord: Hashable, Sendable {
+    case stationEdit(StationEdit)
+    case catalogVersion(CatalogVersionEvent)
+    case deviceName(DeviceNameRecord)
+
+    /// The event identity, for the kinds that have one.
+    package var eventID: EventID? {
+        switch self {
+        case .stationEdit(let e): return e.id
+        case .catalogVersion(let e): return e.id
+        case .deviceName: return nil
+        }
+    }
+
+    package var hlc: HybridTimestamp {
+        switch self {
+        case .stationEdit(let e): return e.hlc
+        case .catalogVersion(let e): return e.hlc
+        case .deviceName(let r): return r.hlc
+        }
+    }
+}

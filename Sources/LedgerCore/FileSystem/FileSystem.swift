@@ -1,0 +1,66 @@
+/// The file operations the storage engine uses, behind a protocol so that tests can substitute a
+/// crashable in-memory file system (unsynced writes and directory entries vanish on a crash).
+///
+/// Every mutation is explicit about durability: data is durable only after `WritableFile.sync()`,
+/// and a new or renamed directory entry only after `syncDirectory(_:)` of its parent.
+package protocol FileSystem: Sendable {
+    func fileExists(_ path: String) -> Bool
+    func directoryExists(_ path: String) -> Bool
+    func createDirectory(_ path: String) throws
+    /// Entry names (not paths), unsorted.
+    func listDirectory(_ path: String) throws -> [String]
+    func fileSize(_ path: String) throws -> Int
+    func readFile(_ path: String) throws -> [UInt8]
+    func readFile(_ path: String, offset: Int, length: Int) throws -> [UInt8]
+    /// Opens for appending; `create` makes a new file and fails if one exists.
+    func openForAppend(_ path: String, create: Bool) throws -> any WritableFile
+    func truncateFile(_ path: String, to size: Int) throws
+    func rename(_ from: String, to: String) throws
+    func removeFile(_ path: String) throws
+    func syncDirectory(_ path: String) throws
+}
+
+/// A file open for appending.
+package protocol WritableFile: AnyObject {
+    var size: Int { get }
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// fsync: after it returns, everything written so far survives a crash.
+    func sync() throws
+    func close()
+}
+
+extension FileSystem {
+    /// Replaces `path` with `bytes` so that a crash leaves either the old or the new content:
+    /// write a temporary file, fsync it, rename it over, fsync the directory.
+    package func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {
+        let temporary = path + ".tmp"
+        if fileExists(temporary) { try removeFile(temporary) }
+        let file = try openForAppend(temporary, create: true)
+        do {
+            try bytes.withUnsafeBytes { (buffer) throws in try file.write(buffer) }
+            try file.sync()
+        } catch {
+            file.close()
+            try? removeFile(temporary)
+            throw error
+        }
+        file.close()
+        try rename(temporary, to: path)
+        try syncDirectory(Path.parent(of: path))
+    }
+}
+
+/// Path helpers (plain strings, `/`-separated).
+package enum Path {
+    package static func join(_ base: String, _ name: String) -> String {
+        base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+    package static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+    package static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system, through POSIX calls with EINTR retries and explicit fsync.
+package struct PosixFileSystem: FileSystem {
+    package init() {}
+
+    package func fileExists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    package func directoryExists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    package func createDirectory(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 else { throw Self.error("cannot create directory", path) }
+    }
+
+    package func listDirectory(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { throw Self.error("cannot list directory", path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    package func fileSize(_ path: String) throws -> Int {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw Self.error("cannot stat", path) }
+        return Int(st.st_size)
+    }
+
+    package func readFile(_ path: String) throws -> [UInt8] {
+        try readFile(path, offset: 0, length: Int.max)
+    }
+
+    package func readFile(_ path: String, offset: Int, length: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        defer { _ = Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Self.error("cannot stat", path) }
+        let available = max(0, Int(st.st_size) - offset)
+        let count = min(length, available)
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                if n == 0 { bytes.removeLast(count - done); break }
+                throw Self.error("cannot read", path)
+            }
+            done += n
+        }
+        return bytes
+    }
+
+    package func openForAppend(_ path: String, create: Bool) throws -> any WritableFile {
+        let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
+        let fd = open(path, flags, 0o644)
+        guard fd >= 0 else { throw Self.error(create ? "cannot create" : "cannot open", path) }
+        var st = stat()
+        fstat(fd, &st)
+        return PosixWritableFile(fd: fd, path: path, size: Int(st.st_size))
+    }
+
+    package func truncateFile(_ path: String, to size: Int) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        defer { _ = Glibc.close(fd) }
+        guard ftruncate(fd, off_t(size)) == 0 else { throw Self.error("cannot truncate", path) }
+        guard fsync(fd) == 0 else { throw Self.error("cannot fsync", path) }
+    }
+
+    package func rename(_ from: String, to: String) throws {
+        guard Glibc.rename(from, to) == 0 else { throw Self.error("cannot rename \(from) to", to) }
+    }
+
+    package func removeFile(_ path: String) throws {
+        guard unlink(path) == 0 else { throw Self.error("cannot remove", path) }
+    }
+
+    package func syncDirectory(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open directory", path) }
+        defer { _ = Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw Self.error("cannot fsync directory", path) }
+    }
+
+    /// An I/O error naming the system's reason; a full disk gets its own clear wording.
+    static func error(_ what: String, _ path: String, errno code: Int32 = errno) -> LedgerError {
+        let reason = code == ENOSPC ? "the disk is full" : String(cString: strerror(code)).lowercased()
+        return LedgerError(.io, "\(what) \(path): \(reason)")
+    }
+}
+
+final class PosixWritableFile: WritableFile {
+    private var fd: Int32
+    private let path: String
+    private(set) var size: Int
+
+    init(fd: Int32, path: String, size: Int) {
+        self.fd = fd
+        self.path = path
+        self.size = size
+    }
+
+    deinit { close() }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw PosixFileSystem.error("cannot write", path) }
+            done += n
+            size += n
+        }
+    }
+
+    func sync() throws {
+        while fsync(fd) != 0 {
+            if errno != EINTR { throw PosixFileSystem.error("cannot fsync", path) }
+        }
+    }
+
+    func close() {
+        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+    }
+}

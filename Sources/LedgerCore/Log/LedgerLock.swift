@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The single-writer lock of a ledger directory: an exclusive, non-blocking `flock` on the file
+/// `LOCK`, plus a POSIX record lock on the same file so that a refused process can name the
+/// holder's pid (`F_GETLK`) without anything being written to disk.
+package final class LedgerLock {
+    private var fd: Int32
+
+    private init(fd: Int32) { self.fd = fd }
+
+    /// Takes the lock or fails at once with "ledger is locked by pid N".
+    package static func acquire(directory: String) throws -> LedgerLock {
+        let path = Path.join(directory, "LOCK")
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw LedgerError(.io, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let holder = holderPID(fd: fd)
+            close(fd)
+            throw LedgerError(.locked, "ledger is locked by pid \(holder.map(String.init) ?? "unknown") (another oritsubushi is using \(directory))")
+        }
+        var lock = flockRecord(type: Int16(F_WRLCK))
+        if fcntl(fd, F_SETLK, &lock) != 0 {
+            let holder = holderPID(fd: fd)
+            close(fd)
+            throw LedgerError(.locked, "ledger is locked by pid \(holder.map(String.init) ?? "unknown") (another oritsubushi is using \(directory))")
+        }
+        return LedgerLock(fd: fd)
+    }
+
+    private static func flockRecord(type: Int16) -> flock {
+        var lock = flock()
+        lock.l_type = type
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        return lock
+    }
+
+    private static func holderPID(fd: Int32) -> Int32? {
+        var probe = flockRecord(type: Int16(F_WRLCK))
+        guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return nil }
+        return probe.l_pid
+    }
+
+    package func release() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,72 @@
+/// Every failure the ledger reports: a category (which decides the exit code), one sentence for
+/// people, and where it happened.
+package struct LedgerError: Error, Sendable, CustomStringConvertible {
+    package enum Category: Sendable, Equatable {
+        /// Bad arguments (exit 64).
+        case usage
+        /// Bad input data: an invalid date, an unknown station, a malformed file (exit 65).
+        case badInput
+        /// The ledger's own files are corrupt (exit 65).
+        case corruption
+        /// No ledger where one was expected (exit 66).
+        case missingLedger
+        /// A system call failed (exit 74).
+        case io
+        /// Another process holds the ledger (exit 75).
+        case locked
+        /// A merge or sync partner's data cannot be accepted (exit 65).
+        case conflict
+        /// An unreachable or misbehaving peer (exit 69).
+        case unavailable
+        /// Refused credentials (exit 77).
+        case permission
+    }
+
+    package var category: Category
+    package var message: String
+    /// A file the error is about, if any.
+    package var file: String?
+    /// A byte offset inside `file`, if known.
+    package var offset: Int?
+    /// A line number inside `file`, if known.
+    package var line: Int?
+
+    package init(_ category: Category, _ message: String, file: String? = nil, offset: Int? = nil, line: Int? = nil) {
+        self.category = category
+        self.message = message
+        self.file = file
+        self.offset = offset
+        self.line = line
+    }
+
+    /// One sentence: the message, then the location.
+    package var description: String {
+        var text = message
+        if let file {
+            text += " (\(file)"
+            if let line { text += ", line \(line)" }
+            if let offset { text += ", byte offset \(offset)" }
+            text += ")"
+        } else if let line {
+            text += " (line \(line))"
+        }
+        return text
+    }
+
+    /// The sysexits code the CLI exits with.
+    package var exitCode: Int32 {
+        switch category {
+        case .usage: return 64
+        case .badInput, .corruption, .conflict: return 65
+        case .missingLedger: return 66
+        case .unavailable: return 69
+        case .io: return 74
+        case .locked: return 75
+        case .permission: return 77
+        }
+    }
+
+    package static func corrupt(_ message: String, file: String, offset: Int) -> LedgerError {
+        LedgerError(.corruption, message, file: file, offset: offset)
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import LedgerCore
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the log's events in log order, verifying every checksum on the way.")
+
+    @OptionGroup var options: LedgerOptions
+    @Option(help: "Only this station.") var station: UInt32?
+    @Option(help: "Only this device (name or 16-hex-digit id).") var device: String?
+    @Option(help: "Only events at or after this time (ISO 8601; without an offset, Japan time).")
+    var since: String?
+    @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
+    @Flag(help: "Also print catalogue-version and device-name records.") var all = false
+
+    func run() throws {
+        try CommandRunner.run {
+            var sinceHLC: HybridTimestamp?
+            if let since {
+                guard let ms = ISO8601.parseMilliseconds(since) else {
+                    throw LedgerError(.usage, "--since '\(since)' is not an ISO 8601 time")
+                }
+                sinceHLC = HybridTimestamp(milliseconds: ms)
+            }
+            let ledger = try options.open()
+            defer { ledger.close() }
+            let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
+            let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
+            var out = OutputBuffer()
+            try ledger.forEachRecord { view, _ in
+                if !all && view.kind != .stationEdit { return }
+                if let station, view.kind != .stationEdit || view.station != station { return }
+                if let deviceFilter, view.device != deviceFilter { return }
+                if let sinceHLC, view.hlc < sinceHLC { return }
+                out.writeLine(formatter.line(view))
+            }
+            out.flush()
+        }
+    }
+
+    static func resolveDevice(_ text: String, in ledger: Ledger) throws -> DeviceID {
+        if let id = DeviceID(hex: text.lowercased()) { return id }
+        let matches = ledger.deviceNames.values.filter { $0.name == text }.map(\.device)
+        guard matches.count == 1 else {
+            throw LedgerError(.usage, matches.isEmpty ? "no device is named '\(text)' in this ledger"
+                                                      : "\(matches.count) devices are named '\(text)'; give the id")
+        }
+        return matches[0]
+    }
+}

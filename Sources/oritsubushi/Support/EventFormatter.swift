@@ -1,0 +1,79 @@
+import ArgumentParser
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum EventFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, jsonl
+}
+
+/// Formats events as text lines or JSON Lines (keys: device, device_name, seq, hlc, time,
+/// station, comp_date, memo, origin; comp_date and memo only when the event sets them).
+struct EventFormatter {
+    var format: EventFormat
+    var deviceNames: [DeviceID: String]
+
+    func line(_ view: RecordView) -> String {
+        let device = view.device
+        let name = deviceNames[device] ?? ""
+        let hlc = view.hlc
+        switch format {
+        case .jsonl:
+            var out = "{\"device\":\"\(device)\",\"device_name\":\(JSONText.quoted(name)),\"seq\":\(view.seq),\"hlc\":\(hlc.rawValue),\"time\":\"\(hlc)\""
+            switch view.kind {
+            case .stationEdit:
+                out += ",\"station\":\(view.station)"
+                if view.hasCompDate { out += ",\"comp_date\":\(view.compDateCode)" }
+                if let memo = view.memo { out += ",\"memo\":\(JSONText.quoted(memo))" }
+                out += ",\"origin\":\"\(view.origin)\"}"
+            case .catalogVersion:
+                out += ",\"kind\":\"catalog_version\",\"catalog_version\":\(view.catalogVersion),\"origin\":\"catalog\"}"
+            case .deviceName:
+                out += ",\"kind\":\"device_name\"}"
+            }
+            return out
+        case .text:
+            var out = "\(hlc)  \(name.isEmpty ? device.description : name)#\(view.seq)"
+            switch view.kind {
+            case .stationEdit:
+                out += "  station \(view.station)"
+                if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  date \(date)" }
+                if let memo = view.memo { out += "  memo \(JSONText.quoted(memo))" }
+                out += "  (\(view.origin))"
+            case .catalogVersion:
+                out += "  catalogue version \(view.catalogVersion)"
+            case .deviceName:
+                out += "  device name \(JSONText.quoted(view.deviceName))"
+            }
+            return out
+        }
+    }
+}
+
+/// Buffered stdout for commands that print many lines.
+struct OutputBuffer {
+    private var buffer = ""
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    mutating func writeLine(_ line: String) {
+        buffer += line
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        fflushStdout()
+        Terminal.write(fd: STDOUT_FILENO, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Flushes anything `print` buffered, so that raw writes keep their order.
+func fflushStdout() { fflush(nil) }
+
+extension Ledger {
+    var deviceNameTable: [DeviceID: String] { deviceNames.mapValues(\.name) }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--ledger DIR`, shared by every command that works on a ledger.
+struct LedgerOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The ledger directory (default: $ORITSUBUSHI_LEDGER, else ./oritsubushi.ledger).", valueName: "dir"))
+    var ledger: String?
+
+    var directory: String {
+        if let ledger { return ledger }
+        if let env = getenv("ORITSUBUSHI_LEDGER"), env.pointee != 0 { return String(cString: env) }
+        return "oritsubushi.ledger"
+    }
+
+    /// Opens the ledger (taking its lock and recovering a torn tail, which is reported on stderr).
+    func open() throws -> Ledger {
+        let ledger = try Ledger.open(directory: directory, clock: Environment.clock())
+        if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
+        return ledger
+    }
+}
+
+enum Environment {
+    /// The system clock, or the instant in `ORITSUBUSHI_NOW` (ISO 8601 or Unix seconds), which
+    /// pins "now" and "today" for reproducible demos and tests.
+    static func clock() throws -> any WallClock {
+        guard let raw = getenv("ORITSUBUSHI_NOW"), raw.pointee != 0 else { return SystemClock() }
+        let text = String(cString: raw)
+        guard let ms = ISO8601.parseMilliseconds(text) else {
+            throw LedgerError(.usage, "ORITSUBUSHI_NOW='\(text)' is not an ISO 8601 time or Unix seconds")
+        }
+        return FixedClock(milliseconds: ms)
+    }
+}
