@@ -35,8 +35,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // Issue 6, reliability: the crashable in-memory file system and the crash workloads (test
+        // support), the process-kill child (Tools/crash-test) and the libFuzzer harness (Tools/fuzz;
+        // a plain build links it as an executable that does nothing).
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+        .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
+                          swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
+
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
     ]
 )

@@ -26,6 +26,9 @@ package final class Ledger {
 
     private var lock: LedgerLock?
     private var writer: (any WritableFile)?
+    /// A failed write whose partial bytes could not be cut off yet: the next write cuts them
+    /// first, so that nothing is ever appended after garbage.
+    private var pendingCut: (path: String, size: Int)?
     private let decoder = LZ4FrameDecoder()
 
     package var localDevice: DeviceID { metadata.deviceID }
@@ -65,7 +68,8 @@ package final class Ledger {
             throw LedgerError(.usage, "a device name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")
         }
         if fileSystem.directoryExists(directory) {
-            guard try fileSystem.listDirectory(directory).isEmpty else {
+            let names = try fileSystem.listDirectory(directory)
+            guard names.isEmpty || isInterruptedCreate(directory, names: names, fileSystem: fileSystem) else {
                 let what = fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) ? "a ledger already exists" : "the directory is not empty"
                 throw LedgerError(.usage, "cannot create a ledger in \(directory): \(what)")
             }
@@ -77,12 +81,32 @@ package final class Ledger {
         }
         let metadata = LedgerMetadata.new(deviceName: deviceName, clock: clock)
         let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
-        try fileSystem.createDirectory(Path.join(directory, segmentsDirectory))
-        try fileSystem.writeAtomically(Path.join(directory, LedgerMetadata.fileName), metadata.encoded())
+        let segments = Path.join(directory, segmentsDirectory)
+        if fileSystem.directoryExists(segments) {
+            // Left by an interrupted init (there is no ledger.json): start over.
+            for name in try fileSystem.listDirectory(segments) { try fileSystem.removeFile(Path.join(segments, name)) }
+        } else {
+            try fileSystem.createDirectory(segments)
+        }
+        try fileSystem.syncDirectory(directory)
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         let hlc = HybridTimestamp.next(after: .zero, wallClock: clock.nowMilliseconds())
         try ledger.append([.deviceName(DeviceNameRecord(device: metadata.deviceID, hlc: hlc, name: deviceName))])
+        // ledger.json is the commit point: once it exists, the first segment (the device's name)
+        // is durable, so a crash never leaves a ledger without its device's name.
+        try fileSystem.writeAtomically(Path.join(directory, LedgerMetadata.fileName), metadata.encoded())
         return ledger
+    }
+
+    /// Whether `names` are only what an interrupted `create` leaves before ledger.json exists:
+    /// the lock file, the metadata temporary, and a segments directory holding segment files.
+    private static func isInterruptedCreate(_ directory: String, names: [String], fileSystem: any FileSystem) -> Bool {
+        let leftovers: Set<String> = ["LOCK", LedgerMetadata.fileName + ".tmp", segmentsDirectory]
+        guard Set(names).isSubset(of: leftovers) else { return false }
+        let segments = Path.join(directory, segmentsDirectory)
+        guard names.contains(segmentsDirectory) else { return true }
+        guard fileSystem.directoryExists(segments), let inside = try? fileSystem.listDirectory(segments) else { return false }
+        return inside.allSatisfy { SegmentInfo.number(ofFileName: $0) != nil }
     }
 
     /// Opens an existing ledger, taking its lock and recovering a torn tail.
@@ -320,6 +344,7 @@ package final class Ledger {
         }
         if encoder.recordCount > 0 { flush() }
 
+        try cutPending()
         let createsSegment = segments.last.map { $0.sealed } ?? true
         if createsSegment {
             let number = UInt32(segments.count + 1)
@@ -349,7 +374,7 @@ package final class Ledger {
             } catch {
                 file.close()
                 writer = nil
-                try? fileSystem.truncateFile(active.path, to: active.fileSize)
+                cutBack(active)
                 throw error
             }
         }
@@ -367,12 +392,29 @@ package final class Ledger {
             }
             lastHLC = max(lastHLC, record.hlc)
         }
-        if segments[index].fileSize >= rollThreshold { try sealActiveSegment() }
+        // The batch is durable, so it is acknowledged whatever happens next: if the footer cannot
+        // be written (a full disk), the segment stays open and sealing is retried after the next append.
+        if segments[index].fileSize >= rollThreshold { try? sealActiveSegment() }
+    }
+
+    /// Cuts the active segment back to its last durable length after a failed write; if even that
+    /// fails, the next write retries it before writing anything.
+    private func cutBack(_ active: SegmentInfo) {
+        do { try fileSystem.truncateFile(active.path, to: active.fileSize) } catch {
+            pendingCut = (active.path, active.fileSize)
+        }
+    }
+
+    private func cutPending() throws {
+        guard let cut = pendingCut else { return }
+        try fileSystem.truncateFile(cut.path, to: cut.size)
+        pendingCut = nil
     }
 
     /// Writes the footer of the active segment; the next append starts a new segment.
     package func sealActiveSegment() throws {
         guard let active = segments.last, !active.sealed else { return }
+        try cutPending()
         if writer == nil { writer = try fileSystem.openForAppend(active.path, create: false) }
         let footer = SegmentFooter.encode(active.summary, segmentNumber: active.number)
         do {
@@ -381,7 +423,7 @@ package final class Ledger {
         } catch {
             writer?.close()
             writer = nil
-            try? fileSystem.truncateFile(active.path, to: active.fileSize)
+            cutBack(active)
             throw error
         }
         writer?.close()

@@ -1,0 +1,145 @@
+import LedgerCore
+
+/// What the `FuzzSegment` libFuzzer harness does with one input, kept here so that every input
+/// it ever crashed on replays as a regression test under `swift test`.
+///
+/// An input that starts with the segment header's magic is a segment file; anything else is a
+/// raw record stream (what `lz4 -dc` prints), which is wrapped into a valid frame and segment so
+/// that the record decoder is reached through the whole read path despite the checksums. Each
+/// input goes through the pure decoders and then, as segment 1 of a real (in-memory) ledger,
+/// through open/recovery, `forEachRecord`, `verify`, an append and a reopen.
+///
+/// The harness crashes (so libFuzzer reports it) when a decoder traps, when anything throws an
+/// error other than `LedgerError`, when a record handed out does not re-encode to its own
+/// bytes, or when a ledger that opened and accepted an append cannot be reopened with it.
+package final class SegmentFuzzing {
+    package static let ledgerDirectory = "/fuzz"
+    private let base: CrashableFileSystem
+    private let ledgerID: [UInt8]
+    private let decoder = LZ4FrameDecoder()
+    private let clock = FixedClock(milliseconds: 1_700_000_000_000)
+    package var segmentPath: String { Path.join(Path.join(Self.ledgerDirectory, "segments"), "00000001.seg") }
+
+    package init() {
+        base = CrashableFileSystem()
+        do {
+            let ledger = try Ledger.create(directory: Self.ledgerDirectory, deviceName: "fuzz", fileSystem: base,
+                                           clock: clock, useLock: false)
+            ledgerID = ledger.metadata.ledgerIDBytes
+            ledger.close()
+        } catch {
+            preconditionFailure("cannot create the fuzzing ledger: \(error)")
+        }
+    }
+
+    /// Runs one input. Returns the number of records that were read back from the ledger.
+    @discardableResult
+    package func run(_ input: UnsafeRawBufferPointer) -> Int {
+        exerciseDecoders(input)
+        let segment: [UInt8]
+        if input.count >= 4, input.loadLE(UInt32.self, at: 0) == SegmentHeader.skippableMagic {
+            segment = fixedUpHeader(Array(input))
+        } else {
+            segment = wrapped(UnsafeRawBufferPointer(rebasing: input.prefix(LZ4Frame.maximumContentSize)))
+        }
+        return exerciseLedger(segment)
+    }
+
+    package func run(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { run($0) }
+    }
+
+    private func exerciseDecoders(_ input: UnsafeRawBufferPointer) {
+        _ = SegmentHeader.decode(input)
+        _ = SegmentFooter.decodeTrailing(input)
+        _ = SegmentFooter.decodeFrame(input)
+        _ = LZ4Frame.extent(of: input)
+        for tolerate in [false, true] {
+            let scanner = SegmentScanner(path: "input.seg", bytes: input, decoder: decoder)
+            expectLedgerErrors {
+                _ = try scanner.scan(tolerateTornTail: tolerate) { content, _, _ in
+                    try? RecordStream.forEach(in: content) { Self.touch($0) }
+                }
+            }
+        }
+        try? RecordStream.forEach(in: input) { Self.touch($0) }
+    }
+
+    /// The input with the ledger's id, segment number 1, position 0 and a correct checksum put
+    /// into its header, so that mutations reach the frames behind it.
+    private func fixedUpHeader(_ input: [UInt8]) -> [UInt8] {
+        guard input.count >= SegmentHeader.frameSize else { return input }
+        var bytes = input
+        let header = SegmentHeader(segmentNumber: 1, ledgerID: ledgerID, firstRecordPosition: 0).encoded()
+        // Keep the fuzzed magic, length and version fields; replace identity and checksum.
+        bytes.replaceSubrange(20..<48, with: header[20..<48])
+        let crc = CRC32C.checksum(Array(bytes[8..<48]))
+        withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(48..<52, with: $0) }
+        return bytes
+    }
+
+    private func wrapped(_ content: UnsafeRawBufferPointer) -> [UInt8] {
+        var bytes = SegmentHeader(segmentNumber: 1, ledgerID: ledgerID, firstRecordPosition: 0).encoded()
+        LZ4Frame.compress(content, appendingTo: &bytes)
+        return bytes
+    }
+
+    private func exerciseLedger(_ segment: [UInt8]) -> Int {
+        let fileSystem = base.clone()
+        fileSystem.setContents(segmentPath, segment)
+        var read = 0
+        expectLedgerErrors {
+            let ledger = try Ledger.open(directory: Self.ledgerDirectory, fileSystem: fileSystem, clock: clock, useLock: false)
+            var records: [LedgerRecord] = []
+            let readAll = (try? ledger.forEachRecord { view, _ in
+                Self.touch(view)
+                Self.checkRoundTrip(view)
+                records.append(view.record)
+            }) != nil
+            read = records.count
+            _ = try? ledger.verify()
+            ledger.rollThreshold = 1 << 12
+            guard readAll, (try? ledger.appendLocal([StationEditDraft(station: 1, compDate: .unknown)])) != nil else { return }
+            ledger.close()
+            // What opened cleanly and took an append must open again, with that append.
+            do {
+                let reopened = try Ledger.open(directory: Self.ledgerDirectory, fileSystem: fileSystem, clock: clock, useLock: false)
+                let again = try reopened.allRecords()
+                precondition(again.count == records.count + 1 && Array(again.prefix(records.count)) == records,
+                             "the reopened ledger does not hold the same records plus the append")
+            } catch {
+                preconditionFailure("a ledger that took an append cannot be reopened: \(error)")
+            }
+        }
+        return read
+    }
+
+    private func expectLedgerErrors(_ body: () throws -> Void) {
+        do { try body() } catch is LedgerError {} catch {
+            preconditionFailure("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
+        }
+    }
+
+    /// Reads every field, so that a view that lies about its length faults under ASan.
+    private static func touch(_ view: RecordView) {
+        var sink = UInt64(view.length) ^ UInt64(view.flags)
+        sink ^= view.device.rawValue ^ view.seq ^ view.hlc.rawValue
+        switch view.kind {
+        case .stationEdit:
+            sink ^= UInt64(view.station) ^ UInt64(view.compDateCode) ^ UInt64(view.origin.rawValue)
+            sink ^= UInt64(view.memo?.utf8.count ?? 0)
+        case .catalogVersion: sink ^= UInt64(view.catalogVersion)
+        case .deviceName: sink ^= UInt64(view.deviceName.utf8.count)
+        default: sink ^= UInt64(view.kind.rawValue)
+        }
+        withExtendedLifetime(sink) {}
+    }
+
+    /// A record handed out must be exactly what encoding its materialised value gives.
+    private static func checkRoundTrip(_ view: RecordView) {
+        var encoder = RecordEncoder()
+        encoder.append(view.record)
+        let original = UnsafeRawBufferPointer(start: view.base, count: view.length)
+        precondition(encoder.bytes.elementsEqual(original), "record \(view.record) does not re-encode to its bytes")
+    }
+}

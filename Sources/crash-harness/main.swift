@@ -1,0 +1,89 @@
+// crash-harness: the child and the parent of the process-kill crash test (Tools/crash-test).
+//
+//   crash-harness child LEDGER [--seed N] [--roll-threshold BYTES] [--max-batch N] [--limit EVENTS]
+//       Creates or opens LEDGER and appends durable batches of `HarnessEvents` in a loop, printing
+//       `ACK <seq>` after each append returns (that is, after its fsync).
+//   crash-harness trials [--trials N] [--seed N] [--max-delay-ms N] [--work DIR]
+//       Runs N kill trials against `crash-harness child` and prints the figures; exit 1 on a failure.
+import Foundation
+import LedgerCore
+import LedgerTestSupport
+
+/// Writes one line straight to fd 1: an acknowledgement must not wait in a stdio buffer.
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(1, $0.baseAddress! + done, bytes.count - done) }
+        if n <= 0 { if errno == EINTR { continue }; exit(3) }
+        done += n
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("crash-harness: \(message)\n".utf8))
+    exit(1)
+}
+
+func option(_ name: String, in arguments: [String], default value: UInt64) -> UInt64 {
+    guard let index = arguments.firstIndex(of: name) else { return value }
+    guard index + 1 < arguments.count, let parsed = UInt64(arguments[index + 1]) else { fail("\(name) needs a number") }
+    return parsed
+}
+
+func runChild(_ arguments: [String]) throws {
+    guard arguments.count >= 1, !arguments[0].hasPrefix("--") else { fail("usage: crash-harness child LEDGER [options]") }
+    let directory = arguments[0]
+    var generator = SeededGenerator(seed: option("--seed", in: arguments, default: UInt64(getpid())))
+    let rollThreshold = Int(option("--roll-threshold", in: arguments, default: UInt64(Ledger.defaultRollThreshold)))
+    let maximumBatch = Int(max(1, option("--max-batch", in: arguments, default: 8)))
+    let limit = option("--limit", in: arguments, default: .max)
+
+    let ledger: Ledger
+    if PosixFileSystem().fileExists(Path.join(directory, LedgerMetadata.fileName)) {
+        ledger = try Ledger.open(directory: directory)
+        say("OPENED \(ledger.localDevice) \(ledger.versionVector[ledger.localDevice] ?? 0)")
+        if let recovery = ledger.recovery { say("RECOVERED \(recovery.offset) \(recovery.removedBytes)") }
+    } else {
+        ledger = try Ledger.create(directory: directory, deviceName: HarnessEvents.deviceName)
+        say("CREATED \(ledger.localDevice)")
+    }
+    ledger.rollThreshold = rollThreshold
+    var held = ledger.versionVector[ledger.localDevice] ?? 0
+    while held < limit {
+        let count = UInt64(Int.random(in: 1...maximumBatch, using: &generator))
+        let drafts = (held + 1...held + count).map(HarnessEvents.draft(seq:))
+        let events = try ledger.appendLocal(drafts)
+        guard events.last?.id.seq == held + count else { fail("append returned \(events.map(\.id))") }
+        held += count
+        say("ACK \(held)")
+    }
+    ledger.close()
+}
+
+func runTrials(_ arguments: [String]) throws {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let work = arguments.firstIndex(of: "--work").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        ?? NSTemporaryDirectory() + "crash-test-\(getpid())"
+    var configuration = ProcessKillTrials.Configuration(
+        harness: executable, workDirectory: work,
+        trials: Int(option("--trials", in: arguments, default: 300)),
+        seed: option("--seed", in: arguments, default: UInt64(Date().timeIntervalSince1970)))
+    configuration.maximumKillDelay = Int(option("--max-delay-ms", in: arguments, default: 60))
+    print("crash-test: \(configuration.trials) trials, seed \(configuration.seed), kill delays 0–\(configuration.maximumKillDelay) ms")
+    let report = try ProcessKillTrials(configuration).run()
+    print(report)
+    for failure in report.failures.prefix(20) { print("FAILURE: \(failure)") }
+    exit(report.failures.isEmpty ? 0 : 1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "child": try runChild(Array(arguments.dropFirst()))
+    case "trials": try runTrials(Array(arguments.dropFirst()))
+    default: fail("usage: crash-harness child LEDGER [options] | crash-harness trials [options]")
+    }
+} catch {
+    fail("\(error)")
+}
