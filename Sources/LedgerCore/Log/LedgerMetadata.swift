@@ -12,6 +12,10 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     package var device: String
     package var deviceName: String
     package var createdAt: String
+    /// Only in the file: CRC-32C of the other fields (`checksumText`) as 8 hex digits, so that bit
+    /// rot cannot silently change the ledger's or the device's identity. Checked and cleared when
+    /// decoding; a file without one (written before it existed) is accepted.
+    package var checksum: String?
 
     enum CodingKeys: String, CodingKey {
         case format
@@ -19,6 +23,7 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         case device
         case deviceName = "device_name"
         case createdAt = "created_at"
+        case checksum
     }
 
     package var deviceID: DeviceID { DeviceID(hex: device)! }
@@ -44,15 +49,31 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return Array((try? encoder.encode(self)) ?? Data()) + [0x0A]
+        var stamped = self
+        stamped.checksum = computedChecksum
+        return Array((try? encoder.encode(stamped)) ?? Data()) + [0x0A]
+    }
+
+    /// The fields the checksum covers, one per line, in a fixed order.
+    private var checksumText: String { "\(format)\n\(ledgerID)\n\(device)\n\(deviceName)\n\(createdAt)" }
+
+    private var computedChecksum: String {
+        let digits = String(CRC32C.checksum(Array(checksumText.utf8)), radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     package static func decode(_ bytes: [UInt8], path: String) throws -> LedgerMetadata {
-        guard let metadata = try? JSONDecoder().decode(LedgerMetadata.self, from: Data(bytes)),
+        guard var metadata = try? JSONDecoder().decode(LedgerMetadata.self, from: Data(bytes)),
               metadata.ledgerID.count == 32, DeviceID(hex: metadata.device) != nil
         else { throw LedgerError(.corruption, "the ledger description is unreadable", file: path) }
         guard metadata.format == currentFormat else {
             throw LedgerError(.corruption, "ledger format \(metadata.format) is not supported by this build", file: path)
+        }
+        if let checksum = metadata.checksum {
+            guard checksum == metadata.computedChecksum else {
+                throw LedgerError(.corruption, "the ledger description fails its checksum", file: path)
+            }
+            metadata.checksum = nil
         }
         return metadata
     }

@@ -52,10 +52,12 @@ package struct SegmentScanner {
                 }
                 return .clean(header: header, footerOffset: offset)
             case .incomplete:
-                if tolerateTornTail { return .torn(header: header, offset: offset, reason: "the last frame is incomplete") }
+                if tolerateTornTail && !validFrameFollows(offset) {
+                    return .torn(header: header, offset: offset, reason: "the last frame is incomplete")
+                }
                 throw LedgerError.corrupt("a frame is cut off at the end of the segment", file: path, offset: offset)
-            case .bad(let end, let reason):
-                if tolerateTornTail && !validFrameFollows(end) {
+            case .bad(_, let reason):
+                if tolerateTornTail && !validFrameFollows(offset) {
                     return .torn(header: header, offset: offset, reason: reason)
                 }
                 throw LedgerError.corrupt(reason, file: path, offset: offset)
@@ -102,13 +104,22 @@ package struct SegmentScanner {
         }
     }
 
-    /// Whether a complete, valid frame starts at `offset` (which proves that a failing frame
-    /// before it is corruption rather than a torn write at the tail).
-    private func validFrameFollows(_ offset: Int?) -> Bool {
-        guard let offset, offset < bytes.count else { return false }
-        switch examineFrame(at: offset) {
-        case .data, .footer: return true
-        case .incomplete, .bad: return false
+    /// Whether a complete, valid frame starts anywhere after the failing frame at `offset`, which
+    /// proves that the failure is corruption rather than a torn write at the tail: a damaged
+    /// length or magic in the middle of a segment must not pass for a tear and cost the frames
+    /// behind it. Only positions holding a frame magic are examined.
+    private func validFrameFollows(_ offset: Int) -> Bool {
+        var candidate = offset + 1
+        while candidate + 4 <= bytes.count {
+            let word = bytes.loadLE(UInt32.self, at: candidate)
+            if word == LZ4Frame.magic || word == SegmentFooter.skippableMagic {
+                switch examineFrame(at: candidate) {
+                case .data, .footer: return true
+                case .incomplete, .bad: break
+                }
+            }
+            candidate += 1
         }
+        return false
     }
 }
