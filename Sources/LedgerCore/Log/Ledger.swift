@@ -63,6 +63,16 @@ package final class Ledger {
         directory: String, deviceName: String, fileSystem: any FileSystem = PosixFileSystem(),
         clock: any WallClock = SystemClock(), useLock: Bool = true
     ) throws -> Ledger {
+        try create(directory: directory, metadata: .new(deviceName: deviceName, clock: clock),
+                   fileSystem: fileSystem, clock: clock, useLock: useLock)
+    }
+
+    /// Creates a ledger with given identities (reproducible fixtures and tests).
+    package static func create(
+        directory: String, metadata: LedgerMetadata, fileSystem: any FileSystem = PosixFileSystem(),
+        clock: any WallClock = SystemClock(), useLock: Bool = true
+    ) throws -> Ledger {
+        let deviceName = metadata.deviceName
         let nameBytes = deviceName.utf8.count
         guard nameBytes > 0, nameBytes <= DeviceNameRecord.maximumNameBytes else {
             throw LedgerError(.usage, "a device name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")
@@ -79,7 +89,6 @@ package final class Ledger {
             try fileSystem.createDirectory(directory)
             try fileSystem.syncDirectory(Path.parent(of: directory))
         }
-        let metadata = LedgerMetadata.new(deviceName: deviceName, clock: clock)
         let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
         let segments = Path.join(directory, segmentsDirectory)
         if fileSystem.directoryExists(segments) {

@@ -22,15 +22,20 @@ package final class LedgerLock {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let holder = holderPID(fd: fd)
             close(fd)
-            throw LedgerError(.locked, "ledger is locked by pid \(holder.map(String.init) ?? "unknown") (another oritsubushi is using \(directory))")
+            throw lockedError(holder, directory)
         }
         var lock = flockRecord(type: Int16(F_WRLCK))
         if fcntl(fd, F_SETLK, &lock) != 0 {
             let holder = holderPID(fd: fd)
             close(fd)
-            throw LedgerError(.locked, "ledger is locked by pid \(holder.map(String.init) ?? "unknown") (another oritsubushi is using \(directory))")
+            throw lockedError(holder, directory)
         }
         return LedgerLock(fd: fd)
+    }
+
+    private static func lockedError(_ holder: Int32?, _ directory: String) -> LedgerError {
+        let who = holder.map { "pid \($0)" } ?? "another process"
+        return LedgerError(.locked, "ledger is locked by \(who); another program is using \(directory), try again when it is done")
     }
 
     private static func flockRecord(type: Int16) -> flock {

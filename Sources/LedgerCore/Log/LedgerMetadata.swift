@@ -26,6 +26,15 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         case checksum
     }
 
+    package init(format: Int = LedgerMetadata.currentFormat, ledgerID: String, device: String,
+                 deviceName: String, createdAt: String) {
+        self.format = format
+        self.ledgerID = ledgerID
+        self.device = device
+        self.deviceName = deviceName
+        self.createdAt = createdAt
+    }
+
     package var deviceID: DeviceID { DeviceID(hex: device)! }
 
     package var ledgerIDBytes: [UInt8] {

@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the ledger-core commands through the built executable.
+@Suite struct CoreCommandTests {
+    @Test func recordReplayAndVerify() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        let created = try cli.run("init", "--device", "phone")
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(try cli.run("complete", "202919", "2013-09-01", "--memo", "東京駅\n\t\\ 🚃").status == 0)
+        #expect(try cli.run("complete", "120004", "2013-09").status == 0)
+        #expect(try cli.run("today", "300290").status == 0)
+        #expect(try cli.run("memo", "120004", "memo only").status == 0)
+        #expect(try cli.run("uncomplete", "202919").status == 0)
+
+        let replay = try cli.run("replay", "--format", "jsonl")
+        #expect(replay.status == 0)
+        let lines = replay.stdout.split(separator: "\n").map { line in
+            try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        }
+        #expect(lines.count == 5)
+        #expect(lines.map { $0["seq"] as? Int } == [1, 2, 3, 4, 5])
+        #expect(lines[0]["station"] as? Int == 202919)
+        #expect(lines[0]["comp_date"] as? Int == 20130901)
+        #expect(lines[0]["memo"] as? String == "東京駅\n\t\\ 🚃")
+        #expect(lines[0]["device_name"] as? String == "phone")
+        #expect(lines[0]["origin"] as? String == "user")
+        #expect((lines[0]["time"] as? String)?.hasPrefix("2026-11-22T03:00:00") == true)
+        #expect(lines[1]["comp_date"] as? Int == 20130900 && lines[1]["memo"] == nil)
+        #expect(lines[2]["comp_date"] as? Int == 20261122)
+        #expect(lines[3]["comp_date"] == nil && lines[3]["memo"] as? String == "memo only")
+        #expect(lines[4]["comp_date"] as? Int == 0)
+        #expect(Set(lines.compactMap { $0["device"] as? String }).count == 1)
+
+        let filtered = try cli.run("replay", "--station", "120004", "--format", "jsonl")
+        #expect(filtered.stdout.split(separator: "\n").count == 2)
+        let byDevice = try cli.run("replay", "--device", "phone")
+        #expect(byDevice.stdout.split(separator: "\n").count == 5)
+        let since = try cli.run("replay", "--since", "2030-01-01T00:00:00Z")
+        #expect(since.status == 0 && since.stdout.isEmpty)
+
+        let history = try cli.run("history", "202919")
+        #expect(history.status == 0)
+        #expect(history.stdout.split(separator: "\n").count == 2)
+        #expect(history.stdout.contains("date 2013-09-01") && history.stdout.contains("date none"))
+
+        let verify = try cli.run("verify", "--json")
+        #expect(verify.status == 0)
+        let summary = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as! [String: Any]
+        #expect(summary["events"] as? Int == 5)
+        #expect(try cli.run("status").stdout.contains("phone"))
+    }
+
+    @Test func unchangedValuesAppendNothing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        try cli.run("init")
+        try cli.run("complete", "5", "2013", "--memo", "m")
+        let before = try directorySnapshot(scratch.path)
+        for args in [["complete", "5", "2013"], ["complete", "5", "2013", "--memo", "m"], ["memo", "5", "m"], ["uncomplete", "6"]] {
+            let result = try cli.run(args)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("nothing recorded"), "\(args): \(result.stdout)")
+        }
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
+    /// Every rejected command: its exit code, a one-sentence error, and the ledger unchanged.
+    @Test(arguments: [
+        (["complete", "5", "2099-01-01"], 65 as Int32, "future"),
+        (["complete", "5", "2026-11-23"], 65, "future"),
+        (["complete", "5", "2013-02-30"], 65, "not a real date"),
+        (["complete", "5", "1900-02-29"], 65, "not a real date"),
+        (["complete", "5", "1899"], 65, "not a real date"),
+        (["complete", "5", "13-9-1"], 65, "not a completion date"),
+        (["complete", "5", "20130230"], 65, "comp_date"),
+        (["complete", "5", "15"], 65, "not a completion date"),
+        (["complete", "0", "2013"], 65, "station 0"),
+        (["memo", "5", String(repeating: "x", count: 4097)], 65, "4096"),
+        (["complete", "abc", "2013"], 64, ""),
+        (["complete", "5"], 64, ""),
+        (["frobnicate"], 64, ""),
+        (["replay", "--since", "yesterday"], 64, "ISO 8601"),
+        (["replay", "--device", "nobody"], 64, "no device"),
+        (["replay", "--format", "xml"], 64, ""),
+    ])
+    func rejectedCommandsChangeNothing(args: [String], status: Int32, message: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        try cli.run("init")
+        try cli.run("complete", "5", "2013")
+        let before = try directorySnapshot(scratch.path)
+        let result = try cli.run(args)
+        #expect(result.status == status, "\(args): \(result.stderr)")
+        #expect(result.stderr.lowercased().contains(message.lowercased()), "\(args): \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
+    @Test func missingLedgerExits66() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/none")
+        for args in [["complete", "5", "2013"], ["replay"], ["verify"], ["status"], ["history", "5"]] {
+            let result = try cli.run(args)
+            #expect(result.status == 66, "\(args)")
+            #expect(result.stderr.contains("no ledger"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/none"))
+    }
+
+    @Test func invalidUTF8ArgumentIsRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        try cli.run("init")
+        let before = try directorySnapshot(scratch.path)
+        // Process passes arguments as C strings; build one with an invalid byte via a shell.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" memo 5 \"$(printf 'bad\\377memo')\"", CLIRunner.executable]
+        process.environment = ["ORITSUBUSHI_LEDGER": scratch.path + "/l"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 65)
+        #expect(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("UTF-8"))
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
+    @Test func initRefusesAnExistingLedger() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        try cli.run("init")
+        let before = try directorySnapshot(scratch.path)
+        let again = try cli.run("init")
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("already exists"))
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "needs flock(1) from util-linux"))
+    func secondWriterProcessIsRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let ledger = scratch.path + "/l"
+        let cli = CLIRunner(ledger: ledger)
+        try cli.run("init")
+        // Another process holds the ledger's lock while it sleeps.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["--exclusive", ledger + "/LOCK", "sleep", "20"]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        var status = try cli.run("status")
+        for _ in 0..<100 where status.status == 0 {
+            usleep(50_000)
+            status = try cli.run("status")
+        }
+        let before = try directorySnapshot(scratch.path)
+        let result = try cli.run("complete", "5", "2013")
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("ledger is locked by"))
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
+    @Test func tornTailIsRecoveredAndReported() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let ledger = scratch.path + "/l"
+        let cli = CLIRunner(ledger: ledger)
+        try cli.run("init")
+        try cli.run("complete", "5", "2013")
+        try cli.run("complete", "6", "2014")
+        let segment = ledger + "/segments/00000001.seg"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        try bytes.dropLast(7).write(to: URL(fileURLWithPath: segment))
+        let status = try cli.run("replay", "--format", "jsonl")
+        #expect(status.status == 0)
+        #expect(status.stderr.contains("torn"))
+        #expect(status.stdout.split(separator: "\n").count == 1)
+        let next = try cli.run("complete", "7", "2015")
+        #expect(next.stdout.contains("#2)"))
+        #expect(try cli.run("verify").status == 0)
+    }
+
+    @Test func corruptionIsReportedWithFileAndOffset() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let ledger = scratch.path + "/l"
+        let cli = CLIRunner(ledger: ledger)
+        try cli.run("init")
+        try cli.run("complete", "5", "2013")
+        try cli.run("complete", "6", "2014")
+        let segment = ledger + "/segments/00000001.seg"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        // Flip a byte inside the second frame (not the last one), so it cannot pass as a torn tail.
+        let target = 52 + 40
+        bytes[target] ^= 0x55
+        try bytes.write(to: URL(fileURLWithPath: segment))
+        for args in [["verify"], ["replay"]] {
+            let result = try cli.run(args)
+            #expect(result.status == 65, "\(args): \(result.stderr)")
+            #expect(result.stderr.contains("00000001.seg"))
+            #expect(result.stderr.contains("byte offset"))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import LedgerCore
+
+@Suite struct LedgerTests {
+    static let clock = FixedClock(milliseconds: 1_700_000_000_000)
+
+    @Test func appendsSurviveReopenWithContiguousSeqs() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.sub("l")
+        var device: DeviceID
+        do {
+            let ledger = try Ledger.create(directory: path, deviceName: "a", clock: Self.clock)
+            device = ledger.localDevice
+            let first = try ledger.appendLocal([StationEditDraft(station: 1, compDate: .year(2013))])
+            let batch = try ledger.appendLocal((2...101).map { StationEditDraft(station: UInt32($0), compDate: .unknown) })
+            #expect(first.map(\.id.seq) == [1])
+            #expect(batch.map(\.id.seq) == Array(2...101))
+            // Every event gets a strictly larger hlc even though the clock is frozen.
+            let hlcs = (first + batch).map(\.hlc)
+            #expect(hlcs == hlcs.sorted() && Set(hlcs).count == hlcs.count)
+            ledger.close()
+        }
+        let reopened = try Ledger.open(directory: path, clock: Self.clock)
+        defer { reopened.close() }
+        #expect(reopened.versionVector == [device: 101])
+        let next = try reopened.appendLocal([StationEditDraft(station: 5, memo: "x")])
+        #expect(next[0].id.seq == 102)
+        #expect(next[0].hlc > HybridTimestamp(milliseconds: Self.clock.milliseconds, counter: 100))
+        #expect(try reopened.verify().events == 102)
+    }
+
+    @Test func segmentsRollAndOpeningReadsOnlyFooters() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.sub("l")
+        let ledger = try Ledger.create(directory: path, deviceName: "a", clock: Self.clock)
+        ledger.rollThreshold = 4096
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<40 {
+            let drafts = (0..<20).map { _ in
+                StationEditDraft(station: UInt32(rng.next() % 9000 + 1), compDate: .day(2013, 9, Int(rng.next() % 30 + 1)),
+                                 memo: rng.next() % 5 == 0 ? "memo \(rng.next())" : nil)
+            }
+            try ledger.appendLocal(drafts)
+        }
+        let expected = try ledger.allRecords()
+        ledger.close()
+        #expect(ledger.segments.count > 3)
+        let reopened = try Ledger.open(directory: path, clock: Self.clock)
+        defer { reopened.close() }
+        #expect(reopened.segments.dropLast().allSatisfy { $0.sealed })
+        #expect(try reopened.allRecords() == expected)
+        #expect(reopened.recordCount == UInt64(expected.count))
+        let report = try reopened.verify()
+        #expect(report.events == 800 && report.segments == reopened.segments.count)
+        // Positions: reading from the middle yields exactly the tail.
+        var tail: [LedgerRecord] = []
+        try reopened.forEachRecord(from: 500) { view, position in
+            #expect(position >= 500)
+            tail.append(view.record)
+        }
+        #expect(tail == Array(expected[500...]))
+    }
+
+    @Test func replicatedEventsMustContinueTheirDevice() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)
+        defer { ledger.close() }
+        let other = DeviceID(rawValue: 99)
+        func edit(_ seq: UInt64) -> LedgerRecord {
+            .stationEdit(StationEdit(id: EventID(device: other, seq: seq), hlc: HybridTimestamp(milliseconds: 1_800_000_000_000),
+                                     station: 3, compDate: .unknown, memo: nil, origin: .user))
+        }
+        let before = try snapshot(of: dir.path)
+        #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(2)]) }
+        #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(1), edit(3)]) }
+        #expect(try snapshot(of: dir.path) == before)
+        try ledger.appendReplicated([edit(1), edit(2)])
+        #expect(ledger.versionVector[other] == 2)
+        // The clock moved past the received hlc, so the next local edit wins over it.
+        let local = try ledger.appendLocal([StationEditDraft(station: 3, compDate: .year(2000))])
+        #expect(local[0].hlc > HybridTimestamp(milliseconds: 1_800_000_000_000))
+    }
+
+    @Test(arguments: [
+        StationEditDraft(station: 0, compDate: .unknown),
+        StationEditDraft(station: 1),
+        StationEditDraft(station: 1, memo: String(repeating: "x", count: 4097)),
+    ])
+    func invalidDraftsAreRefusedAndChangeNothing(draft: StationEditDraft) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)
+        defer { ledger.close() }
+        let before = try snapshot(of: dir.path)
+        let error = #expect(throws: LedgerError.self) { try ledger.appendLocal([draft]) }
+        #expect(error?.exitCode == 65)
+        #expect(try snapshot(of: dir.path) == before)
+    }
+
+    @Test func secondWriterIsRefusedNamingThePid() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)
+        defer { ledger.close() }
+        // flock locks are per open file description, so a second open in this process conflicts too.
+        let error = #expect(throws: LedgerError.self) { try Ledger.open(directory: dir.sub("l")) }
+        #expect(error?.category == .locked)
+        #expect(error?.exitCode == 75)
+    }
+
+    @Test func creatingOverAnExistingLedgerIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock).close()
+        let before = try snapshot(of: dir.path)
+        #expect(throws: LedgerError.self) { try Ledger.create(directory: dir.sub("l"), deviceName: "b", clock: Self.clock) }
+        #expect(try snapshot(of: dir.path) == before)
+    }
+
+    @Test func missingLedgerIsReportedAsSuch() throws {
+        let error = #expect(throws: LedgerError.self) { try Ledger.open(directory: "/nonexistent/ledger") }
+        #expect(error?.exitCode == 66)
+    }
+
+    @Test func largeBatchesSplitIntoFramesOfAtMostFourMiB() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)
+        defer { ledger.close() }
+        let memo = String(repeating: "駅", count: 1300)
+        try ledger.appendLocal((1...2000).map { StationEditDraft(station: UInt32($0), memo: memo) })
+        let report = try ledger.verify()
+        #expect(report.frames >= 3)  // 1 device-name frame + ≥2 frames for ~7.9 MB of records
+        #expect(report.events == 2000)
+    }
+}
+
+/// A tiny seeded generator so that property-style tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

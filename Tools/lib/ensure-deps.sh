@@ -1,0 +1,19 @@
+# Sourced by Tools/* scripts: makes sure the Debian packages the build and tests need are there.
+# As root it installs what is missing; otherwise it names the packages and stops.
+ensure_deps() {
+    local missing=()
+    pkg-config --exists liblz4 2>/dev/null || missing+=(liblz4-dev)
+    pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
+    command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+    if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing ${missing[*]} ..." >&2
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "error: missing system packages: ${missing[*]}; install them with: sudo apt-get install ${missing[*]}" >&2
+        exit 69
+    fi
+}
