@@ -26,11 +26,15 @@ let package = Package(
         // Layer 1: events, dates, clock, segment codec, log directory.
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
 
+        // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
+        .target(name: "LedgerCatalog", dependencies: ["LedgerCore", "CSQLite"], swiftSettings: swiftSettings),
+
         // The command-line tool.
         .executableTarget(
             name: "oritsubushi",
             dependencies: [
                 "LedgerCore",
+                "LedgerCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -46,6 +50,8 @@ let package = Package(
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
     ]

@@ -21,6 +21,7 @@ struct Oritsubushi: AsyncParsableCommand {
         subcommands: [
             Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self,
             History.self, Replay.self, Verify.self, Status.self,
+            CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
         ])
 
     static func main() async {

@@ -1,8 +1,17 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
 
 /// The shared path of `complete`, `today`, `uncomplete` and `memo`: validate, compare with the
-/// station's current state, and append one event only for the fields that change.
+/// station's current state in the projection, and append one event only for the fields that
+/// change.
+///
+/// Everything is validated before any file is touched: the arguments, then (with the ledger
+/// locked) the station against the catalogue. Once a catalogue has been imported, an `s_id` not
+/// in it is refused (exit 65); before any catalogue import every positive id is accepted, so a
+/// ledger can be used (or filled by a merge) before its catalogue arrives. Disabled stations are
+/// in the catalogue and stay editable. The no-op check reads the projection (its checkpoint plus
+/// the few records after it), never the whole log, and the projection is saved afterwards.
 enum StationEditing {
     static func record(
         _ options: LedgerOptions, station: UInt32,
@@ -18,14 +27,19 @@ enum StationEditing {
 
         let ledger = try options.open()
         defer { ledger.close() }
-        let current = try ledger.foldStation(station).state
-        let newDate = date.flatMap { $0 == current.compDate ? nil : $0 }
+        try CatalogSupport.requireKnownStation(station, ledger: ledger)
+        var projection = try ProjectionStore.load(ledger)
+        let current = projection.row(station) ?? ProjectedStation()
+        let newDate = date.flatMap { $0.code == current.compDate ? nil : $0 }
         let newMemo = memo.flatMap { $0 == current.memo ? nil : $0 }
         guard newDate != nil || newMemo != nil else {
-            print("station \(station): unchanged (date \(current.compDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded")
+            try ProjectionStore.save(&projection, ledger: ledger)
+            print("station \(station): unchanged (date \(current.completionDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded")
             return
         }
         let events = try ledger.appendLocal([StationEditDraft(station: station, compDate: newDate, memo: newMemo)])
+        try projection.catchUp(ledger)
+        try ProjectionStore.save(&projection, ledger: ledger)
         for event in events {
             var parts: [String] = []
             if let d = event.compDate { parts.append("date \(d)") }

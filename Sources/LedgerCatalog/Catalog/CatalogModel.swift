@@ -1,0 +1,67 @@
+/// Rows of the four catalogue tables (Schemas/catalog.sql), as the statistics and the station
+/// commands read them.
+package struct CatalogOperator: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    package var type: Int64
+    package var enabled: Bool
+}
+
+package struct CatalogLine: Sendable, Equatable {
+    package var id: Int64
+    package var name: String
+    package var operatorID: Int64
+    package var enabled: Bool
+    package var lineType: Int64?
+}
+
+package struct CatalogStation: Sendable, Equatable {
+    package var id: UInt32
+    package var name: String
+    package var yomi: String
+    package var wiki: String
+    package var pref: Int64
+    package var address: String
+    package var lat: Int64
+    package var lng: Int64
+    package var operatorID: Int64
+    package var enabled: Bool
+    package var weight: Int64
+}
+
+package struct CatalogMembership: Sendable, Equatable {
+    package var lineID: Int64
+    package var stationID: UInt32
+    package var sort: Int64
+}
+
+/// Names the original apps show for codes (domain.md §1.1 and §1.3).
+package enum CatalogNames {
+    package static func operatorType(_ code: Int64) -> String {
+        switch code {
+        case 1: return "JR旅客会社"
+        case 2: return "大手私鉄"
+        case 3: return "準大手私鉄"
+        case 4: return "公営交通"
+        case 5: return "中小私鉄"
+        case 6: return "モノレール"
+        case 7: return "新交通システム"
+        case 8: return "ケーブルカー"
+        case 9: return "トロリーバス"
+        case 10: return "浮上式鉄道"
+        default: return "種別\(code)"
+        }
+    }
+
+    static let prefectures = [
+        "北海道", "青森県", "岩手県", "宮城県", "秋田県", "山形県", "福島県", "茨城県", "栃木県", "群馬県",
+        "埼玉県", "千葉県", "東京都", "神奈川県", "新潟県", "富山県", "石川県", "福井県", "山梨県", "長野県",
+        "岐阜県", "静岡県", "愛知県", "三重県", "滋賀県", "京都府", "大阪府", "兵庫県", "奈良県", "和歌山県",
+        "鳥取県", "島根県", "岡山県", "広島県", "山口県", "徳島県", "香川県", "愛媛県", "高知県", "福岡県",
+        "佐賀県", "長崎県", "熊本県", "大分県", "宮崎県", "鹿児島県", "沖縄県",
+    ]
+
+    package static func prefecture(_ code: Int64) -> String {
+        (1...47).contains(code) ? prefectures[Int(code) - 1] : "県\(code)"
+    }
+}

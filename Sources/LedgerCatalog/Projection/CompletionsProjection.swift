@@ -1,0 +1,152 @@
+import LedgerCore
+
+/// The completions projection in memory: one `ProjectedStation` per station that has events,
+/// plus the log position and version vector it reflects.
+///
+/// Stations are found through a dense slot table for ordinary ids (all real `s_id`s are below
+/// 400,000) and a dictionary beyond, so folding ten million events costs one array load each.
+package struct CompletionsProjection: Sendable {
+    /// Ids below this go in the dense table (4 bytes per possible id).
+    static let denseLimit: UInt32 = 1 << 21
+
+    private var slots: [Int32] = []
+    private var overflow: [UInt32: Int32] = [:]
+    package private(set) var ids: [UInt32] = []
+    package private(set) var rows: [ProjectedStation] = []
+    /// Rows changed since the projection was loaded (for an incremental save).
+    private(set) var dirty: Set<Int32> = []
+    /// Whether the stored file must be rewritten whole.
+    var needsFullWrite = true
+    /// The position the stored file reflects (`nil` when there is none).
+    var storedPosition: UInt64?
+
+    /// The log position (record index) up to which records are folded.
+    package internal(set) var position: UInt64 = 0
+    /// Per-device high-water marks of the folded events.
+    package internal(set) var versionVector: [DeviceID: UInt64] = [:]
+    /// Catalogue versions recorded in the folded part of the log.
+    package internal(set) var catalogVersions: Set<UInt32> = []
+
+    package init() {}
+
+    package var stationCount: Int { rows.count }
+
+    package func row(_ station: UInt32) -> ProjectedStation? {
+        slot(of: station).map { rows[Int($0)] }
+    }
+
+    /// `(s_id, row)` pairs in `s_id` order.
+    package func sortedRows() -> [(station: UInt32, row: ProjectedStation)] {
+        ids.indices.sorted { ids[$0] < ids[$1] }.map { (ids[$0], rows[$0]) }
+    }
+
+    @inline(__always)
+    private func slot(of station: UInt32) -> Int32? {
+        if station < Self.denseLimit {
+            let i = Int(station)
+            guard i < slots.count else { return nil }
+            let s = slots[i]
+            return s == 0 ? nil : s - 1
+        }
+        return overflow[station]
+    }
+
+    @inline(__always)
+    private mutating func slotCreating(_ station: UInt32) -> Int32 {
+        if let s = slot(of: station) { return s }
+        let s = Int32(rows.count)
+        ids.append(station)
+        rows.append(ProjectedStation())
+        if station < Self.denseLimit {
+            let i = Int(station)
+            if i >= slots.count {
+                slots.append(contentsOf: repeatElement(0, count: max(i + 1, slots.count * 2, 1024) - slots.count))
+            }
+            slots[i] = s + 1
+        } else {
+            overflow[station] = s
+        }
+        return s
+    }
+
+    /// Inserts a stored row (loading), without marking it dirty.
+    mutating func insertLoaded(_ station: UInt32, _ row: ProjectedStation) {
+        let s = slotCreating(station)
+        rows[Int(s)] = row
+    }
+
+    /// Folds one record; `limit` drops events later than an `--as-of` time.
+    @inline(__always)
+    package mutating func apply(_ view: RecordView, trackDirty: Bool) {
+        switch view.kind {
+        case .stationEdit:
+            let s = slotCreating(view.station)
+            rows[Int(s)].apply(view)
+            if trackDirty { dirty.insert(s) }
+        case .catalogVersion:
+            catalogVersions.insert(view.catalogVersion)
+        default:
+            break
+        }
+    }
+
+    /// Applies a materialised edit (used to plan imports and carry-overs on a working copy).
+    package mutating func apply(_ edit: StationEdit) {
+        let s = slotCreating(edit.station)
+        rows[Int(s)].apply(edit)
+        dirty.insert(s)
+    }
+
+    // MARK: - Folding from the log
+
+    /// Folds every record past `position` (the incremental catch-up: nothing before the
+    /// checkpoint is read).
+    package mutating func catchUp(_ ledger: Ledger) throws {
+        guard position < ledger.recordCount else {
+            versionVector = ledger.versionVector
+            return
+        }
+        let track = !needsFullWrite
+        try ledger.forEachRecord(from: position) { view, _ in apply(view, trackDirty: track) }
+        position = ledger.recordCount
+        versionVector = ledger.versionVector
+    }
+
+    /// Folds the whole log from scratch; `progress` is called with (records done, records total).
+    package static func fold(
+        _ ledger: Ledger, asOf limit: HybridTimestamp? = nil,
+        progress: ((UInt64, UInt64) -> Void)? = nil
+    ) throws -> CompletionsProjection {
+        var projection = CompletionsProjection()
+        let total = ledger.recordCount
+        if let limit {
+            try ledger.forEachRecord { view, _ in
+                if view.hlc <= limit { projection.apply(view, trackDirty: false) }
+            }
+        } else if let progress {
+            var done: UInt64 = 0
+            try ledger.forEachRecord { view, _ in
+                projection.apply(view, trackDirty: false)
+                done += 1
+                if done & 0xFFFF == 0 { progress(done, total) }
+            }
+            progress(total, total)
+        } else {
+            try ledger.forEachRecord { view, _ in projection.apply(view, trackDirty: false) }
+        }
+        projection.position = total
+        projection.versionVector = ledger.versionVector
+        projection.needsFullWrite = true
+        return projection
+    }
+
+    mutating func markSaved() {
+        dirty.removeAll()
+        storedPosition = position
+        needsFullWrite = false
+    }
+
+    func dirtyRows() -> [(station: UInt32, row: ProjectedStation)] {
+        dirty.sorted().map { (ids[Int($0)], rows[Int($0)]) }
+    }
+}

@@ -1,0 +1,79 @@
+import LedgerCore
+
+/// One row of the completions projection with the keys of its two winning events.
+///
+/// The date and the memo are separate last-writer-wins registers ordered by `(hlc, device,
+/// seq)`, so the state depends only on the set of events applied, never on their arrival order.
+package struct ProjectedStation: Sendable, Equatable {
+    /// `comp_date` (domain.md §2.1); 0 until an event sets it.
+    package var compDate: UInt32 = 0
+    package var memo: String = ""
+    package var dateWinner: EventOrder?
+    package var memoWinner: EventOrder?
+    /// How many station edits of this station were folded (the history count).
+    package var events: UInt32 = 0
+
+    package init() {}
+
+    /// `update_date`: Unix seconds of the later of the two winning events, 0 if none.
+    package var updateDate: Int64 {
+        max(dateWinner?.hlc.unixSeconds ?? 0, memoWinner?.hlc.unixSeconds ?? 0)
+    }
+
+    /// The later of the two winning events.
+    package var lastWinner: EventOrder? {
+        switch (dateWinner, memoWinner) {
+        case (nil, nil): return nil
+        case (let d?, nil): return d
+        case (nil, let m?): return m
+        case (let d?, let m?): return max(d, m)
+        }
+    }
+
+    package var completionDate: CompletionDate { (try? CompletionDate(code: compDate)) ?? .notCompleted }
+
+    /// Folds one station edit record (no allocation unless its memo wins).
+    @inline(__always)
+    package mutating func apply(_ view: RecordView) {
+        let order = EventOrder(hlc: view.hlc, device: view.device, seq: view.seq)
+        events &+= 1
+        if view.hasCompDate, dateWinner.map({ order > $0 }) ?? true {
+            compDate = view.compDateCode
+            dateWinner = order
+        }
+        if view.hasMemo, memoWinner.map({ order > $0 }) ?? true {
+            memo = String(decoding: view.memoBytes, as: UTF8.self)
+            memoWinner = order
+        }
+    }
+
+    package mutating func apply(_ edit: StationEdit) {
+        let order = EventOrder(edit)
+        events &+= 1
+        if let date = edit.compDate, dateWinner.map({ order > $0 }) ?? true {
+            compDate = date.code
+            dateWinner = order
+        }
+        if let memo = edit.memo, memoWinner.map({ order > $0 }) ?? true {
+            self.memo = memo
+            memoWinner = order
+        }
+    }
+
+    /// The fields of an edit at `order` that would change this row: a field is kept when the
+    /// edit would win its register and either changes the value or sets a register nobody set
+    /// yet (which moves `update_date`). Used for no-op suppression of imports and carry-overs.
+    package func effectiveFields(compDate newDate: UInt32?, memo newMemo: String?, at order: EventOrder)
+        -> (compDate: UInt32?, memo: String?)
+    {
+        var date: UInt32?
+        var text: String?
+        if let newDate, dateWinner.map({ order > $0 }) ?? true, dateWinner == nil || newDate != compDate {
+            date = newDate
+        }
+        if let newMemo, memoWinner.map({ order > $0 }) ?? true, memoWinner == nil || newMemo != memo {
+            text = newMemo
+        }
+        return (date, text)
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Rebuild: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild the completions projection from the whole log.",
+        discussion: """
+            Folds every event again and replaces projection.sqlite; the result equals the one every \
+            command keeps current incrementally. A progress bar is drawn on stderr when it is a terminal.
+            """)
+
+    @OptionGroup var options: LedgerOptions
+
+    func run() throws {
+        try CommandRunner.run {
+            let ledger = try options.open()
+            defer { ledger.close() }
+            var bar = ProgressBar(enabled: Terminal.stderrIsTerminal)
+            let projection = try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
+            bar.finish()
+            print("projection rebuilt: \(projection.stationCount) stations from \(ledger.recordCount) records")
+        }
+    }
+}
+
+/// A one-line progress bar on stderr, redrawn at most once per percent.
+struct ProgressBar {
+    var enabled: Bool
+    private var lastPercent = -1
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func update(_ done: UInt64, _ total: UInt64) {
+        guard enabled else { return }
+        let percent = total == 0 ? 100 : Int(done * 100 / total)
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let filled = percent * 30 / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
+        Terminal.write(fd: STDERR_FILENO, "\rrebuilding [\(bar)] \(percent)% \(done)/\(total) records")
+    }
+
+    mutating func finish() {
+        guard enabled, lastPercent >= 0 else { return }
+        Terminal.write(fd: STDERR_FILENO, "\n")
+    }
+}

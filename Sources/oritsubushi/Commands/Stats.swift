@@ -1,0 +1,36 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+
+extension StatsHierarchy: ExpressibleByArgument {}
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Completion statistics: operators, prefectures, yomi (reading) or dates.",
+        discussion: """
+            With no KEY the top level; each KEY descends one level — operators: type code, o_id, \
+            l_id; prefectures: pref code; yomi: one kana, then two; dates: a year (2013), unknown or \
+            incomplete, then YYYYMM (YYYY00: month unknown), then YYYYMMDD (YYYYMM00: day unknown). \
+            The last level lists the stations. Only enabled stations under enabled operators and \
+            lines count; rates are truncated per-mille. --json follows Schemas/stats.schema.json.
+            """)
+
+    @OptionGroup var options: LedgerOptions
+    @Argument(help: "operators, prefectures, yomi or dates.") var hierarchy: StatsHierarchy
+    @Argument(help: "Keys descending the hierarchy.") var keys: [String] = []
+    @Flag(help: "Print one JSON object.") var json = false
+    @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
+    var asOf: String?
+
+    func run() throws {
+        try CommandRunner.run {
+            let ledger = try options.open()
+            defer { ledger.close() }
+            let catalog = try CatalogSupport.requireCatalog(ledger)
+            let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+            let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
+            let report = try engine.report(hierarchy, path: keys)
+            print(json ? report.json() : report.table())
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+
+/// Helpers shared by the catalogue, station, statistics and import/export commands.
+enum CatalogSupport {
+    /// Refuses an `s_id` that is not in the imported catalogue (exit 65). Without a catalogue
+    /// every positive id is accepted.
+    static func requireKnownStation(_ station: UInt32, ledger: Ledger) throws {
+        if let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory) {
+            try catalog.requireStation(station)
+        }
+    }
+
+    /// The catalogue, or the documented "no catalogue" error (exit 66, like a missing input).
+    static func requireCatalog(_ ledger: Ledger) throws -> CatalogStore {
+        guard let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory) else {
+            throw LedgerError(.missingLedger, "this ledger has no station catalogue yet; import one with 'oritsubushi catalog import FILE.sql'")
+        }
+        return catalog
+    }
+
+    /// The current projection, brought up to date and saved; or, with `--as-of`, the state at
+    /// that time folded in memory (the stored projection is not touched).
+    static func projection(_ ledger: Ledger, asOf: String?) throws -> CompletionsProjection {
+        if let asOf {
+            return try CompletionsProjection.fold(ledger, asOf: try parseTime(asOf, option: "--as-of"))
+        }
+        return try ProjectionStore.update(ledger)
+    }
+
+    /// An ISO 8601 time (without an offset: Japan time) or Unix seconds. Every event of that
+    /// millisecond is included.
+    static func parseTime(_ text: String, option: String) throws -> HybridTimestamp {
+        guard let ms = ISO8601.parseMilliseconds(text) else {
+            throw LedgerError(.usage, "\(option) '\(text)' is not an ISO 8601 time or Unix seconds")
+        }
+        return HybridTimestamp(milliseconds: ms, counter: UInt16.max)
+    }
+
+    static func readInput(_ path: String) throws -> [UInt8] {
+        let fs = PosixFileSystem()
+        guard fs.fileExists(path), !fs.directoryExists(path) else {
+            throw LedgerError(.missingLedger, "cannot read \(path): no such file")
+        }
+        return try fs.readFile(path)
+    }
+
+    /// `update_date` as the apps show it: Japan time.
+    static func japanTime(_ seconds: Int64) -> String {
+        guard seconds > 0 else { return "never" }
+        let ms = (seconds + 9 * 3600) * 1000
+        let iso = ISO8601.format(milliseconds: ms)
+        return String(iso.prefix(19)).replacingFirstT() + " JST"
+    }
+}
+
+private extension String {
+    func replacingFirstT() -> String {
+        var copy = self
+        if let i = copy.firstIndex(of: "T") { copy.replaceSubrange(i...i, with: " ") }
+        return copy
+    }
+}

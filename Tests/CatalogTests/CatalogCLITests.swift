@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import LedgerCatalog
+@testable import LedgerCore
+
+/// End to end through the built `oritsubushi` binary: commands, exit codes, JSON keys.
+@Suite(.serialized) struct CatalogCLITests {
+    static func setUp() throws -> (TempDir, CLIProcess) {
+        let dir = try TempDir("cli")
+        let cli = CLIProcess(ledger: dir.sub("demo.ledger"))
+        let created = try cli.run("init", "--device", "phone")
+        #expect(created.status == 0, "\(created.stderr)")
+        return (dir, cli)
+    }
+
+    @Test func sampleCatalogueStatsAndStationCommands() throws {
+        let (dir, cli) = try Self.setUp()
+        defer { dir.remove() }
+        let imported = try cli.run("catalog", "import", SharedData.sample)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("catalogue 176"))
+        #expect(try cli.run("complete", "300260", "2013-09-01").status == 0)
+        #expect(try cli.run("today", "201111").status == 65)   // 津 (JR東海) is not in the sample
+        #expect(try cli.run("memo", "300260", "伊勢鉄道の津").status == 0)
+
+        let top = try cli.run("stats", "yomi", "--json")
+        #expect(top.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(top.stdout.utf8)) as? [String: Any])
+        #expect(json["hierarchy"] as? String == "yomi")
+        #expect(json["total"] as? Int == 62)
+        #expect(json["completed"] as? Int == 1)
+        #expect(json["remaining"] as? Int == 61)
+        #expect(json["ratio_permille"] as? Int == 16)
+        let leaf = try cli.run("stats", "yomi", "つ", "つ", "--json")
+        let stations = try #require((try JSONSerialization.jsonObject(with: Data(leaf.stdout.utf8)) as? [String: Any])?["stations"] as? [[String: Any]])
+        #expect(stations.count == 1)
+        #expect(stations.first?["station"] as? Int == 300260)
+        #expect(stations.first?["comp_date"] as? Int == 20130901)
+        #expect(stations.first?["memo"] as? String == "伊勢鉄道の津")
+        #expect(stations.first?["name"] as? String == "津駅")
+
+        let table = try cli.run("stats", "operators")
+        #expect(table.stdout.contains("total / completed / rate / remaining"))
+        #expect(try cli.run("stats", "dates", "2013", "201309", "20130901", "--json").stdout.contains("\"station\":300260"))
+        #expect(try cli.run("stats", "operators", "42").status == 65)
+        #expect(try cli.run("stats", "prefectures", "24", "extra").status == 64)
+
+        let found = try cli.run("station", "find", "つ", "--by", "yomi")
+        #expect(found.stdout.hasPrefix("300260  津駅  つ"))
+        #expect(try cli.run("station", "find", "山手", "--by", "line").stdout.split(separator: "\n").count == 17)
+        #expect(try cli.run("station", "find", "宮", "--partial").status == 0)
+        let shown = try cli.run("station", "show", "300260", "--json")
+        let station = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        #expect(station["comp_date"] as? Int == 20130901)
+        #expect(station["history"] as? Int == 2)
+        #expect(try cli.run("station", "show", "300260", "--as-of", "2000-01-01", "--json").stdout.contains("\"history\":0"))
+        #expect(try cli.run("station", "show", "999999").status == 65)
+    }
+
+    @Test func rejectedEditsLeaveTheLedgerByteIdentical() throws {
+        let (dir, cli) = try Self.setUp()
+        defer { dir.remove() }
+        #expect(try cli.run("catalog", "import", SharedData.sample).status == 0)
+        let before = try filesSnapshot(cli.ledger)
+        for args in [["complete", "999999", "2013"], ["today", "1"], ["memo", "42", "x"], ["uncomplete", "5"],
+                     ["complete", "300260", "2013-02-30"]] {
+            let result = try cli.run(args)
+            #expect(result.status == 65, "\(args): \(result.stderr)")
+        }
+        #expect(try filesSnapshot(cli.ledger) == before)
+    }
+
+    @Test func rejectedCommandsOnAFreshLedgerCreateNoSQLiteFiles() throws {
+        let (dir, cli) = try Self.setUp()
+        defer { dir.remove() }
+        let before = try filesSnapshot(cli.ledger)
+        let bad = dir.sub("bad-3.sql")
+        try "CREATE TABLE stations (s_id INTEGER);\nINSERT INTO nowhere VALUES (1);\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try cli.run("catalog", "import", bad)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("line 2"))
+        let tsv = dir.sub("bad.tsv")
+        try "1\t20130230\t0\t\n".write(toFile: tsv, atomically: true, encoding: .utf8)
+        let imported = try cli.run("import", "oritsubushi-tsv", tsv)
+        #expect(imported.status == 65)
+        #expect(imported.stderr.contains("line 1"))
+        #expect(try cli.run("complete", "0", "2013").status != 0)
+        #expect(try filesSnapshot(cli.ledger) == before)
+    }
+
+    @Test func importExportRebuildAndStatsAsOf() throws {
+        let (dir, cli) = try Self.setUp()
+        defer { dir.remove() }
+        #expect(try cli.run("catalog", "import", SharedData.sample).status == 0)
+        let tsv = dir.sub("upload.tsv")
+        let text = "300260\t20130901\t1378040000\t津\\nメモ\n300261\t1\t1300000000\t\n"
+        try text.write(toFile: tsv, atomically: true, encoding: .utf8)
+        let imported = try cli.run("import", "oritsubushi-tsv", tsv)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try cli.run("import", "oritsubushi-tsv", tsv).stdout.contains("0 events appended"))
+        #expect(try cli.run("export", "--format", "tsv").stdout == text)
+        let jsonl = try cli.run("export", "--format", "jsonl").stdout
+        #expect(jsonl.hasPrefix("{\"station\":300260,\"comp_date\":20130901,\"update_date\":1378040000,\"memo\":\"津\\nメモ\"}"))
+        #expect(try cli.run("export", "--format", "sqlite").status == 64)
+        let out = dir.sub("out.sqlite")
+        #expect(try cli.run("export", "--format", "sqlite", "--output", out).status == 0)
+        #expect(try CompletionsFile.readAppDatabase(out).count == 2)
+        // rebuild gives the same projection as the incremental one.
+        let beforeRebuild = try cli.run("export", "--format", "jsonl").stdout
+        let rebuilt = try cli.run("rebuild")
+        #expect(rebuilt.status == 0)
+        #expect(try cli.run("export", "--format", "jsonl").stdout == beforeRebuild)
+        // --as-of answers from the past without touching the projection.
+        let past = try cli.run("stats", "dates", "--json", "--as-of", "2012-01-01")
+        #expect(past.stdout.contains("\"completed\":1,"))
+        #expect(try cli.run("stats", "dates", "--json").stdout.contains("\"completed\":2,"))
+    }
+
+    @Test func bothRealDumpsImportThroughTheCLI() throws {
+        guard SharedData.require() else { return }
+        let (dir, cli) = try Self.setUp()
+        defer { dir.remove() }
+        let first = try cli.run("catalog", "import", SharedData.dump(152))
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("22270 statements"))
+        let second = try cli.run("catalog", "import", SharedData.dump(176))
+        #expect(second.stdout.contains("22538 statements"))
+        #expect(try cli.run("catalog", "import", SharedData.dump(152)).status == 65)
+        let stats = try cli.run("stats", "prefectures", "--json")
+        #expect(stats.stdout.contains("\"total\":9520"))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import LedgerCatalog
+@testable import LedgerCore
+
+@Suite(.serialized) struct ProjectionTests {
+    /// The projection as exported rows plus the winner keys, for equality checks.
+    static func dump(_ ledger: Ledger) throws -> [String] {
+        let db = try SQLiteDatabase(path: ProjectionStore.path(ledger), mode: .readOnly)
+        let statement = try db.prepare("""
+            SELECT c.s_id, c.comp_date, c.update_date, c.memo, w.date_hlc, w.date_device, w.date_seq,
+            w.memo_hlc, w.memo_device, w.memo_seq, w.events FROM completions c JOIN completion_winners w USING (s_id) ORDER BY c.s_id
+            """)
+        var rows: [String] = []
+        while try statement.step() { rows.append((0..<11).map { statement.string($0) }.joined(separator: "|")) }
+        return rows
+    }
+
+    static func randomDrafts(_ rng: inout SplitMix, count: Int) -> [StationEditDraft] {
+        (0..<count).map { _ in
+            let station = UInt32(1 + rng.next() % 40)
+            switch rng.next() % 4 {
+            case 0: return StationEditDraft(station: station, memo: "m\(rng.next() % 5)")
+            case 1: return StationEditDraft(station: station, compDate: .notCompleted)
+            default: return StationEditDraft(station: station, compDate: .day(2000 + Int(rng.next() % 20), 1 + Int(rng.next() % 12), 1),
+                                             memo: rng.next() % 2 == 0 ? nil : "both")
+            }
+        }
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13])
+    func incrementalCatchUpEqualsAFullRebuild(seed: UInt64) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ledger = try Harness.createLedger(dir, clock: SystemClock())
+        var rng = SplitMix(seed: seed)
+        for _ in 0..<30 {
+            try ledger.appendLocal(Self.randomDrafts(&rng, count: 1 + Int(rng.next() % 20)))
+            if rng.next() % 3 == 0 { try ProjectionStore.update(ledger) }
+        }
+        try ProjectionStore.update(ledger)
+        let incremental = try Self.dump(ledger)
+        try ProjectionStore.rebuild(ledger)
+        let rebuilt = try Self.dump(ledger)
+        #expect(incremental == rebuilt)
+        #expect(incremental.count == 40)
+        // And both equal the core's one-station fold.
+        let projection = try ProjectionStore.load(ledger)
+        for station in UInt32(1)...40 {
+            let reference = try ledger.foldStation(station).state
+            let row = try #require(projection.row(station))
+            #expect(row.compDate == reference.compDate.code && row.memo == reference.memo && row.updateDate == reference.updateDate)
+        }
+    }
+
+    /// The same set of events, arriving in different orders at two replicas, gives
+    /// byte-identical projections.
+    @Test(arguments: [UInt64(21), 22])
+    func theFoldDependsOnlyOnTheSetOfEvents(seed: UInt64) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let a = try Harness.createLedger(dir, name: "a", clock: FixedClock(milliseconds: 1_700_000_000_000))
+        let b = try Harness.createLedger(dir, name: "b", clock: FixedClock(milliseconds: 1_700_000_000_000))
+        var rng = SplitMix(seed: seed)
+        let fromA = try a.appendLocal(Self.randomDrafts(&rng, count: 60))
+        let fromB = try b.appendLocal(Self.randomDrafts(&rng, count: 60))
+        try ProjectionStore.update(a)
+        try ProjectionStore.update(b)
+        // Interleave differently: a receives b's events in one batch, b receives a's in two.
+        try a.appendReplicated(fromB.map { .stationEdit($0) })
+        try b.appendReplicated(fromA.prefix(25).map { .stationEdit($0) })
+        try ProjectionStore.update(b)
+        try b.appendReplicated(fromA.dropFirst(25).map { .stationEdit($0) })
+        try ProjectionStore.update(a)
+        try ProjectionStore.update(b)
+        let rowsA = try Self.dump(a), rowsB = try Self.dump(b)
+        #expect(rowsA == rowsB)
+        #expect(CompletionsFile.tsv(CompletionsFile.rows(try ProjectionStore.load(a)))
+                == CompletionsFile.tsv(CompletionsFile.rows(try ProjectionStore.load(b))))
+    }
+
+    @Test func catchUpReadsOnlyRecordsPastTheCheckpoint() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ledger = try Harness.createLedger(dir)
+        try ledger.appendLocal([StationEditDraft(station: 7, compDate: .year(2001))])
+        var projection = try ProjectionStore.update(ledger)
+        #expect(projection.position == ledger.recordCount)
+        #expect(projection.versionVector == ledger.versionVector)
+        try ledger.appendLocal([StationEditDraft(station: 8, memo: "x")])
+        let reloaded = try ProjectionStore.load(ledger)
+        #expect(reloaded.row(8)?.memo == "x")
+        #expect(reloaded.row(7)?.compDate == 20010000)
+        // A projection from another ledger (or ahead of the log) is ignored, not trusted.
+        projection.position = 999
+        let other = try Harness.createLedger(dir, name: "other")
+        try FileManager.default.copyItem(atPath: ProjectionStore.path(ledger), toPath: ProjectionStore.path(other))
+        #expect(try ProjectionStore.load(other).stationCount == 0)
+    }
+
+    @Test func asOfFoldsOnlyEventsUpToTheTime() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ledger = try Harness.createLedger(dir)
+        let t1 = HybridTimestamp(milliseconds: 1_600_000_000_000), t2 = HybridTimestamp(milliseconds: 1_700_000_000_000)
+        try ledger.appendLocal([StationEditDraft(station: 3, compDate: .year(2019), hlc: t1)])
+        try ledger.appendLocal([StationEditDraft(station: 3, compDate: .notCompleted, memo: "gone", hlc: t2)])
+        let before = try CompletionsProjection.fold(ledger, asOf: HybridTimestamp(milliseconds: 1_650_000_000_000))
+        #expect(before.row(3)?.compDate == 20190000)
+        #expect(before.row(3)?.memo == "")
+        #expect(before.row(3)?.events == 1)
+        let after = try CompletionsProjection.fold(ledger, asOf: t2)
+        #expect(after.row(3)?.compDate == 0 && after.row(3)?.memo == "gone")
+    }
+}

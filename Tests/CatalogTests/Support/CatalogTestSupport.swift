@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import LedgerCatalog
+@testable import LedgerCore
+
+/// A fresh directory under the system temporary directory, removed by `remove()`.
+struct TempDir {
+    let path: String
+    init(_ label: String = "catalog") throws {
+        path = FileManager.default.temporaryDirectory.path + "/oritsubushi-\(label)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func sub(_ name: String) -> String { path + "/" + name }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Every file below `root` with its bytes, to prove that a rejected command changed nothing.
+func filesSnapshot(_ root: String) throws -> [String: Data] {
+    var result: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
+    while let relative = walker.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
+        result[relative] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
+    }
+    return result
+}
+
+/// The reference catalogues in `../shared/data/`, resolved from this file (never copied).
+enum SharedData {
+    static let directory: String = {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return repo.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    }()
+
+    static func dump(_ version: Int) -> String { directory + "/stations-\(version).sql" }
+
+    static var available: Bool {
+        FileManager.default.fileExists(atPath: dump(152)) && FileManager.default.fileExists(atPath: dump(176))
+    }
+
+    /// Whether a test needing the dumps should run; fails instead when CI=true and they are missing.
+    static func require(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if available { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("../shared/data/stations-152.sql and stations-176.sql are required on CI (looked in \(directory))",
+                         sourceLocation: sourceLocation)
+        } else {
+            print("skipping: ../shared/data is not present (\(directory))")
+        }
+        return false
+    }
+
+    static let sample: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tools/sample-catalog-176.sql").path
+    }()
+}
+
+/// A deterministic generator for seeded property tests.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Library-level helpers that do what the CLI commands do.
+enum Harness {
+    static let clock = FixedClock(milliseconds: 1_790_000_000_000)
+
+    static func createLedger(_ dir: TempDir, name: String = "l", clock: any WallClock = Harness.clock) throws -> Ledger {
+        try Ledger.create(directory: dir.sub(name), deviceName: "test", clock: clock)
+    }
+
+    /// `catalog import` without the CLI: split, apply, append the version and carry-overs, commit.
+    @discardableResult
+    static func importCatalog(_ ledger: Ledger, file: String, version: UInt32) throws -> CatalogImporter {
+        let statements = try SQLDumpSplitter.split(Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
+        var projection = try ProjectionStore.load(ledger)
+        let importer = try CatalogImporter(ledgerDirectory: ledger.directory, file: file, statements: statements,
+                                           version: version, projection: projection)
+        let recordsVersion = !projection.catalogVersions.contains(version)
+        let drafts = CarryOverPlanner.drafts(for: importer.carryOvers, projection: projection, device: ledger.localDevice,
+                                             nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + (recordsVersion ? 2 : 1))
+        if recordsVersion { try ledger.appendCatalogVersion(version) }
+        if !drafts.isEmpty { try ledger.appendLocal(drafts) }
+        try importer.commit()
+        try projection.catchUp(ledger)
+        try ProjectionStore.save(&projection, ledger: ledger)
+        return importer
+    }
+
+    /// Rows of a catalogue table, in a canonical order, as text.
+    static func tableRows(_ db: SQLiteDatabase, _ table: String) throws -> [String] {
+        let statement = try db.prepare("SELECT * FROM \(table) ORDER BY 1, 2, 3")
+        var rows: [String] = []
+        let columns: Int32 = table == "stations" ? 11 : table == "stations_lines" ? 3 : table == "lines" ? 5 : 4
+        while try statement.step() {
+            rows.append((0..<columns).map { statement.isNull($0) ? "NULL" : statement.string($0) }.joined(separator: "|"))
+        }
+        return rows
+    }
+}
