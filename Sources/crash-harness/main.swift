@@ -5,6 +5,9 @@
 //       `ACK <seq>` after each append returns (that is, after its fsync).
 //   crash-harness trials [--trials N] [--seed N] [--max-delay-ms N] [--work DIR]
 //       Runs N kill trials against `crash-harness child` and prints the figures; exit 1 on a failure.
+//   crash-harness write-corpus DIR
+//       Writes the fuzzing seed corpus (Tests/Fuzz/corpus/segment): small real segment files and
+//       raw record streams.
 import Foundation
 import LedgerCore
 import LedgerTestSupport
@@ -77,11 +80,54 @@ func runTrials(_ arguments: [String]) throws {
     exit(report.failures.isEmpty ? 0 : 1)
 }
 
+/// Small real segments (open, sealed, several devices and record kinds, a 4 KiB memo) and the
+/// raw record streams inside them, as the fuzzer's starting points.
+func writeCorpus(_ arguments: [String]) throws {
+    guard let directory = arguments.first else { fail("usage: crash-harness write-corpus DIR") }
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let clock = FixedClock(milliseconds: 1_763_776_800_000)
+    func write(_ name: String, _ bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: Path.join(directory, name)))
+    }
+    func ledger(_ batches: [Int], seal: Bool, name: String, configure: (Ledger) throws -> Void = { _ in }) throws {
+        let fileSystem = CrashableFileSystem()
+        let ledger = try Ledger.create(directory: "/corpus", deviceName: HarnessEvents.deviceName,
+                                       fileSystem: fileSystem, clock: clock, useLock: false)
+        var held: UInt64 = 0
+        for count in batches {
+            _ = try ledger.appendLocal((held + 1...held + UInt64(count)).map(HarnessEvents.draft(seq:)))
+            held += UInt64(count)
+        }
+        try configure(ledger)
+        if seal { try ledger.sealActiveSegment() }
+        let segment = try fileSystem.readFile(ledger.segments[0].path)
+        try write(name + ".seg", segment)
+        var stream: [UInt8] = []
+        try ledger.forEachRecord { view, _ in stream += UnsafeRawBufferPointer(start: view.base, count: view.length) }
+        try write(name + ".records", stream)
+        ledger.close()
+    }
+    try ledger([], seal: false, name: "new")
+    try ledger([1, 3], seal: false, name: "open")
+    try ledger([2, 1, 4], seal: true, name: "sealed")
+    try ledger([96, 1], seal: true, name: "memo4k")
+    try ledger([2], seal: true, name: "devices") { ledger in
+        let other = DeviceID(rawValue: 0x0123_4567_89AB_CDEF)
+        try ledger.appendReplicated([
+            .deviceName(DeviceNameRecord(device: other, hlc: ledger.nextLocalHLC(), name: "他の端末")),
+            .stationEdit(StationEdit(id: EventID(device: other, seq: 1), hlc: ledger.nextLocalHLC(), station: 42,
+                                     compDate: .month(2019, 4), memo: "", origin: .user)),
+        ])
+        _ = try ledger.appendCatalogVersion(176)
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "child": try runChild(Array(arguments.dropFirst()))
     case "trials": try runTrials(Array(arguments.dropFirst()))
+    case "write-corpus": try writeCorpus(Array(arguments.dropFirst()))
     default: fail("usage: crash-harness child LEDGER [options] | crash-harness trials [options]")
     }
 } catch {

@@ -121,7 +121,8 @@ package enum RecordStream {
                 }
             case .catalogVersion:
                 guard bodyLength == RecordLayout.catalogVersionBody, flags == 0,
-                      view.seq > 0, view.device.rawValue != 0
+                      view.seq > 0, view.device.rawValue != 0,
+                      p.loadUnaligned(fromByteOffset: RecordLayout.headerSize + 28, as: UInt16.self) == 0
                 else { throw Fault(offset: offset, reason: "a catalogue version record is malformed") }
             case .deviceName:
                 guard bodyLength >= RecordLayout.deviceNameFixedBody,
