@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "oritsubushi", targets: ["oritsubushi"]),
+        // Only for the separate Benchmarks/ package; no API promise (hence the underscore).
+        .library(name: "_LedgerBenchmarkSupport", targets: ["_LedgerBenchmarkSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +27,8 @@ let package = Package(
 
         // Layer 1: events, dates, clock, segment codec, log directory.
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
+        // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
+        .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog", dependencies: ["LedgerCore", "CSQLite"], swiftSettings: swiftSettings),
@@ -34,6 +38,7 @@ let package = Package(
             name: "oritsubushi",
             dependencies: [
                 "LedgerCore",
+                "LedgerGenerator",
                 "LedgerCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -47,11 +52,21 @@ let package = Package(
                           swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
 
+        // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
+        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator"],
+                swiftSettings: swiftSettings),
+        // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
+        // append, timed in one process on the same events.
+        .executableTarget(name: "bench-baseline", dependencies: ["LedgerCore", "LedgerGenerator", "CSQLite"],
+                          path: "Tools/bench-baseline", swiftSettings: swiftSettings),
+
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
     ]

@@ -20,7 +20,7 @@ struct Oritsubushi: AsyncParsableCommand {
             """,
         subcommands: [
             Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self,
-            History.self, Replay.self, Verify.self, Status.self,
+            History.self, Replay.self, Verify.self, Status.self, Generate.self,
             CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
         ])
 

@@ -53,17 +53,23 @@ package struct PosixFileSystem: FileSystem {
         guard fstat(fd, &st) == 0 else { throw Self.error("cannot stat", path) }
         let available = max(0, Int(st.st_size) - offset)
         let count = min(length, available)
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { bytes.removeLast(count - done); break }
-                throw Self.error("cannot read", path)
+        // Read straight into uninitialised storage: zero-filling first cost a pass over every
+        // segment on each replay.
+        var failure: LedgerError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    if n < 0 { failure = Self.error("cannot read", path) }
+                    break
+                }
+                done += n
             }
-            done += n
+            initialized = done
         }
+        if let failure { throw failure }
         return bytes
     }
 

@@ -302,14 +302,22 @@ package final class Ledger {
     /// already held. The clock advances past every received hlc.
     package func appendReplicated(_ records: [LedgerRecord]) throws {
         var expected: [DeviceID: UInt64] = [:]
+        // Events come in runs of one device: look the dictionaries up once per run, not per event.
+        var runDevice: DeviceID?
+        var runSeq: UInt64 = 0
         for record in records {
             if case .stationEdit(let e) = record { try Self.validate(e) }
             guard let id = record.eventID else { continue }
-            let next = (expected[id.device] ?? versionVector[id.device] ?? 0) + 1
+            if id.device != runDevice {
+                if let device = runDevice { expected[device] = runSeq }
+                runDevice = id.device
+                runSeq = expected[id.device] ?? versionVector[id.device] ?? 0
+            }
+            let next = runSeq + 1
             guard id.seq == next else {
                 throw LedgerError(.conflict, "event \(id) does not continue device \(id.device) (expected seq \(next))")
             }
-            expected[id.device] = id.seq
+            runSeq = id.seq
         }
         try append(records)
     }
@@ -390,17 +398,22 @@ package final class Ledger {
         let index = segments.count - 1
         segments[index].fileSize += frames.count
         for size in frameSizes { segments[index].summary.addFrame(rawBytes: size) }
-        var encoded = RecordEncoder()
+        var runDevice: DeviceID?
+        var runSeq: UInt64 = 0
         for record in records {
-            encoded.removeAll()
-            encoded.append(record)
-            encoded.bytes.withUnsafeBytes { b in segments[index].summary.add(RecordView(base: b.baseAddress!, length: b.count)) }
-            if let id = record.eventID { versionVector[id.device] = id.seq }
+            segments[index].summary.add(record)
+            if let id = record.eventID {
+                // One dictionary write per run of one device's events, not per event.
+                if id.device != runDevice, let device = runDevice { versionVector[device] = runSeq }
+                runDevice = id.device
+                runSeq = id.seq
+            }
             if case .deviceName(let name) = record, name.hlc >= (deviceNames[name.device]?.hlc ?? .zero) {
                 deviceNames[name.device] = name
             }
             lastHLC = max(lastHLC, record.hlc)
         }
+        if let device = runDevice { versionVector[device] = runSeq }
         // The batch is durable, so it is acknowledged whatever happens next: if the footer cannot
         // be written (a full disk), the segment stays open and sealing is retried after the next append.
         if segments[index].fileSize >= rollThreshold { try? sealActiveSegment() }

@@ -25,27 +25,59 @@ package struct SegmentSummary: Equatable, Sendable {
 
     /// Accounts for one record. Seq continuity is checked by the ledger, not here.
     package mutating func add(_ view: RecordView) {
+        if view.hasEventID {
+            addEvent(hlc: view.hlc, device: view.device, seq: view.seq)
+        } else {
+            addName(DeviceNameRecord(device: view.device, hlc: view.hlc, name: view.deviceName))
+        }
+    }
+
+    /// The same as `add(_ view:)` for a record being appended, without encoding it first.
+    package mutating func add(_ record: LedgerRecord) {
+        if case .deviceName(var name) = record {
+            // As encoded (and so as a scan of the segment would see it).
+            if name.name.utf8.count > DeviceNameRecord.maximumNameBytes {
+                name.name = String(decoding: name.name.utf8.prefix(DeviceNameRecord.maximumNameBytes), as: UTF8.self)
+            }
+            addName(name)
+        } else if let id = record.eventID {
+            addEvent(hlc: record.hlc, device: id.device, seq: id.seq)
+        }
+    }
+
+    private mutating func addEvent(hlc: HybridTimestamp, device: DeviceID, seq: UInt64) {
         recordCount += 1
-        let hlc = view.hlc
         if hlc < minHLC { minHLC = hlc }
         if hlc > maxHLC { maxHLC = hlc }
-        if view.hasEventID {
-            eventCount += 1
-            let device = view.device, seq = view.seq
-            if let i = rangeIndex[device] {
-                deviceRanges[i].lastSeq = seq
-            } else {
-                rangeIndex[device] = deviceRanges.count
-                deviceRanges.append(DeviceRange(device: device, firstSeq: seq, lastSeq: seq))
-            }
+        eventCount += 1
+        if let i = rangeSlot(of: device) {
+            deviceRanges[i].lastSeq = seq
         } else {
-            let record = DeviceNameRecord(device: view.device, hlc: hlc, name: view.deviceName)
-            if let i = deviceNames.firstIndex(where: { $0.device == record.device }) {
-                if record.hlc >= deviceNames[i].hlc { deviceNames[i] = record }
-            } else {
-                deviceNames.append(record)
-            }
+            rangeIndex[device] = deviceRanges.count
+            deviceRanges.append(DeviceRange(device: device, firstSeq: seq, lastSeq: seq))
         }
+    }
+
+    private mutating func addName(_ record: DeviceNameRecord) {
+        recordCount += 1
+        if record.hlc < minHLC { minHLC = record.hlc }
+        if record.hlc > maxHLC { maxHLC = record.hlc }
+        if let i = deviceNames.firstIndex(where: { $0.device == record.device }) {
+            if record.hlc >= deviceNames[i].hlc { deviceNames[i] = record }
+        } else {
+            deviceNames.append(record)
+        }
+    }
+
+    /// The index of `device`'s range. A linear search beats hashing for the few devices a
+    /// segment usually holds; opening a ledger calls this once per record of the newest segment.
+    @inline(__always)
+    private func rangeSlot(of device: DeviceID) -> Int? {
+        if deviceRanges.count <= 8 {
+            for i in deviceRanges.indices where deviceRanges[i].device == device { return i }
+            return nil
+        }
+        return rangeIndex[device]
     }
 
     package mutating func addFrame(rawBytes count: Int) {
