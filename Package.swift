@@ -17,6 +17,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C system libraries (Debian: liblz4-dev, libsqlite3-dev).
@@ -33,6 +37,26 @@ let package = Package(
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog", dependencies: ["LedgerCore", "CSQLite"], swiftSettings: swiftSettings),
 
+        // Multi-device merge: set union of events, version vectors, conflicts (Schemas/merge.md).
+        .target(name: "LedgerSync", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+        // The sync server (Schemas/sync-api.yaml) and its HTTP client.
+        .target(
+            name: "SyncServer",
+            dependencies: [
+                "LedgerCore", "LedgerSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "SyncClient",
+            dependencies: [
+                "LedgerCore", "LedgerSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings),
+
         // The command-line tool.
         .executableTarget(
             name: "oritsubushi",
@@ -40,6 +64,7 @@ let package = Package(
                 "LedgerCore",
                 "LedgerGenerator",
                 "LedgerCatalog",
+                "LedgerSync", "SyncServer", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -69,5 +94,15 @@ let package = Package(
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "LedgerCore", "LedgerSync", "SyncServer", "SyncClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -21,6 +21,9 @@ package struct RecordEncoder {
         case .deviceName(let r):
             return RecordLayout.headerSize + RecordLayout.deviceNameFixedBody
                 + min(r.name.utf8.count, DeviceNameRecord.maximumNameBytes)
+        case .knowledgeMark(let m):
+            return RecordLayout.headerSize + RecordLayout.knowledgeMarkFixedBody
+                + m.sortedEntries.count * RecordLayout.knowledgeMarkEntrySize
         }
     }
 
@@ -29,6 +32,7 @@ package struct RecordEncoder {
         case .stationEdit(let e): append(e)
         case .catalogVersion(let e): append(e)
         case .deviceName(let r): append(r)
+        case .knowledgeMark(let m): append(m)
         }
     }
 
@@ -77,6 +81,22 @@ package struct RecordEncoder {
         put(r.device.rawValue)
         put(r.hlc.rawValue)
         bytes.append(contentsOf: name)
+        recordCount += 1
+    }
+
+    /// Encodes a knowledge mark; entries go out sorted by device (at most `maximumEntries`).
+    package mutating func append(_ m: KnowledgeMark) {
+        let entries = m.sortedEntries
+        appendHeader(.knowledgeMark, flags: 0,
+                     bodyLength: RecordLayout.knowledgeMarkFixedBody + entries.count * RecordLayout.knowledgeMarkEntrySize)
+        put(m.id.device.rawValue)
+        put(m.id.seq)
+        put(m.hlc.rawValue)
+        put(UInt32(entries.count))
+        for (device, seq) in entries {
+            put(device.rawValue)
+            put(seq)
+        }
         recordCount += 1
     }
 

@@ -3,6 +3,7 @@ package enum RecordKind: UInt8, Sendable {
     case stationEdit = 1
     case catalogVersion = 2
     case deviceName = 3
+    case knowledgeMark = 4
 }
 
 /// Byte layout constants of the raw record stream.
@@ -15,6 +16,9 @@ package enum RecordLayout {
     package static let catalogVersionBody = 30
     /// device u64, hlc u64, then the name.
     package static let deviceNameFixedBody = 16
+    /// device u64, seq u64, hlc u64, entry count u32, then per entry: device u64, seq u64.
+    package static let knowledgeMarkFixedBody = 28
+    package static let knowledgeMarkEntrySize = 16
 
     package static let flagHasCompDate: UInt8 = 0x01
     package static let flagHasMemo: UInt8 = 0x02

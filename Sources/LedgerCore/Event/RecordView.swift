@@ -42,6 +42,14 @@ package struct RecordView {
     // Catalogue version field.
     package var catalogVersion: UInt32 { read(24, as: UInt32.self) }
 
+    // Knowledge mark entries.
+    package var knowledgeCount: Int { Int(read(24, as: UInt32.self)) }
+    /// Entry `i` of a knowledge mark: (device, highest seq seen).
+    package func knowledgeEntry(_ i: Int) -> (device: DeviceID, seq: UInt64) {
+        let offset = RecordLayout.knowledgeMarkFixedBody + i * RecordLayout.knowledgeMarkEntrySize
+        return (DeviceID(rawValue: read(offset, as: UInt64.self)), read(offset + 8, as: UInt64.self))
+    }
+
     // Device name field.
     package var deviceName: String {
         let start = RecordLayout.headerSize + RecordLayout.deviceNameFixedBody
@@ -60,6 +68,13 @@ package struct RecordView {
             return .catalogVersion(CatalogVersionEvent(id: eventID, hlc: hlc, version: catalogVersion))
         case .deviceName:
             return .deviceName(DeviceNameRecord(device: device, hlc: hlc, name: deviceName))
+        case .knowledgeMark:
+            var knowledge: [DeviceID: UInt64] = [:]
+            for i in 0..<knowledgeCount {
+                let entry = knowledgeEntry(i)
+                knowledge[entry.device] = entry.seq
+            }
+            return .knowledgeMark(KnowledgeMark(id: eventID, hlc: hlc, knowledge: knowledge))
         }
     }
 }
@@ -132,6 +147,20 @@ package enum RecordStream {
                 let nameStart = RecordLayout.headerSize + RecordLayout.deviceNameFixedBody
                 guard isValidUTF8(UnsafeRawBufferPointer(start: p + nameStart, count: length - nameStart)) else {
                     throw Fault(offset: offset, reason: "a device name is not UTF-8")
+                }
+            case .knowledgeMark:
+                guard bodyLength >= RecordLayout.knowledgeMarkFixedBody, flags == 0,
+                      view.seq > 0, view.device.rawValue != 0,
+                      bodyLength == RecordLayout.knowledgeMarkFixedBody
+                        + view.knowledgeCount * RecordLayout.knowledgeMarkEntrySize
+                else { throw Fault(offset: offset, reason: "a knowledge mark is malformed") }
+                var previous: UInt64 = 0
+                for i in 0..<view.knowledgeCount {
+                    let entry = view.knowledgeEntry(i)
+                    guard entry.device.rawValue > previous, entry.seq > 0 else {
+                        throw Fault(offset: offset, reason: "a knowledge mark's entries are not ascending devices with non-zero seqs")
+                    }
+                    previous = entry.device.rawValue
                 }
             }
             try body(view)

@@ -73,17 +73,46 @@ package struct DeviceNameRecord: Hashable, Sendable {
     package static let maximumNameBytes = 255
 }
 
+/// What a device had seen when it wrote this mark: its version vector {device → highest
+/// contiguous seq held} right after a merge or sync brought it station edits. Record kind 4; it
+/// takes the next seq of its device, so it replicates like any event. Conflict detection reads
+/// these marks to decide whether one edit was made after seeing another (Schemas/merge.md).
+package struct KnowledgeMark: Hashable, Sendable {
+    package var id: EventID
+    package var hlc: HybridTimestamp
+    /// Seqs held per device (the writing device itself may be left out: its own earlier
+    /// seqs are always known).
+    package var knowledge: [DeviceID: UInt64]
+    package init(id: EventID, hlc: HybridTimestamp, knowledge: [DeviceID: UInt64]) {
+        self.id = id
+        self.hlc = hlc
+        self.knowledge = knowledge
+    }
+
+    /// The body length field is a u16: (65535 - 28) / 16 entries fit.
+    package static let maximumEntries = 4094
+
+    /// The entries as encoded: ascending device, zero seqs dropped, at most `maximumEntries`
+    /// (keeping fewer only under-states knowledge, which can report a conflict but never hides one).
+    package var sortedEntries: [(DeviceID, UInt64)] {
+        Array(knowledge.filter { $0.value > 0 && $0.key.rawValue != 0 }
+            .sorted { $0.key < $1.key }.prefix(Self.maximumEntries).map { ($0.key, $0.value) })
+    }
+}
+
 /// One record of the log.
 package enum LedgerRecord: Hashable, Sendable {
     case stationEdit(StationEdit)
     case catalogVersion(CatalogVersionEvent)
     case deviceName(DeviceNameRecord)
+    case knowledgeMark(KnowledgeMark)
 
     /// The event identity, for the kinds that have one.
     package var eventID: EventID? {
         switch self {
         case .stationEdit(let e): return e.id
         case .catalogVersion(let e): return e.id
+        case .knowledgeMark(let m): return m.id
         case .deviceName: return nil
         }
     }
@@ -93,6 +122,7 @@ package enum LedgerRecord: Hashable, Sendable {
         case .stationEdit(let e): return e.hlc
         case .catalogVersion(let e): return e.hlc
         case .deviceName(let r): return r.hlc
+        case .knowledgeMark(let m): return m.hlc
         }
     }
 }

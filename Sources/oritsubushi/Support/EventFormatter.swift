@@ -32,6 +32,12 @@ struct EventFormatter {
                 out += ",\"kind\":\"catalog_version\",\"catalog_version\":\(view.catalogVersion),\"origin\":\"catalog\"}"
             case .deviceName:
                 out += ",\"kind\":\"device_name\"}"
+            case .knowledgeMark:
+                let entries = (0..<view.knowledgeCount).map { i -> String in
+                    let e = view.knowledgeEntry(i)
+                    return "\"\(e.device)\":\(e.seq)"
+                }
+                out += ",\"kind\":\"knowledge_mark\",\"knowledge\":{\(entries.joined(separator: ","))}}"
             }
             return out
         case .text:
@@ -46,6 +52,8 @@ struct EventFormatter {
                 out += "  catalogue version \(view.catalogVersion)"
             case .deviceName:
                 out += "  device name \(JSONText.quoted(view.deviceName))"
+            case .knowledgeMark:
+                out += "  knowledge mark (has seen \(view.knowledgeCount) devices' events)"
             }
             return out
         }

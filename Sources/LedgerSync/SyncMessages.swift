@@ -1,0 +1,76 @@
+import LedgerCore
+
+/// Request and response bodies of the sync API (Schemas/sync-api.yaml); shared by the server
+/// and the client so that both sides agree on every key.
+package struct PullRequest: Codable, Sendable {
+    /// What the client holds: {"<device hex>": highest contiguous seq}.
+    package var have: [String: UInt64]
+    /// An opaque resume point from the previous page (a log position); optional.
+    package var cursor: UInt64?
+    /// Largest number of records wanted (the server caps it).
+    package var limit: Int?
+    package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil) {
+        self.have = have
+        self.cursor = cursor
+        self.limit = limit
+    }
+}
+
+package struct PullResponse: Codable, Sendable {
+    package var records: [WireRecord]
+    /// More records may follow: ask again with `cursor`.
+    package var more: Bool
+    package var cursor: UInt64
+    /// What the server holds after this request.
+    package var serverHas: [String: UInt64]
+    /// The newest catalogue version any device recorded, if one did.
+    package var catalogVersion: UInt32?
+
+    enum CodingKeys: String, CodingKey {
+        case records, more, cursor
+        case serverHas = "server_has"
+        case catalogVersion = "catalog_version"
+    }
+
+    package init(records: [WireRecord], more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?) {
+        self.records = records
+        self.more = more
+        self.cursor = cursor
+        self.serverHas = serverHas
+        self.catalogVersion = catalogVersion
+    }
+}
+
+package struct PushRequest: Codable, Sendable {
+    package var records: [WireRecord]
+    package init(records: [WireRecord]) { self.records = records }
+}
+
+package struct PushResponse: Codable, Sendable {
+    /// Records appended by this request (0 for a retried push).
+    package var appended: Int
+    /// Events of the request the server already held (identical).
+    package var duplicates: Int
+    package var serverHas: [String: UInt64]
+
+    enum CodingKeys: String, CodingKey {
+        case appended, duplicates
+        case serverHas = "server_has"
+    }
+
+    package init(appended: Int, duplicates: Int, serverHas: [String: UInt64]) {
+        self.appended = appended
+        self.duplicates = duplicates
+        self.serverHas = serverHas
+    }
+}
+
+/// Every 4xx/5xx body: {"error": "<code>", "message": "<one sentence>"}.
+package struct ErrorBody: Codable, Sendable {
+    package var error: String
+    package var message: String
+    package init(error: String, message: String) {
+        self.error = error
+        self.message = message
+    }
+}

@@ -1,0 +1,68 @@
+import AsyncHTTPClient
+import Foundation
+import LedgerCore
+import LedgerSync
+import NIOCore
+import NIOHTTP1
+
+/// One server and one bearer token. The token is sent only in the Authorization header and
+/// never appears in an error message.
+package struct SyncConnection: Sendable {
+    package var server: String
+    package var token: String
+    package var timeout: TimeAmount = .seconds(120)
+
+    package init(server: String, token: String) throws {
+        var base = server
+        while base.hasSuffix("/") { base.removeLast() }
+        guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            throw LedgerError(.usage, "--server '\(server)' must be an http:// or https:// URL")
+        }
+        self.server = base
+        self.token = token
+    }
+
+    package func pull(_ request: PullRequest) async throws -> PullResponse {
+        try await post("/v1/pull", request)
+    }
+
+    package func push(_ request: PushRequest) async throws -> PushResponse {
+        try await post("/v1/push", request)
+    }
+
+    private func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body) async throws -> Reply {
+        var request = HTTPClientRequest(url: server + path)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            bytes = try await response.body.collect(upTo: 256 << 20)
+        } catch {
+            throw LedgerError(.unavailable, "cannot reach the sync server at \(server): \(Self.describe(error))")
+        }
+        let data = Data(bytes.readableBytesView)
+        guard response.status == .ok else {
+            let detail = (try? JSONDecoder().decode(ErrorBody.self, from: data))
+            let message = detail.map { "\($0.message) (\($0.error))" } ?? "HTTP \(response.status.code)"
+            switch response.status.code {
+            case 401: throw LedgerError(.permission, "the sync server refused the token: \(message)")
+            case 403: throw LedgerError(.permission, "the sync server refused access: \(message)")
+            case 409: throw LedgerError(.conflict, "the sync server refused the events: \(message)")
+            case 400, 413, 422: throw LedgerError(.badInput, "the sync server refused the request: \(message)")
+            default: throw LedgerError(.unavailable, "the sync server failed: \(message)")
+            }
+        }
+        do { return try JSONDecoder().decode(Reply.self, from: data) } catch {
+            throw LedgerError(.unavailable, "the sync server at \(server) sent a reply that is not the sync API's JSON")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let text = "\(error)"
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,80 @@
+import LedgerCore
+import LedgerSync
+
+/// What one `sync` did.
+package struct SyncReport: Sendable, Equatable {
+    package var pulled = 0
+    package var pushed = 0
+    package var rounds = 0
+    package var newConflicts: [Conflict] = []
+    /// The newest catalogue version the server knows of, if any.
+    package var catalogVersion: UInt32?
+    package init() {}
+}
+
+/// Progress of a sync, for a terminal progress bar.
+package enum SyncProgress: Sendable {
+    case pulled(Int)
+    case pushed(done: Int, total: Int)
+}
+
+/// Pull then push until both sides hold the same set. Every step is idempotent and keyed by
+/// version vectors, so an interrupted sync simply resumes where the data says it stopped.
+package struct SyncSession {
+    package var connection: SyncConnection
+    package var options = MergeOptions()
+    /// Records per pull page asked for and per push request.
+    package var pageSize = 2_000
+    package var maximumRounds = 8
+    /// Called after every page; throwing from it interrupts the sync (tests use this).
+    package var progress: (SyncProgress) throws -> Void = { _ in }
+    package var observer: (any MergeObserver)?
+
+    package init(connection: SyncConnection) { self.connection = connection }
+
+    package func run(_ ledger: Ledger) async throws -> SyncReport {
+        var report = SyncReport()
+        while report.rounds < maximumRounds {
+            report.rounds += 1
+            var serverHas: [DeviceID: UInt64] = [:]
+            var cursor: UInt64?
+            var pulledThisRound = 0
+            while true {
+                let page = try await connection.pull(PullRequest(
+                    have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: pageSize))
+                let records = try page.records.map { try $0.record() }
+                let prepared = try LedgerMerger.prepare(records, for: ledger, options: options)
+                let merged = try LedgerMerger.apply(prepared, to: ledger, options: options, observer: observer)
+                pulledThisRound += merged.eventsIn
+                report.newConflicts += merged.newConflicts
+                report.catalogVersion = page.catalogVersion
+                serverHas = try WireVersionVector.decode(page.serverHas)
+                cursor = page.cursor
+                try progress(.pulled(report.pulled + pulledThisRound))
+                if !page.more { break }
+            }
+            report.pulled += pulledThisRound
+
+            var outgoing: [LedgerRecord] = []
+            try ledger.forEachRecord { view, _ in
+                if view.kind == .deviceName || view.seq > serverHas[view.device] ?? 0 {
+                    outgoing.append(view.record)
+                }
+            }
+            let events = outgoing.filter { $0.eventID != nil }.count
+            var sent = 0
+            var start = 0
+            while start < outgoing.count && events > 0 {
+                let end = min(outgoing.count, start + pageSize)
+                let reply = try await connection.push(PushRequest(records: outgoing[start..<end].map(WireRecord.init)))
+                sent += reply.appended
+                start = end
+                try progress(.pushed(done: start, total: outgoing.count))
+            }
+            report.pushed += sent
+            if pulledThisRound == 0 && events == 0 { break }
+        }
+        report.newConflicts.sort()
+        return report
+    }
+}

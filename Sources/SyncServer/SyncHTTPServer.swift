@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import LedgerCore
+import LedgerSync
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The sync API over HTTP (Schemas/sync-api.yaml), served by Hummingbird 2.
+package enum SyncHTTPServer {
+    package struct Configuration: Sendable {
+        package var host = "127.0.0.1"
+        /// 0 picks a free port (tests); `onRunning` reports the one bound.
+        package var port = 8080
+        /// Largest request body accepted, in bytes.
+        package var maximumBodyBytes = 8 << 20
+        package init() {}
+    }
+
+    /// Builds the application. `onRunning` receives the bound port once the server listens.
+    package static func makeApplication(
+        store: SyncStore, users: UserStore, configuration: Configuration, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        let limit = configuration.maximumBodyBytes
+
+        router.get("/v1/health") { _, _ -> Response in
+            json(200, ["status": "ok", "api": "1"])
+        }
+
+        router.get("/v1/status") { request, _ -> Response in
+            await handle(logger: logger, request: request) {
+                let user = try authenticate(request, users)
+                let status = try await store.status(user: user)
+                struct Body: Encodable {
+                    var user: String
+                    var server_has: [String: UInt64]
+                    var records: UInt64
+                    var catalog_version: UInt32?
+                }
+                return try encode(200, Body(user: user, server_has: status.serverHas, records: status.records,
+                                            catalog_version: status.catalogVersion))
+            }
+        }
+
+        router.post("/v1/pull") { request, _ -> Response in
+            await handle(logger: logger, request: request) {
+                let user = try authenticate(request, users)
+                let body: PullRequest = try await decode(request, limit: limit)
+                let response = try await store.pull(user: user, request: body)
+                logger.info("pull", metadata: ["user": "\(user)", "records": "\(response.records.count)", "more": "\(response.more)"])
+                return try encode(200, response)
+            }
+        }
+
+        router.post("/v1/push") { request, _ -> Response in
+            await handle(logger: logger, request: request) {
+                let user = try authenticate(request, users)
+                let body: PushRequest = try await decode(request, limit: limit)
+                let response = try await store.push(user: user, records: body.records)
+                logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
+                return try encode(200, response)
+            }
+        }
+
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish
+    /// (an acknowledged push is already fsynced) and the ledgers are closed.
+    package static func serve(
+        store: SyncStore, users: UserStore, configuration: Configuration, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let app = makeApplication(store: store, users: users, configuration: configuration, logger: logger, onRunning: onRunning)
+        do {
+            try await app.runService()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    // MARK: - Helpers
+
+    /// Runs a handler, turning every refusal into a JSON 4xx; only a failure of the server
+    /// itself (an I/O error) becomes a 500, and it is logged.
+    private static func handle(logger: Logger, request: Request, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let error as SyncServerError {
+            if error.kind == .unauthorized {
+                var response = errorResponse(error)
+                response.headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\""
+                return response
+            }
+            logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(error.kind.status)", "reason": "\(error.message)"])
+            return errorResponse(error)
+        } catch let error as LedgerError {
+            logger.error("ledger failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.description)"])
+            switch error.category {
+            case .badInput: return errorResponse(SyncServerError(.unprocessable, error.message))
+            case .conflict: return errorResponse(SyncServerError(.conflict, error.message))
+            case .usage: return errorResponse(SyncServerError(.malformed, error.message))
+            default:
+                return (try? encode(500, ErrorBody(error: "internal", message: "the server could not complete the request; it was not applied"))) ?? Response(status: .internalServerError)
+            }
+        } catch {
+            logger.error("unexpected failure", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            return (try? encode(500, ErrorBody(error: "internal", message: "the server could not complete the request; it was not applied"))) ?? Response(status: .internalServerError)
+        }
+    }
+
+    private static func authenticate(_ request: Request, _ users: UserStore) throws -> String {
+        guard let header = request.headers[.authorization] else {
+            throw SyncServerError(.unauthorized, "a bearer token is required (Authorization: Bearer <token>)")
+        }
+        let prefix = "Bearer "
+        guard header.hasPrefix(prefix), let user = users.authenticate(token: String(header.dropFirst(prefix.count))) else {
+            throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
+        }
+        return user
+    }
+
+    private static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw SyncServerError(.payloadTooLarge, "the request body is \(length) bytes; the limit is \(limit)")
+        }
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: limit) } catch {
+            throw SyncServerError(.payloadTooLarge, "the request body exceeds the limit of \(limit) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw SyncServerError(.malformed, "the request body is not the expected JSON: \(describe(error))")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted: return "not valid JSON"
+        default: return "unreadable"
+        }
+    }
+
+    private static func errorResponse(_ error: SyncServerError) -> Response {
+        (try? encode(error.kind.status, ErrorBody(error: error.kind.code, message: error.message)))
+            ?? Response(status: .init(code: error.kind.status))
+    }
+
+    private static func encode<T: Encodable>(_ status: Int, _ value: T) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(value)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func json(_ status: Int, _ value: [String: String]) -> Response {
+        (try? encode(status, value)) ?? Response(status: .init(code: status))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server's users and their bearer tokens, in `DATA/users.json`. Only SHA-256 hashes of
+/// tokens are stored; a token is shown once, when it is made. The file is re-read on every
+/// authentication, so `server revoke-token` takes effect on a running server at once.
+package struct UserStore: Sendable {
+    package struct TokenEntry: Codable, Sendable, Equatable {
+        package var sha256: String
+        package var created: String
+        package var revoked: String?
+    }
+
+    package struct User: Codable, Sendable, Equatable {
+        package var name: String
+        package var tokens: [TokenEntry]
+    }
+
+    private struct File: Codable {
+        var version = 1
+        var users: [User] = []
+    }
+
+    package static let fileName = "users.json"
+    package let dataDirectory: String
+    private let fileSystem = PosixFileSystem()
+
+    package init(dataDirectory: String) { self.dataDirectory = dataDirectory }
+
+    private var path: String { Path.join(dataDirectory, Self.fileName) }
+
+    /// A user name is also a directory name: 1–64 of [A-Za-z0-9._-], not starting with '.'.
+    package static func validate(name: String) throws {
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2e || c == 0x5f || c == 0x2d
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, !name.hasPrefix(".") else {
+            throw LedgerError(.usage, "user name '\(name)' must be 1 to 64 letters, digits, '.', '_' or '-' and not start with '.'")
+        }
+    }
+
+    package func users() throws -> [User] { try load().users }
+
+    /// The user a token belongs to, if the token is known and not revoked.
+    package func authenticate(token: String) -> String? {
+        guard !token.isEmpty, let file = try? load() else { return nil }
+        let hash = SHA256Digest.hex(token)
+        for user in file.users {
+            for entry in user.tokens where entry.revoked == nil && Self.constantTimeEqual(entry.sha256, hash) {
+                return user.name
+            }
+        }
+        return nil
+    }
+
+    /// Creates a user and returns its first token (the only time the token is available).
+    package func addUser(_ name: String, now: Int64) throws -> String {
+        try Self.validate(name: name)
+        return try withLock {
+            var file = try load()
+            guard !file.users.contains(where: { $0.name == name }) else {
+                throw LedgerError(.usage, "user '\(name)' already exists in \(dataDirectory)")
+            }
+            let token = Self.newToken()
+            file.users.append(User(name: name, tokens: [TokenEntry(sha256: SHA256Digest.hex(token), created: ISO8601.format(milliseconds: now))]))
+            try save(file)
+            return token
+        }
+    }
+
+    /// Revokes one token of `name` (or all of them when `token` is nil) and returns how many.
+    package func revoke(user name: String, token: String?, now: Int64) throws -> Int {
+        try withLock {
+            var file = try load()
+            guard let index = file.users.firstIndex(where: { $0.name == name }) else {
+                throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory)")
+            }
+            let hash = token.map(SHA256Digest.hex)
+            var count = 0
+            for t in file.users[index].tokens.indices where file.users[index].tokens[t].revoked == nil {
+                if let hash, file.users[index].tokens[t].sha256 != hash { continue }
+                file.users[index].tokens[t].revoked = ISO8601.format(milliseconds: now)
+                count += 1
+            }
+            guard count > 0 else {
+                throw LedgerError(.usage, token == nil ? "user '\(name)' has no active token" : "that token is not an active token of user '\(name)'")
+            }
+            try save(file)
+            return count
+        }
+    }
+
+    /// 32 random bytes as hex, prefixed so that a leaked token is recognisable.
+    private static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var text = "ots_"
+        for _ in 0..<32 {
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            text += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        }
+        return text
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<x.count { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+
+    private func load() throws -> File {
+        guard fileSystem.fileExists(path) else { return File() }
+        do {
+            return try JSONDecoder().decode(File.self, from: Data(try fileSystem.readFile(path)))
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError(.corruption, "the user file is not valid JSON", file: path)
+        }
+    }
+
+    private func save(_ file: File) throws {
+        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try fileSystem.writeAtomically(path, Array(try encoder.encode(file)))
+    }
+
+    /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock.
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        let lockPath = Path.join(dataDirectory, "users.lock")
+        let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw LedgerError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw LedgerError(.io, "cannot lock \(lockPath)") }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}

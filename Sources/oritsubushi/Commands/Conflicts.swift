@@ -1,0 +1,70 @@
+import ArgumentParser
+import LedgerCore
+import LedgerSync
+
+struct Conflicts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List concurrent edits that lost (both values, devices and times).",
+        discussion: """
+            A conflict is two edits of the same field (date or memo) of one station that set \
+            different values while neither device had seen the other's edit. The winner is the \
+            later (hlc, device, seq); the loser stays in the log. Recording the value you want \
+            now (which has seen both) resolves the conflict. --json prints \
+            {"count": N, "conflicts": [{"station", "field", "winner", "loser"}]} where each side \
+            has device, device_name, seq, hlc, time and value (plus comp_date for dates).
+            """)
+
+    @OptionGroup var options: LedgerOptions
+    @Flag(help: "Print JSON.") var json = false
+    @Option(help: "Only this station.") var station: UInt32?
+
+    func run() throws {
+        try CommandRunner.run {
+            let ledger = try options.open()
+            defer { ledger.close() }
+            let conflicts = try ledger.conflicts(stations: station.map { [$0] })
+            let names = ledger.deviceNameTable
+            var out = OutputBuffer()
+            if json {
+                let items = conflicts.map { ConflictText.json($0, names: names) }
+                out.writeLine("{\"count\":\(conflicts.count),\"conflicts\":[\(items.joined(separator: ","))]}")
+            } else if conflicts.isEmpty {
+                out.writeLine("no conflicts")
+            } else {
+                for conflict in conflicts { out.writeLine(ConflictText.line(conflict, names: names)) }
+                out.writeLine("\(conflicts.count) conflicts")
+            }
+            out.flush()
+        }
+    }
+}
+
+/// How a conflict is printed by `conflicts`, `merge` and `sync`.
+enum ConflictText {
+    static func value(_ side: Conflict.Side, _ field: Conflict.Field) -> String {
+        switch field {
+        case .date:
+            let code = side.compDateCode ?? 0
+            return (try? CompletionDate(code: code))?.description ?? String(code)
+        case .memo:
+            return side.memo ?? ""
+        }
+    }
+
+    static func who(_ side: Conflict.Side, names: [DeviceID: String]) -> String {
+        "\(names[side.id.device] ?? side.id.device.description)#\(side.id.seq) at \(side.hlc)"
+    }
+
+    static func line(_ c: Conflict, names: [DeviceID: String]) -> String {
+        "station \(c.station) \(c.field.rawValue): kept \(JSONText.quoted(value(c.winner, c.field))) (\(who(c.winner, names: names))) over \(JSONText.quoted(value(c.loser, c.field))) (\(who(c.loser, names: names)))"
+    }
+
+    static func json(_ c: Conflict, names: [DeviceID: String]) -> String {
+        func side(_ s: Conflict.Side) -> String {
+            var out = "{\"device\":\"\(s.id.device)\",\"device_name\":\(JSONText.quoted(names[s.id.device] ?? "")),\"seq\":\(s.id.seq),\"hlc\":\"\(s.hlc.rawValue)\",\"time\":\"\(s.hlc)\",\"value\":\(JSONText.quoted(value(s, c.field)))"
+            if c.field == .date { out += ",\"comp_date\":\(s.compDateCode ?? 0)" }
+            return out + "}"
+        }
+        return "{\"station\":\(c.station),\"field\":\"\(c.field.rawValue)\",\"winner\":\(side(c.winner)),\"loser\":\(side(c.loser))}"
+    }
+}

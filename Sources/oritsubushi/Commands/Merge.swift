@@ -1,0 +1,33 @@
+import ArgumentParser
+import LedgerCore
+import LedgerSync
+
+struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Merge another ledger's events into this one (set union; Schemas/merge.md).",
+        discussion: """
+            Appends every event OTHER_LEDGER_DIR holds and this ledger lacks, in durable batches, \
+            and prints how many came in and how many new conflicts arose (see 'conflicts'). \
+            The merge is refused, and nothing is written, when an event id exists on both sides \
+            with different content, or when the other side's events are dated more than a day \
+            ahead of this clock. Both ledgers are locked while merging.
+            """)
+
+    @OptionGroup var options: LedgerOptions
+    @Argument(help: ArgumentHelp("The ledger directory to merge from.", valueName: "other-ledger-dir"))
+    var other: String
+
+    func run() throws {
+        try CommandRunner.run {
+            let ledger = try options.open()
+            defer { ledger.close() }
+            let source = try Ledger.open(directory: other, clock: try Environment.clock())
+            defer { source.close() }
+            let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
+            if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
+            let names = ledger.deviceNameTable
+            print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
+            for conflict in report.newConflicts { print("  " + ConflictText.line(conflict, names: names)) }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+import LedgerSync
+import Logging
+import SyncServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the sync server (Schemas/sync-api.yaml) until SIGINT or SIGTERM.",
+        discussion: """
+            Each user's events live in DATA/ledgers/<user>/ (the same segment engine); users and \
+            token hashes in DATA/users.json (see 'server add-user'). A push is acknowledged only \
+            after it is fsynced, so a graceful or abrupt stop loses no acknowledged push. \
+            Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged.
+            """)
+
+    @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The TCP port (0 picks a free one).") var port = 8080
+    @Option(help: "Largest request body, in bytes.") var maxBodyBytes = 8 << 20
+
+    func run() async throws {
+        try await CommandRunner.run {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = Logger.Level(rawValue: Environment.variable("LOG_LEVEL") ?? "info") ?? .info
+                return handler
+            }
+            let logger = Logger(label: "oritsubushi.serve")
+            guard (0...65535).contains(port) else { throw LedgerError(.usage, "--port \(port) is not a TCP port") }
+            let store = try SyncStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data))
+            var configuration = SyncHTTPServer.Configuration()
+            configuration.host = host
+            configuration.port = port
+            configuration.maximumBodyBytes = maxBodyBytes
+            do {
+                try await SyncHTTPServer.serve(
+                    store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
+                    onRunning: { bound in logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "data": "\(data)"]) })
+            } catch {
+                throw LedgerError(.unavailable, "the server stopped: \(error)")
+            }
+            logger.notice("stopped")
+        }
+    }
+}
+
+/// Which station ids the server accepts: the stations of DATA/catalog.sqlite (a copy of a
+/// ledger's catalogue, made by 'catalog import'), enabled or not; without one, any positive id.
+enum ServerCatalog {
+    static func stations(dataDirectory: String) throws -> any StationDirectory {
+        guard let catalog = try CatalogStore.open(ledgerDirectory: dataDirectory) else { return AnyPositiveStation() }
+        defer { catalog.database.close() }
+        return StationSet(Set(try catalog.loadSnapshot().stations.map(\.id)))
+    }
+}

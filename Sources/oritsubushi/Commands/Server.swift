@@ -1,0 +1,47 @@
+import ArgumentParser
+import LedgerCore
+import SyncServer
+
+struct Server: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage the sync server's users and tokens.",
+        subcommands: [AddUser.self, RevokeToken.self])
+
+    struct AddUser: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-user",
+            abstract: "Create a user and print a new bearer token, alone on the last line.",
+            discussion: "The token is shown only now; the server stores its SHA-256 hash only.")
+
+        @Argument(help: "The user name (letters, digits, '.', '_', '-').") var name: String
+        @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
+
+        func run() throws {
+            try CommandRunner.run {
+                let clock = try Environment.clock()
+                let token = try UserStore(dataDirectory: data).addUser(name, now: clock.nowMilliseconds())
+                print("created user \(name); its token (shown once, keep it secret):")
+                print(token)
+            }
+        }
+    }
+
+    struct RevokeToken: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-token",
+            abstract: "Revoke a user's tokens (all of them, or only --token).",
+            discussion: "A running server refuses a revoked token at its next request.")
+
+        @Argument(help: "The user name.") var name: String
+        @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
+        @Option(help: "Revoke only this token (default: every active token of the user).") var token: String?
+
+        func run() throws {
+            try CommandRunner.run {
+                let clock = try Environment.clock()
+                let count = try UserStore(dataDirectory: data).revoke(user: name, token: token, now: clock.nowMilliseconds())
+                print("revoked \(count) token\(count == 1 ? "" : "s") of user \(name)")
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import LedgerCore
+import LedgerSync
+import SyncClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pull then push events with a sync server until both hold the same set.",
+        discussion: """
+            The token comes from --token, else $ORITSUBUSHI_TOKEN, else the first line of the \
+            file 'sync-token' in the ledger directory; it is never printed. An interrupted sync \
+            resumes where it stopped when run again. Exit codes: 69 server unreachable, \
+            77 token refused, 65 events refused by either side.
+            """)
+
+    @OptionGroup var options: LedgerOptions
+    @Option(help: ArgumentHelp("The server's base URL, e.g. http://127.0.0.1:8080.", valueName: "url")) var server: String
+    @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
+
+    static let tokenFileName = "sync-token"
+
+    func run() async throws {
+        try await CommandRunner.run {
+            let secret = try resolveToken()
+            let ledger = try options.open()
+            defer { ledger.close() }
+            var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
+            session.observer = ProjectionUpdater.make(for: ledger)
+            let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
+            session.progress = { event in
+                switch event {
+                case .pulled(let n): bar.show("pulled \(n) events")
+                case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
+                }
+            }
+            let report = try await session.run(ledger)
+            bar.finish()
+            if report.pulled > 0 { try ProjectionUpdater.update(ledger) }
+            let names = ledger.deviceNameTable
+            var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
+            if let version = report.catalogVersion { line += "; catalogue version \(version)" }
+            print(line)
+            for conflict in report.newConflicts { print("  " + ConflictText.line(conflict, names: names)) }
+        }
+    }
+
+    private func resolveToken() throws -> String {
+        if let token, !token.isEmpty { return token }
+        if let env = Environment.variable("ORITSUBUSHI_TOKEN"), !env.isEmpty { return env }
+        let path = Path.join(options.directory, Self.tokenFileName)
+        let fs = PosixFileSystem()
+        if fs.fileExists(path) {
+            let text = String(decoding: try fs.readFile(path), as: UTF8.self)
+            if let first = text.split(whereSeparator: \.isNewline).first.map(String.init), !first.isEmpty {
+                return first.trimmingCharacters(in: " \t")
+            }
+        }
+        throw LedgerError(.usage, "no sync token: pass --token, set ORITSUBUSHI_TOKEN, or write it to \(path)")
+    }
+}
+
+/// A one-line progress display on stderr, redrawn in place; silent when stderr is not a terminal.
+final class ProgressLine: @unchecked Sendable {
+    private let enabled: Bool
+    private var shown = false
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        Terminal.write(fd: STDERR_FILENO, "\r\u{1B}[K" + text)
+        shown = true
+    }
+
+    func finish() {
+        if shown { Terminal.write(fd: STDERR_FILENO, "\r\u{1B}[K") }
+    }
+}
+
+extension Environment {
+    /// A non-empty environment variable.
+    static func variable(_ name: String) -> String? {
+        guard let raw = getenv(name), raw.pointee != 0 else { return nil }
+        return String(cString: raw)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
+    }
+}

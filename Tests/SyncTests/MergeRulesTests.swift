@@ -1,0 +1,125 @@
+import LedgerCore
+import LedgerSync
+import Testing
+
+@Suite("Merge rules: causality, clock skew, refusals, conflicts")
+struct MergeRulesTests {
+    static let hour: Int64 = 3_600_000
+
+    @Test("the causally later edit wins, whichever clock is ahead", arguments: [5 * hour, -5 * hour, 20 * hour])
+    func causallyLaterWins(skewOfFirst: Int64) throws {
+        let dir = try ScratchDirectory("skew")
+        defer { dir.remove() }
+        let first = try Ledger.create(directory: dir.sub("a"), deviceName: "skewed", clock: DeviceClock(skew: skewOfFirst))
+        let second = try Ledger.create(directory: dir.sub("b"), deviceName: "right", clock: DeviceClock())
+        defer { first.close(); second.close() }
+        _ = try first.edit(202_919, date: .day(2020, 1, 1), memo: "first")
+        try LedgerMerger.merge(from: first, into: second)
+        _ = try second.edit(202_919, date: .day(2021, 1, 1), memo: "second, after seeing first")
+        try LedgerMerger.merge(from: second, into: first)
+        for ledger in [first, second] {
+            let state = try #require(try ledger.projection()[202_919])
+            #expect(state.compDate == .day(2021, 1, 1))
+            #expect(state.memo == "second, after seeing first")
+            #expect(try ledger.conflicts().isEmpty, "an edit made after seeing another is no conflict")
+        }
+    }
+
+    @Test("concurrent different edits are conflicts, listed identically on both sides")
+    func concurrentConflict() throws {
+        let dir = try ScratchDirectory("conflict")
+        defer { dir.remove() }
+        let a = try Ledger.create(directory: dir.sub("a"), deviceName: "phone", clock: DeviceClock(skew: 2 * Self.hour))
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "tablet", clock: DeviceClock())
+        defer { a.close(); b.close() }
+        let winner = try a.edit(120_004, date: .year(1999))
+        let loser = try b.edit(120_004, date: .year(2005))
+        _ = try b.edit(120_004, memo: "same memo")
+        _ = try a.edit(120_004, memo: "same memo")
+        let report = try LedgerMerger.merge(from: a, into: b)
+        #expect(report.newConflicts.count == 1)
+        try LedgerMerger.merge(from: b, into: a)
+        let onA = try a.conflicts(), onB = try b.conflicts()
+        #expect(onA == onB)
+        #expect(onA.count == 1, "equal memos are no conflict")
+        #expect(onA.first?.winner.id == winner.id)
+        #expect(onA.first?.loser.id == loser.id)
+        #expect(onA.first?.field == .date)
+        // The user resolves it by recording a value after seeing both: the conflict is gone.
+        _ = try b.edit(120_004, date: .year(2005))
+        try LedgerMerger.merge(from: b, into: a)
+        #expect(try a.conflicts().isEmpty)
+        #expect(try a.projection()[120_004]?.compDate == .year(2005))
+    }
+
+    @Test("events more than a day ahead are refused, naming the device, and nothing is written")
+    func clockTooFarAhead() throws {
+        let dir = try ScratchDirectory("ahead")
+        defer { dir.remove() }
+        let wrong = try Ledger.create(directory: dir.sub("a"), deviceName: "broken-clock", clock: DeviceClock(skew: 30 * Self.hour))
+        let right = try Ledger.create(directory: dir.sub("b"), deviceName: "right", clock: DeviceClock())
+        defer { wrong.close(); right.close() }
+        _ = try wrong.edit(1, date: .unknown)
+        let before = right.recordCount
+        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: wrong, into: right) }
+        #expect(error?.message.contains("broken-clock") == true)
+        #expect(error?.message.contains("clock") == true)
+        #expect(right.recordCount == before)
+    }
+
+    @Test("an event id with different content refuses the merge and writes nothing")
+    func forgedEvent() throws {
+        let dir = try ScratchDirectory("forged")
+        defer { dir.remove() }
+        let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock())
+        defer { a.close(); b.close() }
+        var edit = try a.edit(7, memo: "original")
+        let fresh = try a.edit(8, memo: "new")
+        try LedgerMerger.merge(from: a, into: b)
+        edit.memo = "forged"
+        let before = b.recordCount
+        let fresher = StationEdit(id: EventID(device: fresh.id.device, seq: 3), hlc: fresh.hlc, station: 9,
+                                  compDate: .unknown, memo: nil, origin: .user)
+        #expect(throws: LedgerError.self) {
+            try LedgerMerger.prepare([.stationEdit(fresher), .stationEdit(edit)], for: b)
+        }
+        // Two different copies of one new id in one delivery are refused too.
+        var twin = fresher
+        twin.station = 10
+        #expect(throws: LedgerError.self) {
+            try LedgerMerger.prepare([.stationEdit(fresher), .stationEdit(twin)], for: b)
+        }
+        #expect(b.recordCount == before)
+    }
+
+    @Test("a gap in a device's seqs is refused")
+    func gap() throws {
+        let dir = try ScratchDirectory("gap")
+        defer { dir.remove() }
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock())
+        defer { b.close() }
+        let device = DeviceID(rawValue: 0x42)
+        func edit(_ seq: UInt64) -> LedgerRecord {
+            .stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: b.nextLocalHLC(), station: 1,
+                                     compDate: .unknown, memo: nil, origin: .user))
+        }
+        #expect(throws: LedgerError.self) { try LedgerMerger.prepare([edit(1), edit(3)], for: b) }
+        #expect(throws: LedgerError.self) { try LedgerMerger.prepare([edit(2)], for: b) }
+        let ok = try LedgerMerger.prepare([edit(2), edit(1)], for: b)
+        #expect(ok.events.compactMap(\.eventID).map(\.seq) == [1, 2])
+    }
+
+    @Test("unknown stations are refused when a catalogue is given")
+    func unknownStation() throws {
+        let dir = try ScratchDirectory("station")
+        defer { dir.remove() }
+        let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock())
+        defer { a.close(); b.close() }
+        _ = try a.edit(999_999, date: .unknown)
+        var options = MergeOptions()
+        options.stations = StationSet([120_004])
+        #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: a, into: b, options: options) }
+    }
+}

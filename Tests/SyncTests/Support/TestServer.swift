@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import LedgerCore
+import LedgerSync
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import SyncClient
+import SyncServer
+
+/// The real sync server on 127.0.0.1 and a port the kernel picks, run in-process.
+struct TestServer {
+    let port: Int
+    let data: String
+    let store: SyncStore
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    static func start(data: String, stations: any StationDirectory = AnyPositiveStation(),
+                      maximumBodyBytes: Int = 8 << 20) async throws -> TestServer {
+        var logger = Logger(label: "sync-test")
+        logger.logLevel = .critical
+        let store = try SyncStore(dataDirectory: data, stations: stations)
+        var configuration = SyncHTTPServer.Configuration()
+        configuration.port = 0
+        configuration.maximumBodyBytes = maximumBodyBytes
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = SyncHTTPServer.makeApplication(
+            store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
+            onRunning: { continuation.yield($0) })
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw LedgerError(.unavailable, "the test server did not start") }
+        return TestServer(port: port, data: data, store: store, group: group, task: task)
+    }
+
+    /// Graceful shutdown, then the ledgers are closed (their locks released).
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        await store.close()
+    }
+
+    func addUser(_ name: String) throws -> String {
+        try UserStore(dataDirectory: data).addUser(name, now: 1_700_000_000_000)
+    }
+
+    /// A raw request, for the refusal tests: (status, JSON body).
+    func request(_ method: HTTPMethod, _ path: String, token: String?, body: [UInt8]? = nil) async throws -> (Int, [String: Any]) {
+        var request = HTTPClientRequest(url: url + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
+        return (Int(response.status.code), object)
+    }
+
+    func session(_ token: String) throws -> SyncSession {
+        SyncSession(connection: try SyncConnection(server: url, token: token))
+    }
+}
+
+func json(_ object: Any) throws -> [UInt8] { Array(try JSONSerialization.data(withJSONObject: object)) }

@@ -1,0 +1,222 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import LedgerCore
+import LedgerSync
+import SyncClient
+import SyncServer
+import Testing
+
+@Suite("Sync server on loopback")
+struct SyncServerTests {
+    @Test("SHA-256 matches the FIPS 180-4 vectors")
+    func sha256() {
+        #expect(SHA256Digest.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256Digest.hex(String(repeating: "a", count: 1000)).count == 64)
+    }
+
+    @Test("health answers without a token; tokens are stored only as hashes")
+    func health() async throws {
+        let dir = try ScratchDirectory("health")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let (status, body) = try await server.request(.GET, "/v1/health", token: nil)
+        await server.stop()
+        #expect(status == 200)
+        #expect(body["status"] as? String == "ok")
+        let stored = try String(contentsOfFile: dir.sub("data/users.json"), encoding: .utf8)
+        #expect(!stored.contains(token))
+        #expect(stored.contains(SHA256Digest.hex(token)))
+    }
+
+    @Test("missing, wrong and revoked tokens get 401 with a JSON error")
+    func unauthorized() async throws {
+        let dir = try ScratchDirectory("auth")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let pull = try json(["have": [String: Int]()])
+        let missing = try await server.request(.POST, "/v1/pull", token: nil, body: pull)
+        let wrong = try await server.request(.POST, "/v1/pull", token: token + "x", body: pull)
+        let right = try await server.request(.POST, "/v1/pull", token: token, body: pull)
+        _ = try UserStore(dataDirectory: dir.sub("data")).revoke(user: "alice", token: nil, now: 0)
+        let revoked = try await server.request(.POST, "/v1/pull", token: token, body: pull)
+        await server.stop()
+        #expect(missing.0 == 401 && missing.1["error"] as? String == "unauthorized")
+        #expect(wrong.0 == 401)
+        #expect(right.0 == 200)
+        #expect(revoked.0 == 401)
+    }
+
+    @Test("malformed, oversize and invalid bodies get 4xx JSON errors and change nothing")
+    func refusals() async throws {
+        let dir = try ScratchDirectory("refuse")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"), stations: StationSet([120_004]), maximumBodyBytes: 64 << 10)
+        let token = try server.addUser("alice")
+        func edit(_ seq: Int, station: Int = 120_004, date: Int = 20200101) -> [String: Any] {
+            ["kind": "station_edit", "device": "00000000000000a1", "seq": seq, "hlc": "111422361600000000",
+             "station": station, "comp_date": date]
+        }
+        let cases: [(String, [UInt8], Int)] = [
+            ("not JSON", Array("{nope".utf8), 400),
+            ("wrong shape", try json(["records": "x"]), 400),
+            ("oversize", try json(["records": [["kind": "station_edit", "memo": String(repeating: "x", count: 70_000)]]]), 413),
+            ("unknown kind", try json(["records": [["kind": "teleport", "device": "00000000000000a1", "hlc": "1"]]]), 422),
+            ("invalid date", try json(["records": [edit(1, date: 20201399)]]), 422),
+            ("unknown station", try json(["records": [edit(1, station: 5)]]), 422),
+            ("seq gap", try json(["records": [edit(1), edit(3)]]), 409),
+            ("first seq missing", try json(["records": [edit(2)]]), 409),
+            ("a day ahead", try json(["records": [["kind": "station_edit", "device": "00000000000000a1", "seq": 1,
+                                                    "hlc": String(UInt64(4_000_000_000_000) << 16), "station": 120_004, "comp_date": 1]]]), 409),
+        ]
+        for (name, body, expected) in cases {
+            let (status, reply) = try await server.request(.POST, "/v1/push", token: token, body: body)
+            #expect(status == expected, "\(name)")
+            #expect(reply["error"] is String && reply["message"] is String, "\(name): JSON error body")
+        }
+        let (_, state) = try await server.request(.GET, "/v1/status", token: token)
+        await server.stop()
+        #expect((state["server_has"] as? [String: Any])?.isEmpty == true, "no partial write")
+    }
+
+    @Test("a token never reaches another user's log")
+    func crossUser() async throws {
+        let dir = try ScratchDirectory("cross")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let aliceToken = try server.addUser("alice")
+        let bobToken = try server.addUser("bob")
+        let alice = try Ledger.create(directory: dir.sub("alice"), deviceName: "alice-phone")
+        let bob = try Ledger.create(directory: dir.sub("bob"), deviceName: "bob-phone")
+        defer { alice.close(); bob.close() }
+        _ = try alice.edit(120_004, memo: "alice's secret")
+        _ = try await server.session(aliceToken).run(alice)
+        // Bob pulls: he sees nothing of Alice's.
+        let report = try await server.session(bobToken).run(bob)
+        #expect(report.pulled == 0)
+        #expect(try bob.projection().isEmpty)
+        // Bob pushes events of Alice's device: refused with 403.
+        let stolen = try alice.allRecords().filter { $0.eventID?.device == alice.localDevice }.map(WireRecord.init)
+        let body = try JSONEncoder().encode(PushRequest(records: stolen))
+        let (status, reply) = try await server.request(.POST, "/v1/push", token: bobToken, body: Array(body))
+        await server.stop()
+        #expect(status == 403)
+        #expect(reply["error"] as? String == "forbidden")
+    }
+
+    @Test("two and more clients syncing concurrently converge")
+    func concurrentClients() async throws {
+        let dir = try ScratchDirectory("concurrent")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let ledgers = try (0..<3).map { try Ledger.create(directory: dir.sub("d\($0)"), deviceName: "device-\($0)") }
+        defer { ledgers.forEach { $0.close() } }
+        for (i, ledger) in ledgers.enumerated() {
+            for n in 0..<40 {
+                _ = try ledger.edit(UInt32(100 + (n * 7 + i) % 25), date: .year(1990 + i), memo: "d\(i) n\(n)")
+            }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for ledger in ledgers {
+                let box = UncheckedBox(ledger)
+                group.addTask {
+                    var session = try server.session(token)
+                    session.pageSize = 16
+                    _ = try await session.run(box.value)
+                }
+            }
+            try await group.waitForAll()
+        }
+        for ledger in ledgers { _ = try await server.session(token).run(ledger) }
+        let reference = try ledgers[0].eventSet()
+        for ledger in ledgers.dropFirst() {
+            #expect(try ledger.eventSet() == reference)
+            #expect(try ledger.projection() == ledgers[0].projection())
+            #expect(try ledger.conflicts() == ledgers[0].conflicts())
+        }
+        let (_, state) = try await server.request(.GET, "/v1/status", token: token)
+        await server.stop()
+        let serverHas = state["server_has"] as? [String: Int] ?? [:]
+        #expect(serverHas.count == 3)
+        for ledger in ledgers {
+            #expect(UInt64(serverHas[ledger.localDevice.description] ?? 0) == ledger.versionVector[ledger.localDevice])
+        }
+    }
+
+    @Test("an interrupted sync resumes; a retried push appends nothing twice")
+    func interrupted() async throws {
+        let dir = try ScratchDirectory("resume")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let phone = try Ledger.create(directory: dir.sub("phone"), deviceName: "phone")
+        let laptop = try Ledger.create(directory: dir.sub("laptop"), deviceName: "laptop")
+        defer { phone.close(); laptop.close() }
+        for n in 0..<50 { _ = try phone.edit(UInt32(n + 1), date: .unknown) }
+        var session = try server.session(token)
+        session.pageSize = 10
+        var pushedPages = 0
+        session.progress = { event in
+            if case .pushed = event {
+                pushedPages += 1
+                if pushedPages == 2 { throw CancellationError() }
+            }
+        }
+        await #expect(throws: CancellationError.self) { _ = try await session.run(phone) }
+        // Half way: the server holds a prefix; resend the same page (a retry) — nothing twice.
+        let page = try phone.allRecords().filter { $0.eventID != nil }.prefix(10).map(WireRecord.init)
+        let (status, reply) = try await server.request(.POST, "/v1/push", token: token,
+                                                       body: Array(try JSONEncoder().encode(PushRequest(records: Array(page)))))
+        #expect(status == 200)
+        #expect(reply["appended"] as? Int == 0)
+        session.progress = { _ in }
+        _ = try await session.run(phone)
+        _ = try await session.run(laptop)
+        await server.stop()
+        #expect(try laptop.projection() == phone.projection())
+        #expect(try laptop.eventSet().filter { $0.key.device == phone.localDevice }
+                == phone.eventSet().filter { $0.key.device == phone.localDevice })
+    }
+
+    @Test("a server restart between pull and push loses nothing acknowledged")
+    func restart() async throws {
+        let dir = try ScratchDirectory("restart")
+        defer { dir.remove() }
+        var server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let phone = try Ledger.create(directory: dir.sub("phone"), deviceName: "phone")
+        let tablet = try Ledger.create(directory: dir.sub("tablet"), deviceName: "tablet")
+        defer { phone.close(); tablet.close() }
+        _ = try phone.edit(120_004, date: .day(2019, 5, 1))
+        _ = try await server.session(token).run(phone)
+        _ = try tablet.edit(120_004, date: .day(2018, 1, 1))
+        // The tablet pulls, then the server goes away before it pushes.
+        var session = try server.session(token)
+        session.progress = { event in if case .pulled = event { throw CancellationError() } }
+        await #expect(throws: CancellationError.self) { _ = try await session.run(tablet) }
+        await server.stop()
+        server = try await TestServer.start(data: dir.sub("data"))
+        _ = try await server.session(token).run(tablet)
+        _ = try await server.session(token).run(phone)
+        // The phone's last sync added its knowledge mark; one more sync brings it to the tablet.
+        let last = try await server.session(token).run(tablet)
+        #expect(last.pulled == 1 && last.pushed == 0)
+        await server.stop()
+        #expect(try tablet.eventSet() == phone.eventSet())
+        #expect(try tablet.projection() == phone.projection())
+        #expect(try tablet.conflicts() == phone.conflicts())
+        #expect(try phone.conflicts().count == 1, "the two offline edits were concurrent")
+    }
+}
+
+/// Hands a ledger to one child task; each ledger is used by exactly one task at a time.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
