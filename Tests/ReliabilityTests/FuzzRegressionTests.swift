@@ -3,9 +3,9 @@ import LedgerCore
 import LedgerTestSupport
 import Testing
 
-/// Replays the fuzzing seeds (Tests/Fuzz/corpus/segment) and every input the fuzzer ever crashed
-/// on (Tests/Fuzz/regressions/segment) through the harness's checks (SegmentFuzzing): a
-/// regression traps here exactly as it did under libFuzzer.
+/// Replays the fuzzing seeds (Tests/Fuzz/corpus/TARGET) and every input the fuzzer ever crashed
+/// on (Tests/Fuzz/regressions/TARGET) through the harnesses' checks (SegmentFuzzing,
+/// ImportFuzzing): a regression traps here exactly as it did under libFuzzer.
 @Suite struct FuzzRegressionTests {
     static let fuzzRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz")
@@ -22,6 +22,8 @@ import Testing
     @Test func theSeedCorpusIsThere() {
         #expect(Self.inputs("corpus/segment").count >= 10)
         #expect(Self.inputs("regressions/segment").count >= 1)
+        #expect(Self.inputs("corpus/catalog-dump").count >= 3)
+        #expect(Self.inputs("corpus/tsv").count >= 3)
     }
 
     @Test(arguments: inputs("corpus/segment"))
@@ -35,6 +37,16 @@ import Testing
     @Test(arguments: inputs("regressions/segment"))
     func regression(_ path: String) throws {
         fuzzing.run(try PosixFileSystem().readFile(path))
+    }
+
+    @Test(arguments: inputs("corpus/catalog-dump") + inputs("regressions/catalog-dump"))
+    func catalogDump(_ path: String) throws {
+        ImportFuzzing.catalogDump(try PosixFileSystem().readFile(path))
+    }
+
+    @Test(arguments: inputs("corpus/tsv") + inputs("regressions/tsv"))
+    func tsv(_ path: String) throws {
+        ImportFuzzing.tsv(try PosixFileSystem().readFile(path))
     }
 
     /// The first crash libFuzzer found: a catalogue version record with non-zero reserved bytes

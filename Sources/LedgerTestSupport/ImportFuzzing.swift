@@ -1,0 +1,74 @@
+import LedgerCatalog
+import LedgerCore
+
+/// What the `FuzzCatalogDump` and `FuzzTSV` libFuzzer harnesses check for one input, kept here
+/// so that crashing inputs replay as regression tests. Each check traps (so libFuzzer reports
+/// it) when a parser traps, throws anything but a `LedgerError` naming the line, or breaks one of
+/// the properties below.
+package enum ImportFuzzing {
+    /// The catalogue dump splitter (domain.md §3.2): statements come out in file order, each
+    /// starting on a real line, none blank, never more statements than lines.
+    package static func catalogDump(_ bytes: [UInt8]) {
+        let statements: [DumpStatement]
+        do {
+            statements = try SQLDumpSplitter.split(bytes, file: "fuzz.sql")
+        } catch let error as LedgerError {
+            precondition(error.category == .badInput && error.line != nil, "a dump error without a line: \(error)")
+            return
+        } catch {
+            preconditionFailure("an error that is not a LedgerError escaped: \(error)")
+        }
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
+        var previous = 0
+        for statement in statements {
+            precondition(statement.line > previous && statement.line <= lines,
+                         "statement lines out of order: \(statement.line) after \(previous) of \(lines)")
+            precondition(statement.sql.contains { !$0.isWhitespace }, "a blank statement at line \(statement.line)")
+            previous = statement.line
+        }
+    }
+
+    /// The oritsubushi-tsv importer (domain.md §6): whatever it accepts, writing the rows back
+    /// out and parsing them again gives the same rows; a row that passes the ledger's validation
+    /// survives the record codec unchanged.
+    package static func tsv(_ bytes: [UInt8]) {
+        let rows: [CompletionRow]
+        do {
+            rows = try OritsubushiTSV.parse(bytes, file: "fuzz.tsv")
+        } catch let error as LedgerError {
+            precondition(error.category == .badInput && error.line != nil, "a TSV error without a line: \(error)")
+            return
+        } catch {
+            preconditionFailure("an error that is not a LedgerError escaped: \(error)")
+        }
+        let written = rows.map(OritsubushiTSV.line).joined()
+        let again: [CompletionRow]
+        do {
+            again = try OritsubushiTSV.parse(Array(written.utf8), file: "again.tsv")
+        } catch {
+            preconditionFailure("rows written back do not parse: \(error)")
+        }
+        precondition(again.count == rows.count, "\(rows.count) rows came back as \(again.count)")
+        for (row, back) in zip(rows, again) {
+            precondition(row.station == back.station && row.compDate == back.compDate
+                         && row.updateDate == back.updateDate && row.memo == back.memo,
+                         "row \(row) came back as \(back)")
+            guard let date = try? CompletionDate(code: row.compDate) else { continue }
+            let edit = StationEdit(id: EventID(device: DeviceID(rawValue: 1), seq: 1),
+                                   hlc: HybridTimestamp(milliseconds: row.updateDate * 1000),
+                                   station: row.station, compDate: date, memo: row.memo, origin: .import)
+            guard (try? Ledger.validate(edit)) != nil else { continue }
+            var encoder = RecordEncoder()
+            encoder.append(edit)
+            var decoded: [LedgerRecord] = []
+            do {
+                try encoder.bytes.withUnsafeBytes { content in
+                    try RecordStream.forEach(in: content) { decoded.append($0.record) }
+                }
+            } catch {
+                preconditionFailure("a valid imported edit does not decode: \(error)")
+            }
+            precondition(decoded == [.stationEdit(edit)], "edit \(edit) decoded as \(decoded)")
+        }
+    }
+}

@@ -1,0 +1,2 @@
+CREATE TABLE t (a);
+INSERT INTO t VALUES('unterminated
