@@ -72,12 +72,14 @@ let package = Package(
         // Issue 6, reliability: the crashable in-memory file system and the crash workloads (test
         // support), the process-kill child (Tools/crash-test) and the libFuzzer harness (Tools/fuzz;
         // a plain build links it as an executable that does nothing).
-        .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog"], swiftSettings: swiftSettings),
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerSync"],
+                swiftSettings: swiftSettings),
         .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
                           swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzCatalogDump", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzSyncRequest", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
 
         // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
         .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator"],

@@ -5,7 +5,7 @@ import Testing
 
 /// Replays the fuzzing seeds (Tests/Fuzz/corpus/TARGET) and every input the fuzzer ever crashed
 /// on (Tests/Fuzz/regressions/TARGET) through the harnesses' checks (SegmentFuzzing,
-/// ImportFuzzing): a regression traps here exactly as it did under libFuzzer.
+/// ImportFuzzing, SyncRequestFuzzing): a regression traps here exactly as it did under libFuzzer.
 @Suite struct FuzzRegressionTests {
     static let fuzzRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz")
@@ -24,6 +24,7 @@ import Testing
         #expect(Self.inputs("regressions/segment").count >= 1)
         #expect(Self.inputs("corpus/catalog-dump").count >= 3)
         #expect(Self.inputs("corpus/tsv").count >= 3)
+        #expect(Self.inputs("corpus/sync-request").count >= 3)
     }
 
     @Test(arguments: inputs("corpus/segment"))
@@ -47,6 +48,11 @@ import Testing
     @Test(arguments: inputs("corpus/tsv") + inputs("regressions/tsv"))
     func tsv(_ path: String) throws {
         ImportFuzzing.tsv(try PosixFileSystem().readFile(path))
+    }
+
+    @Test(arguments: inputs("corpus/sync-request") + inputs("regressions/sync-request"))
+    func syncRequest(_ path: String) throws {
+        SyncRequestFuzzing.run(try PosixFileSystem().readFile(path))
     }
 
     /// The first crash libFuzzer found: a catalogue version record with non-zero reserved bytes
