@@ -65,6 +65,7 @@ import Testing
         let batch = 5
         let operations = try Self.operations(c.situation, batch: batch)
         #expect(operations.contains(.write) && operations.contains(.sync))
+        print("full disk (\(c.testDescription)): a fault at each of \(operations.count) operations \(operations.map(\.rawValue))")
         for (index, operation) in operations.enumerated() {
             let occurrence = operations[...index].filter { $0 == operation }.count
             let context = "failing \(operation) #\(occurrence) of \(operations.map(\.rawValue))"

@@ -48,6 +48,7 @@ import Testing
                                 + "\(progress.acknowledged) acknowledged: \(error)")
             }
         }
+        print("power loss (\(model)): \(points + 1) crash points, outcomes \(outcomes), failures \(failures.count)")
         #expect(failures.isEmpty, "\(failures.count) of \(points + 1) crash points failed:\n\(failures.prefix(8).joined(separator: "\n"))")
         if case .keepRandomPrefix = model.unsyncedData {
             #expect(outcomes[.recoveredTornTail, default: 0] > 0, "random prefixes must produce torn tails")
@@ -87,6 +88,7 @@ import Testing
                 }
             }
         }
+        print("crash during recovery (seed \(seed)): \(recoveryCrashPoints) crash points × 3 models, failures \(failures.count)")
         #expect(recoveryCrashPoints > 20, "the torn images must exercise recovery")
         #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.prefix(8).joined(separator: "\n"))")
     }

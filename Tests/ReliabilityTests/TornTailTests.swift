@@ -72,6 +72,7 @@ import Testing
                 failures.append("cut at \(cut) of \(original.count): \(error)")
             }
         }
+        print("torn tails (newest segment \(sealed ? "sealed" : "open")): \(original.count + 1) cuts, \(tears) tears recovered, failures \(failures.count)")
         #expect(tears > original.count - boundaries.count - SegmentHeader.frameSize - 1)
         #expect(failures.isEmpty, "\(failures.count) cuts failed:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
