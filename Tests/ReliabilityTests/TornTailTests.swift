@@ -104,6 +104,7 @@ import Testing
             file.close()
             try posix.removeFile(recovery.savedTo)
         }
+        print("torn tails on disk: \(original.count - start - 1) cuts of the last frame")
         ledger = try Ledger.open(directory: ledgerPath, clock: Workload.clock)
         #expect(ledger.recovery == nil)
         try HarnessLedgerCheck.checkAppendContinues(ledger) { try Ledger.open(directory: ledgerPath, clock: Workload.clock) }

@@ -108,14 +108,26 @@ package final class Ledger {
     }
 
     /// Whether `names` are only what an interrupted `create` leaves before ledger.json exists:
-    /// the lock file, the metadata temporary, and a segments directory holding segment files.
+    /// the lock file, the metadata temporary, and a segments directory holding at most a first
+    /// segment with only the device's name in it.
     private static func isInterruptedCreate(_ directory: String, names: [String], fileSystem: any FileSystem) -> Bool {
         let leftovers: Set<String> = ["LOCK", LedgerMetadata.fileName + ".tmp", segmentsDirectory]
         guard Set(names).isSubset(of: leftovers) else { return false }
         let segments = Path.join(directory, segmentsDirectory)
         guard names.contains(segmentsDirectory) else { return true }
         guard fileSystem.directoryExists(segments), let inside = try? fileSystem.listDirectory(segments) else { return false }
-        return inside.allSatisfy { SegmentInfo.number(ofFileName: $0) != nil }
+        // At most the first segment, holding nothing but the device's name: a ledger that lost its
+        // ledger.json is not an interrupted init, and its events are never removed.
+        guard inside.allSatisfy({ $0 == SegmentInfo.fileName(1) }) else { return false }
+        guard let first = inside.first else { return true }
+        guard let bytes = try? fileSystem.readFile(Path.join(segments, first)) else { return false }
+        var onlyTheName = true
+        let scanned = bytes.withUnsafeBytes { buffer in
+            try? SegmentScanner(path: first, bytes: buffer, decoder: LZ4FrameDecoder()).scan(tolerateTornTail: true) { content, _, _ in
+                try RecordStream.forEach(in: content) { view in if view.kind != .deviceName { onlyTheName = false } }
+            }
+        }
+        return scanned != nil && onlyTheName
     }
 
     /// Opens an existing ledger, taking its lock and recovering a torn tail.
