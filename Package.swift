@@ -102,6 +102,7 @@ let package = Package(
             name: "SyncTests",
             dependencies: [
                 "LedgerCore", "LedgerSync", "SyncServer", "SyncClient",
+                "oritsubushi",  // the end-to-end tests run the built executable
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -39,7 +39,7 @@ package struct SyncConnection: Sendable {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            response = try await Self.client.execute(request, timeout: timeout)
             bytes = try await response.body.collect(upTo: 256 << 20)
         } catch {
             throw LedgerError(.unavailable, "cannot reach the sync server at \(server): \(Self.describe(error))")
@@ -60,6 +60,16 @@ package struct SyncConnection: Sendable {
             throw LedgerError(.unavailable, "the sync server at \(server) sent a reply that is not the sync API's JSON")
         }
     }
+
+    /// One client for the process. Connection attempts are not retried with backoff (the
+    /// shared client's default): a sync is rerun by its user, and an unreachable server should
+    /// say so at once (exit 69) instead of after the request deadline.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     private static func describe(_ error: any Error) -> String {
         let text = "\(error)"

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// The sync commands as a user runs them: the built `oritsubushi` executable, real ledger
+/// directories, and a real `oritsubushi serve` process on a loopback port the kernel picks.
+@Suite("Sync commands (end to end)")
+struct SyncCLITests {
+    @Test("merge in both directions, any number of times: equal exports; conflicts --json")
+    func mergeBothWays() throws {
+        let dir = try ScratchDirectory("cli-merge")
+        defer { dir.remove() }
+        let a = dir.sub("a"), b = dir.sub("b")
+        try CLI.run("init", "--ledger", a, "--device", "phone").expectSuccess()
+        try CLI.run("init", "--ledger", b, "--device", "tablet").expectSuccess()
+        try CLI.run("complete", "202919", "2020-05", "--ledger", a).expectSuccess()
+        try CLI.run("complete", "202919", "2019", "--ledger", b).expectSuccess()
+        try CLI.run("memo", "120004", "小田原", "--ledger", b).expectSuccess()
+        let first = try CLI.run("merge", b, "--ledger", a)
+        first.expectSuccess()
+        #expect(first.stdout.contains("merged 2 events"))
+        #expect(first.stdout.contains("1 new conflicts"))
+        for (into, from) in [(b, a), (a, b), (b, a), (b, a)] {
+            try CLI.run("merge", from, "--ledger", into).expectSuccess()
+        }
+        let exportA = try CLI.run("export", "--format", "tsv", "--ledger", a)
+        let exportB = try CLI.run("export", "--format", "tsv", "--ledger", b)
+        exportA.expectSuccess()
+        #expect(exportA.stdout == exportB.stdout)
+        #expect(exportA.stdout.contains("202919"))
+        let conflicts = try CLI.run("conflicts", "--json", "--ledger", a)
+        conflicts.expectSuccess()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(conflicts.stdout.utf8)) as? [String: Any])
+        #expect(object["count"] as? Int == 1)
+        let item = try #require((object["conflicts"] as? [[String: Any]])?.first)
+        #expect(item["station"] as? Int == 202_919)
+        #expect(item["field"] as? String == "date")
+        let winner = try #require(item["winner"] as? [String: Any])
+        let loser = try #require(item["loser"] as? [String: Any])
+        for key in ["device", "device_name", "seq", "hlc", "time", "value", "comp_date"] {
+            #expect(winner[key] != nil && loser[key] != nil, "key \(key)")
+        }
+        #expect(try CLI.run("conflicts", "--ledger", b).stdout.contains("1 conflicts"))
+        #expect(try CLI.run("merge", dir.sub("missing"), "--ledger", a).status == 66)
+    }
+
+    @Test("serve, add-user, sync two devices, revoke, stop on SIGTERM")
+    func serveAndSync() throws {
+        let dir = try ScratchDirectory("cli-sync")
+        defer { dir.remove() }
+        let data = dir.sub("server")
+        let added = try CLI.run("server", "add-user", "alice", "--data", data)
+        added.expectSuccess()
+        let token = try #require(added.stdout.split(separator: "\n").last.map(String.init))
+        #expect(try CLI.run("server", "add-user", "alice", "--data", data).status == 64)
+
+        let server = try ServerProcess(data: data)
+        defer { server.terminate() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let phone = dir.sub("phone"), laptop = dir.sub("laptop")
+        try CLI.run("init", "--ledger", phone, "--device", "phone").expectSuccess()
+        try CLI.run("init", "--ledger", laptop, "--device", "laptop").expectSuccess()
+        try CLI.run("complete", "202919", "2024-05-03", "--ledger", phone).expectSuccess()
+        try CLI.run("memo", "202919", "丸の内口", "--ledger", laptop).expectSuccess()
+        let env = ["ORITSUBUSHI_TOKEN": token]
+        try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env).expectSuccess()
+        // The laptop takes its token from the file in its ledger.
+        try token.write(toFile: laptop + "/sync-token", atomically: true, encoding: .utf8)
+        let second = try CLI.run("sync", "--server", url, "--ledger", laptop)
+        second.expectSuccess()
+        #expect(second.stdout.contains("pulled 1 events"))
+        try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env).expectSuccess()
+        let exportPhone = try CLI.run("export", "--format", "tsv", "--ledger", phone)
+        let exportLaptop = try CLI.run("export", "--format", "tsv", "--ledger", laptop)
+        #expect(exportPhone.stdout == exportLaptop.stdout)
+        #expect(exportPhone.stdout.contains("丸の内口"))
+
+        #expect(try CLI.run("sync", "--server", url, "--token", "ots_wrong", "--ledger", phone).status == 77)
+        try CLI.run("server", "revoke-token", "alice", "--data", data).expectSuccess()
+        let revoked = try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env)
+        #expect(revoked.status == 77)
+        #expect(!revoked.stderr.contains(token), "the token is never printed")
+        #expect(server.stop() == 0, "graceful shutdown on SIGTERM")
+        #expect(!server.log.contains(token), "the token is never logged")
+        #expect(try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env).status == 69)
+    }
+}
+
+/// Runs the built executable (it sits next to the test bundle).
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(status == 0, "exit \(status): \(stderr)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static let executable: String = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("oritsubushi").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/oritsubushi").path
+    }()
+
+    static func run(_ arguments: String...) throws -> Result { try run(arguments, environment: [:]) }
+
+    static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["ORITSUBUSHI_TOKEN"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).out")
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
+                      stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+    }
+}
+
+/// `oritsubushi serve --port 0` in a child process; the bound port is read from its log.
+final class ServerProcess {
+    let process = Process()
+    let logFile: URL
+    private(set) var port = 0
+
+    init(data: String) throws {
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = ["serve", "--data", data, "--port", "0"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+        // Wait (bounded) for the "listening" line that names the port.
+        for _ in 0..<600 {
+            if let match = log.firstMatch(of: /port=(\d+)/), let p = Int(match.1), p > 0 {
+                port = p
+                return
+            }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        terminate()
+        throw CocoaError(.fileReadUnknown, userInfo: ["log": log])
+    }
+
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then the exit status.
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func terminate() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: logFile)
+    }
+}
