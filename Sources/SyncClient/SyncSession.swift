@@ -32,6 +32,8 @@ package struct SyncSession {
 
     package init(connection: SyncConnection) { self.connection = connection }
 
+    static let pushBytes = 2 << 20
+
     package func run(_ ledger: Ledger) async throws -> SyncReport {
         var report = SyncReport()
         while report.rounds < maximumRounds {
@@ -65,7 +67,14 @@ package struct SyncSession {
             var sent = 0
             var start = 0
             while start < outgoing.count && events > 0 {
-                let end = min(outgoing.count, start + pageSize)
+                // At most pageSize records and about 2 MiB of JSON (the server's body limit is
+                // 8 MiB by default; a memo can be 4 KiB).
+                var end = start
+                var bytes = 0
+                while end < outgoing.count && end - start < pageSize && (bytes < Self.pushBytes || end == start) {
+                    bytes += RecordEncoder.encodedSize(of: outgoing[end]) * 2 + 160
+                    end += 1
+                }
                 let reply = try await connection.push(PushRequest(records: outgoing[start..<end].map(WireRecord.init)))
                 sent += reply.appended
                 start = end

@@ -25,8 +25,11 @@ package enum SyncHTTPServer {
         let router = Router()
         let limit = configuration.maximumBodyBytes
 
-        router.get("/v1/health") { _, _ -> Response in
-            json(200, ["status": "ok", "api": "1"])
+        // /health is an alias for load balancers and probes that expect the bare path.
+        for path in ["/v1/health", "/health"] {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                json(200, ["status": "ok", "api": "1"])
+            }
         }
 
         router.get("/v1/status") { request, _ -> Response in

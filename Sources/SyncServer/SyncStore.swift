@@ -21,6 +21,8 @@ package actor SyncStore {
     private let stations: any StationDirectory
     private var ledgers: [String: Ledger] = [:]
     private var owners: [DeviceID: String] = [:]
+    /// Per user: the winning catalogue-version event, once computed (updated by pushes).
+    private var catalogVersions: [String: (order: EventOrder, version: UInt32)?] = [:]
     private let fileSystem = PosixFileSystem()
 
     package static let ledgersDirectory = "ledgers"
@@ -100,7 +102,7 @@ package actor SyncStore {
         }
         return PullResponse(records: records, more: more, cursor: cursor,
                             serverHas: WireVersionVector.encode(ledger.versionVector),
-                            catalogVersion: try latestCatalogVersion(ledger))
+                            catalogVersion: try latestCatalogVersion(user, ledger))
     }
 
     /// Appends the pushed records the server lacks, all or nothing, in one fsynced batch.
@@ -139,6 +141,7 @@ package actor SyncStore {
             throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
         }
         let report = try LedgerMerger.apply(prepared, to: ledger, options: options)
+        noteCatalogVersions(user, prepared.events)
         for record in records {
             switch record {
             case .deviceName(let r): owners[r.device] = user
@@ -152,18 +155,31 @@ package actor SyncStore {
     /// What the server holds for `user`.
     package func status(user: String) throws -> (serverHas: [String: UInt64], records: UInt64, catalogVersion: UInt32?) {
         let ledger = try ledger(for: user)
-        return (WireVersionVector.encode(ledger.versionVector), ledger.recordCount, try latestCatalogVersion(ledger))
+        return (WireVersionVector.encode(ledger.versionVector), ledger.recordCount, try latestCatalogVersion(user, ledger))
     }
 
-    /// The catalogue version of the latest (LWW order) catalogue-version event, if any.
-    private func latestCatalogVersion(_ ledger: Ledger) throws -> UInt32? {
-        var best: (EventOrder, UInt32)?
+    /// The catalogue version of the latest (LWW order) catalogue-version event, if any. One
+    /// scan per user per server run; pushes keep it current.
+    private func latestCatalogVersion(_ user: String, _ ledger: Ledger) throws -> UInt32? {
+        if let cached = catalogVersions[user] { return cached?.version }
+        var best: (order: EventOrder, version: UInt32)?
         try ledger.forEachRecord { view, _ in
             guard view.kind == .catalogVersion else { return }
             let order = EventOrder(view)
-            if best.map({ order > $0.0 }) ?? true { best = (order, view.catalogVersion) }
+            if best.map({ order > $0.order }) ?? true { best = (order, view.catalogVersion) }
         }
-        return best?.1
+        catalogVersions[user] = .some(best)
+        return best?.version
+    }
+
+    private func noteCatalogVersions(_ user: String, _ records: [LedgerRecord]) {
+        guard let cached = catalogVersions[user] else { return }  // not computed yet: a scan will see them
+        var best = cached
+        for case .catalogVersion(let e) in records {
+            let order = EventOrder(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
+            if best.map({ order > $0.order }) ?? true { best = (order, e.version) }
+        }
+        catalogVersions[user] = .some(best)
     }
 }
 

@@ -73,11 +73,19 @@ package struct UserStore: Sendable {
     }
 
     /// Revokes one token of `name` (or all of them when `token` is nil) and returns how many.
-    package func revoke(user name: String, token: String?, now: Int64) throws -> Int {
+    /// `name` may also be a token itself: then that token is revoked, whoever owns it.
+    package func revoke(user name: String, token: String?, now: Int64) throws -> (user: String, count: Int) {
         try withLock {
             var file = try load()
-            guard let index = file.users.firstIndex(where: { $0.name == name }) else {
-                throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory)")
+            var token = token
+            var index = file.users.firstIndex(where: { $0.name == name })
+            if index == nil, token == nil {
+                let hash = SHA256Digest.hex(name)
+                index = file.users.firstIndex { $0.tokens.contains { $0.sha256 == hash && $0.revoked == nil } }
+                if index != nil { token = name }
+            }
+            guard let index else {
+                throw LedgerError(.usage, "no user or active token '\(name.hasPrefix("ots_") ? "ots_…" : name)' in \(dataDirectory)")
             }
             let hash = token.map(SHA256Digest.hex)
             var count = 0
@@ -87,10 +95,10 @@ package struct UserStore: Sendable {
                 count += 1
             }
             guard count > 0 else {
-                throw LedgerError(.usage, token == nil ? "user '\(name)' has no active token" : "that token is not an active token of user '\(name)'")
+                throw LedgerError(.usage, token == nil ? "user '\(file.users[index].name)' has no active token" : "that token is not an active token of user '\(file.users[index].name)'")
             }
             try save(file)
-            return count
+            return (file.users[index].name, count)
         }
     }
 

@@ -75,7 +75,7 @@ struct SyncCLITests {
         #expect(exportPhone.stdout.contains("丸の内口"))
 
         #expect(try CLI.run("sync", "--server", url, "--token", "ots_wrong", "--ledger", phone).status == 77)
-        try CLI.run("server", "revoke-token", "alice", "--data", data).expectSuccess()
+        try CLI.run("server", "revoke-token", token, "--data", data).expectSuccess()
         let revoked = try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env)
         #expect(revoked.status == 77)
         #expect(!revoked.stderr.contains(token), "the token is never printed")

@@ -25,8 +25,9 @@ struct SyncServerTests {
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
         let (status, body) = try await server.request(.GET, "/v1/health", token: nil)
+        let (alias, _) = try await server.request(.GET, "/health", token: nil)
         await server.stop()
-        #expect(status == 200)
+        #expect(status == 200 && alias == 200)
         #expect(body["status"] as? String == "ok")
         let stored = try String(contentsOfFile: dir.sub("data/users.json"), encoding: .utf8)
         #expect(!stored.contains(token))
@@ -212,6 +213,29 @@ struct SyncServerTests {
         #expect(try tablet.projection() == phone.projection())
         #expect(try tablet.conflicts() == phone.conflicts())
         #expect(try phone.conflicts().count == 1, "the two offline edits were concurrent")
+    }
+}
+
+extension SyncServerTests {
+    @Test("a new device learns the catalogue version the history assumes")
+    func catalogueVersion() async throws {
+        let dir = try ScratchDirectory("catalog")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let old = try Ledger.create(directory: dir.sub("old"), deviceName: "old")
+        let new = try Ledger.create(directory: dir.sub("new"), deviceName: "new")
+        defer { old.close(); new.close() }
+        try old.appendCatalogVersion(152)
+        _ = try old.edit(120_004, date: .unknown)
+        try old.appendCatalogVersion(176)
+        _ = try await server.session(token).run(old)
+        let report = try await server.session(token).run(new)
+        let (_, status) = try await server.request(.GET, "/v1/status", token: token)
+        await server.stop()
+        #expect(report.catalogVersion == 176)
+        #expect(status["catalog_version"] as? Int == 176)
+        #expect(try new.allRecords().contains { if case .catalogVersion(let e) = $0 { e.version == 176 } else { false } })
     }
 }
 

@@ -32,15 +32,15 @@ struct Server: ParsableCommand {
             abstract: "Revoke a user's tokens (all of them, or only --token).",
             discussion: "A running server refuses a revoked token at its next request.")
 
-        @Argument(help: "The user name.") var name: String
+        @Argument(help: "The user name (or a token: then only that token is revoked).") var name: String
         @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
         @Option(help: "Revoke only this token (default: every active token of the user).") var token: String?
 
         func run() throws {
             try CommandRunner.run {
                 let clock = try Environment.clock()
-                let count = try UserStore(dataDirectory: data).revoke(user: name, token: token, now: clock.nowMilliseconds())
-                print("revoked \(count) token\(count == 1 ? "" : "s") of user \(name)")
+                let result = try UserStore(dataDirectory: data).revoke(user: name, token: token, now: clock.nowMilliseconds())
+                print("revoked \(result.count) token\(result.count == 1 ? "" : "s") of user \(result.user)")
             }
         }
     }
