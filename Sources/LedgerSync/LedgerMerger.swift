@@ -140,17 +140,13 @@ package enum LedgerMerger {
         report.duplicates = prepared.duplicates
         guard !prepared.isEmpty else { return report }
 
-        var before = ConflictDetector(stations: [])
-        var after = before
-        let affected = Set(prepared.events.compactMap { r -> UInt32? in
-            if case .stationEdit(let e) = r { return e.station } else { return nil }
-        })
-        let counting = options.countsConflicts && !affected.isEmpty
-        if counting {
-            before = ConflictDetector(stations: affected)
-            try ledger.forEachRecord { view, _ in before.add(view) }
-            after = before
+        var affected: Set<UInt32> = []
+        var appended: Set<EventID> = []
+        for case .stationEdit(let e) in prepared.events {
+            affected.insert(e.station)
+            appended.insert(e.id)
         }
+        let counting = options.countsConflicts && !affected.isEmpty
 
         var pendingNames = prepared.names.map { LedgerRecord.deviceName($0) }
         var start = 0
@@ -179,7 +175,6 @@ package enum LedgerMerger {
             try ledger.appendReplicated(batch)
             report.batches += 1
             report.eventsIn += end - start
-            if counting { for record in batch { after.add(record) } }
             try observer?.ledger(ledger, didAppend: batch)
             progress?(end)
             start = end
@@ -187,10 +182,19 @@ package enum LedgerMerger {
         report.namesIn = prepared.names.count
 
         if counting {
-            let old = Set(before.conflicts())
-            report.newConflicts = after.conflicts().filter { !old.contains($0) }
+            report.newConflicts = try newConflicts(in: ledger, stations: affected, appended: appended)
         }
         return report
+    }
+
+    /// The conflicts that appending `appended` created: exactly those with at least one side
+    /// among them. (A conflict between two events held before existed before with the same
+    /// winner, since that winner is still the greatest; and any conflict whose winner changed
+    /// now has an appended winner.) One scan of the log.
+    package static func newConflicts(in ledger: Ledger, stations: Set<UInt32>, appended: Set<EventID>) throws -> [Conflict] {
+        guard !appended.isEmpty else { return [] }
+        return try ledger.conflicts(stations: stations)
+            .filter { appended.contains($0.winner.id) || appended.contains($0.loser.id) }
     }
 
     // MARK: - Local merge

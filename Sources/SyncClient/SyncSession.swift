@@ -36,6 +36,11 @@ package struct SyncSession {
 
     package func run(_ ledger: Ledger) async throws -> SyncReport {
         var report = SyncReport()
+        // Conflicts are computed once at the end (one scan), not per page.
+        var pageOptions = options
+        pageOptions.countsConflicts = false
+        var affected: Set<UInt32> = []
+        var appended: Set<EventID> = []
         while report.rounds < maximumRounds {
             report.rounds += 1
             var serverHas: [DeviceID: UInt64] = [:]
@@ -45,10 +50,13 @@ package struct SyncSession {
                 let page = try await connection.pull(PullRequest(
                     have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: pageSize))
                 let records = try page.records.map { try $0.record() }
-                let prepared = try LedgerMerger.prepare(records, for: ledger, options: options)
-                let merged = try LedgerMerger.apply(prepared, to: ledger, options: options, observer: observer)
+                let prepared = try LedgerMerger.prepare(records, for: ledger, options: pageOptions)
+                let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observer: observer)
                 pulledThisRound += merged.eventsIn
-                report.newConflicts += merged.newConflicts
+                for case .stationEdit(let e) in prepared.events {
+                    affected.insert(e.station)
+                    appended.insert(e.id)
+                }
                 report.catalogVersion = page.catalogVersion
                 serverHas = try WireVersionVector.decode(page.serverHas)
                 cursor = page.cursor
@@ -83,7 +91,9 @@ package struct SyncSession {
             report.pushed += sent
             if pulledThisRound == 0 && events == 0 { break }
         }
-        report.newConflicts.sort()
+        if options.countsConflicts {
+            report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, appended: appended)
+        }
         return report
     }
 }

@@ -37,7 +37,10 @@ struct ConvergenceTests {
                 created.insert(try ledgers[i].edit(station, date: date, memo: memo).id)
             case 5..<8:
                 let j = (i + Int.random(in: 1..<deviceCount, using: &rng)) % deviceCount
-                try LedgerMerger.merge(from: ledgers[j], into: ledgers[i], options: mergeOptions())
+                let before = Set(try ledgers[i].conflicts())
+                let report = try LedgerMerger.merge(from: ledgers[j], into: ledgers[i], options: mergeOptions())
+                // "New conflicts" are exactly the conflicts that were not there before.
+                #expect(Set(report.newConflicts) == Set(try ledgers[i].conflicts()).subtracting(before), "seed \(seed)")
             default:
                 // A duplicated, reordered delivery of everything j holds (what a retried,
                 // out-of-order transport would hand over).
@@ -66,11 +69,35 @@ struct ConvergenceTests {
             #expect(try ledger.projection() == projection, "identical projections (seed \(seed))")
             #expect(try ledger.conflicts() == conflicts, "identical conflict lists (seed \(seed))")
         }
+        #expect(try causallyLaterEditsWin(ledgers[0]), "seed \(seed)")
         // And it is a fixed point: merging again appends nothing anywhere.
         for i in 0..<deviceCount {
             let report = try LedgerMerger.merge(from: ledgers[(i + 1) % deviceCount], into: ledgers[i], options: mergeOptions())
             #expect(report.eventsIn == 0)
         }
+    }
+
+    /// No edit that saw the winner of its field lost to it: the hlc put every causally later
+    /// edit after what it had seen, whatever the devices' wall clocks said.
+    func causallyLaterEditsWin(_ ledger: Ledger) throws -> Bool {
+        var history = CausalHistory()
+        var edits: [StationEdit] = []
+        try ledger.forEachRecord { view, _ in
+            switch view.record {
+            case .knowledgeMark(let m): history.add(m)
+            case .stationEdit(let e): edits.append(e)
+            default: break
+            }
+        }
+        history.seal()
+        for (_, group) in Dictionary(grouping: edits, by: \.station) {
+            for field in 0..<2 {
+                let setting = group.filter { field == 0 ? $0.compDate != nil : $0.memo != nil }
+                guard let winner = setting.max(by: { EventOrder($0) < EventOrder($1) }) else { continue }
+                if setting.contains(where: { $0.id != winner.id && history.hasSeen($0.id, winner.id) }) { return false }
+            }
+        }
+        return true
     }
 
     @Test("merging A and B in any order, any number of times, gives equal sets", arguments: [0, 1, 2, 3, 5])
