@@ -197,6 +197,33 @@ package enum LedgerMerger {
             .filter { appended.contains($0.winner.id) || appended.contains($0.loser.id) }
     }
 
+    // MARK: - Knowledge marks
+
+    /// Appends a knowledge mark of the local device if the log holds another device's station
+    /// edit after the local device's last mark (or with no mark at all): this catches up after
+    /// a sync that appended pages without marks, or one interrupted before its mark. Returns
+    /// whether a mark was written. One scan of the log.
+    @discardableResult
+    package static func appendKnowledgeMarkIfOwed(_ ledger: Ledger) throws -> Bool {
+        let local = ledger.localDevice
+        var lastMark: UInt64?
+        var lastForeignEdit: UInt64?
+        try ledger.forEachRecord { view, position in
+            switch view.kind {
+            case .knowledgeMark where view.device == local: lastMark = position
+            case .stationEdit where view.device != local: lastForeignEdit = position
+            default: break
+            }
+        }
+        guard let edit = lastForeignEdit, edit > lastMark ?? 0 || lastMark == nil else { return false }
+        var knowledge = ledger.versionVector
+        knowledge[local] = nil
+        let mark = KnowledgeMark(id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
+                                 hlc: ledger.nextLocalHLC(), knowledge: knowledge)
+        try ledger.appendReplicated([.knowledgeMark(mark)])
+        return true
+    }
+
     // MARK: - Local merge
 
     /// Merges every event of `other` that `ledger` lacks. Events both hold are compared

@@ -39,6 +39,9 @@ package struct SyncSession {
         // Conflicts are computed once at the end (one scan), not per page.
         var pageOptions = options
         pageOptions.countsConflicts = false
+        // One knowledge mark after each round's pull, not one per page (the ledger is locked
+        // for the whole sync, so no local edit can fall between pages).
+        pageOptions.writesKnowledgeMarks = false
         var affected: Set<UInt32> = []
         var appended: Set<EventID> = []
         while report.rounds < maximumRounds {
@@ -64,6 +67,7 @@ package struct SyncSession {
                 if !page.more { break }
             }
             report.pulled += pulledThisRound
+            if options.writesKnowledgeMarks { try LedgerMerger.appendKnowledgeMarkIfOwed(ledger) }
 
             var outgoing: [LedgerRecord] = []
             try ledger.forEachRecord { view, _ in

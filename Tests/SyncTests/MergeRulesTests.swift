@@ -110,6 +110,28 @@ struct MergeRulesTests {
         #expect(ok.events.compactMap(\.eventID).map(\.seq) == [1, 2])
     }
 
+    @Test("a knowledge mark is owed after unmarked foreign edits, and written once")
+    func owedMark() throws {
+        let dir = try ScratchDirectory("owed")
+        defer { dir.remove() }
+        let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock())
+        defer { a.close(); b.close() }
+        let seen = try a.edit(5, date: .unknown)
+        #expect(try !LedgerMerger.appendKnowledgeMarkIfOwed(b), "nothing foreign yet")
+        var options = MergeOptions()
+        options.writesKnowledgeMarks = false
+        try LedgerMerger.merge(from: a, into: b, options: options)
+        #expect(try LedgerMerger.appendKnowledgeMarkIfOwed(b))
+        #expect(try !LedgerMerger.appendKnowledgeMarkIfOwed(b), "written once")
+        // With the mark, b's next edit has seen a's: no conflict.
+        _ = try b.edit(5, date: .year(2001))
+        try LedgerMerger.merge(from: b, into: a)
+        #expect(try a.conflicts().isEmpty)
+        #expect(try a.projection()[5]?.compDate == .year(2001))
+        _ = seen
+    }
+
     @Test("unknown stations are refused when a catalogue is given")
     func unknownStation() throws {
         let dir = try ScratchDirectory("station")

@@ -55,6 +55,14 @@ enum ConflictText {
         "\(names[side.id.device] ?? side.id.device.description)#\(side.id.seq) at \(side.hlc)"
     }
 
+    /// The first few new conflicts, indented; 'conflicts' lists them all.
+    static func printSome(_ conflicts: [Conflict], names: [DeviceID: String], limit: Int = 20) {
+        for conflict in conflicts.prefix(limit) { print("  " + line(conflict, names: names)) }
+        if conflicts.count > limit {
+            print("  … and \(conflicts.count - limit) more (see 'oritsubushi conflicts')")
+        }
+    }
+
     static func line(_ c: Conflict, names: [DeviceID: String]) -> String {
         "station \(c.station) \(c.field.rawValue): kept \(JSONText.quoted(value(c.winner, c.field))) (\(who(c.winner, names: names))) over \(JSONText.quoted(value(c.loser, c.field))) (\(who(c.loser, names: names)))"
     }

@@ -27,7 +27,7 @@ struct Merge: ParsableCommand {
             if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
             let names = ledger.deviceNameTable
             print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
-            for conflict in report.newConflicts { print("  " + ConflictText.line(conflict, names: names)) }
+            ConflictText.printSome(report.newConflicts, names: names)
         }
     }
 }

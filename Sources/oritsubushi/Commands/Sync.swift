@@ -44,7 +44,7 @@ struct Sync: AsyncParsableCommand {
             var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
             if let version = report.catalogVersion { line += "; catalogue version \(version)" }
             print(line)
-            for conflict in report.newConflicts { print("  " + ConflictText.line(conflict, names: names)) }
+            ConflictText.printSome(report.newConflicts, names: names)
         }
     }
 
