@@ -41,6 +41,7 @@ struct SyncCLITests {
         }
         #expect(try CLI.run("conflicts", "--ledger", b).stdout.contains("1 conflicts"))
         #expect(try CLI.run("merge", dir.sub("missing"), "--ledger", a).status == 66)
+        #expect(try CLI.run("merge", a, "--ledger", a).status == 64)
     }
 
     @Test("serve, add-user, sync two devices, revoke, stop on SIGTERM")
@@ -119,8 +120,8 @@ enum CLI {
         process.environment = env
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).out")
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)
@@ -143,7 +144,7 @@ final class ServerProcess {
 
     init(data: String) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: CLI.executable)
         process.arguments = ["serve", "--data", data, "--port", "0"]
         process.standardOutput = FileHandle.nullDevice

@@ -2,6 +2,10 @@ import ArgumentParser
 import LedgerCore
 import LedgerSync
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Merge another ledger's events into this one (set union; Schemas/merge.md).",
@@ -17,10 +21,19 @@ struct Merge: ParsableCommand {
     @Argument(help: ArgumentHelp("The ledger directory to merge from.", valueName: "other-ledger-dir"))
     var other: String
 
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     func run() throws {
         try CommandRunner.run {
             let ledger = try options.open()
             defer { ledger.close() }
+            if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
+                throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
+            }
             let source = try Ledger.open(directory: other, clock: try Environment.clock())
             defer { source.close() }
             let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
