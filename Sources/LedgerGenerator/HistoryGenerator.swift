@@ -33,6 +33,8 @@ package struct HistoryGenerator {
     private var tripStations: [UInt32] = []
     private var tripNext = 0
     private var tripTime: Int64 = 0
+    /// The day the trip started (Japan time): every station of the trip gets it.
+    private var tripDay = CalendarDay(year: 2010, month: 1, day: 1)
 
     /// Recently completed stations, the candidates for corrections (bounded memory).
     private var recent: [UInt32] = []
@@ -120,6 +122,7 @@ package struct HistoryGenerator {
     private mutating func startTrip() {
         clock = min(end, clock + meanGap / 2 + Int64(random.below(Int(meanGap))))
         tripTime = clock
+        tripDay = CalendarDay(tokyoDateOfUnixMilliseconds: clock)
         // The first device is the phone that goes on most trips.
         tripDevice = random.chance(permille: 500) ? 0 : random.below(devices.count)
         let line = catalog.lines[random.below(catalog.lines.count)]
@@ -133,7 +136,7 @@ package struct HistoryGenerator {
 
     /// The trip's day at varying precision: mostly exact, some month-only, year-only or unknown.
     private mutating func tripDate() -> CompletionDate {
-        let day = CalendarDay(tokyoDateOfUnixMilliseconds: tripTime)
+        let day = tripDay
         let roll = random.below(100)
         if roll < 85 { return .day(day.year, day.month, day.day) }
         if roll < 92 { return .month(day.year, day.month) }
