@@ -58,7 +58,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
 
     /// Decodes and validates; every failure is a `.badInput` error naming the field.
     package func record() throws -> LedgerRecord {
-        guard let device = DeviceID(hex: device) else { throw bad("device '\(device)' is not 16 hex digits") }
+        guard let device = DeviceID(hex: device) else { throw bad("device '\(device)' is not a device id (16 hex digits, not all zero)") }
         guard let raw = UInt64(hlc) else { throw bad("hlc '\(hlc)' is not a decimal 64-bit integer") }
         let hlc = HybridTimestamp(rawValue: raw)
         func eventID() throws -> EventID {

@@ -106,11 +106,18 @@ package enum SyncHTTPServer {
             logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(error.kind.status)", "reason": "\(error.message)"])
             return errorResponse(error)
         } catch let error as LedgerError {
+            let refusal: SyncServerError? = switch error.category {
+            case .badInput: SyncServerError(.unprocessable, error.message)
+            case .conflict: SyncServerError(.conflict, error.message)
+            case .usage: SyncServerError(.malformed, error.message)
+            default: nil
+            }
+            if let refusal {
+                logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(refusal.kind.status)", "reason": "\(refusal.message)"])
+                return errorResponse(refusal)
+            }
             logger.error("ledger failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.description)"])
             switch error.category {
-            case .badInput: return errorResponse(SyncServerError(.unprocessable, error.message))
-            case .conflict: return errorResponse(SyncServerError(.conflict, error.message))
-            case .usage: return errorResponse(SyncServerError(.malformed, error.message))
             default:
                 return (try? encode(500, ErrorBody(error: "internal", message: "the server could not complete the request; it was not applied"))) ?? Response(status: .internalServerError)
             }
@@ -151,6 +158,8 @@ package enum SyncHTTPServer {
         case DecodingError.keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            return "a bad value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
         case DecodingError.dataCorrupted: return "not valid JSON"
         default: return "unreadable"
         }
