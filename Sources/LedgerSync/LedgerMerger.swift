@@ -92,7 +92,7 @@ package enum LedgerMerger {
         let limit = now + options.maximumClockLead
         func checkClock(_ hlc: HybridTimestamp, _ device: DeviceID) throws {
             guard hlc.milliseconds <= limit else {
-                throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than a day ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix that device's clock, then merge again; nothing was written")
+                throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than a day ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
             }
         }
         var events = fresh.values.map(\.0)

@@ -244,3 +244,53 @@ struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }
+
+extension SyncServerTests {
+    /// Seeded random schedules through the real server: devices edit offline and sync in a
+    /// random order (sometimes interrupted after a page); after a final round every replica
+    /// and the server agree.
+    @Test("random edit and sync schedules through the server converge", arguments: [UInt64(3), 17, 42])
+    func randomSyncSchedules(seed: UInt64) async throws {
+        var rng = SeededGenerator(seed: seed)
+        let dir = try ScratchDirectory("random-sync\(seed)")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let count = Int.random(in: 2...4, using: &rng)
+        let ledgers = try (0..<count).map { i in
+            try Ledger.create(directory: dir.sub("d\(i)"), deviceName: "device-\(i)",
+                              clock: DeviceClock(skew: Int64.random(in: -3...3, using: &rng) * 3_600_000))
+        }
+        defer { ledgers.forEach { $0.close() } }
+        var created: Set<EventID> = []
+        for _ in 0..<30 {
+            let i = Int.random(in: 0..<count, using: &rng)
+            if Bool.random(using: &rng) {
+                let date: CompletionDate = [.unknown, .year(2003), .month(2011, 11)].randomElement(using: &rng)!
+                created.insert(try ledgers[i].edit(UInt32.random(in: 1...3, using: &rng), date: date).id)
+            } else {
+                var session = try server.session(token)
+                session.pageSize = Int.random(in: 1...5, using: &rng)
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    session.progress = { _ in throw CancellationError() }  // interrupted after one page
+                }
+                _ = try? await session.run(ledgers[i])
+            }
+        }
+        // Round 1 brings every edit to the server, round 2 to every device (which each write a
+        // knowledge mark), round 3 spreads those marks; pulling only marks writes no new mark.
+        for _ in 0..<3 { for ledger in ledgers { _ = try await server.session(token).run(ledger) } }
+        for ledger in ledgers {
+            let report = try await server.session(token).run(ledger)
+            #expect(report.pulled == 0 && report.pushed == 0, "a fixed point (seed \(seed))")
+        }
+        await server.stop()
+        let reference = try ledgers[0].eventSet()
+        #expect(created.isSubset(of: Set(reference.keys)))
+        for ledger in ledgers.dropFirst() {
+            #expect(try ledger.eventSet() == reference, "seed \(seed)")
+            #expect(try ledger.projection() == ledgers[0].projection(), "seed \(seed)")
+            #expect(try ledger.conflicts() == ledgers[0].conflicts(), "seed \(seed)")
+        }
+    }
+}
