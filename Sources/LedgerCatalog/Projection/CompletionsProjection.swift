@@ -19,6 +19,9 @@ package struct CompletionsProjection: Sendable {
     var needsFullWrite = true
     /// The position the stored file reflects (`nil` when there is none).
     var storedPosition: UInt64?
+    /// Set when the stored rows are read on demand (`ProjectionStore.load(_:lazy:)`): a
+    /// station the projection does not hold yet is looked up in the file before it is folded.
+    var loader: ProjectionRowLoader?
 
     /// The log position (record index) up to which records are folded.
     package internal(set) var position: UInt64 = 0
@@ -31,8 +34,17 @@ package struct CompletionsProjection: Sendable {
 
     package var stationCount: Int { rows.count }
 
+    /// The row of a station held in memory (in a lazily loaded projection, see `lookup`).
     package func row(_ station: UInt32) -> ProjectedStation? {
         slot(of: station).map { rows[Int($0)] }
+    }
+
+    /// The row of a station, reading it from the stored file first if the projection is lazy.
+    package mutating func lookup(_ station: UInt32) throws -> ProjectedStation? {
+        if slot(of: station) == nil, let loader, let stored = try loader.load(station) {
+            insertLoaded(station, stored)
+        }
+        return row(station)
     }
 
     /// `(s_id, row)` pairs in `s_id` order.
@@ -56,7 +68,7 @@ package struct CompletionsProjection: Sendable {
         if let s = slot(of: station) { return s }
         let s = Int32(rows.count)
         ids.append(station)
-        rows.append(ProjectedStation())
+        rows.append(loader.flatMap { try? $0.load(station) } ?? ProjectedStation())
         if station < Self.denseLimit {
             let i = Int(station)
             if i >= slots.count {

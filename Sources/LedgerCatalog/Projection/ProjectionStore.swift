@@ -24,10 +24,14 @@ package enum ProjectionStore {
 
     /// The current projection: the stored rows plus an in-memory fold of the records past the
     /// checkpoint (reads no record before it).
-    package static func load(_ ledger: Ledger) throws -> CompletionsProjection {
+    ///
+    /// With `lazy`, stored rows are read only for the stations the caller looks up and the
+    /// records past the checkpoint touch, so a one-station command costs the same on a ledger
+    /// of any size (`sortedRows()` then holds only those rows).
+    package static func load(_ ledger: Ledger, lazy: Bool = false) throws -> CompletionsProjection {
         var projection: CompletionsProjection
         do {
-            projection = try readStored(ledger) ?? CompletionsProjection()
+            projection = try readStored(ledger, lazy: lazy) ?? CompletionsProjection()
         } catch {
             // An unreadable projection is only a cache: fold the log again.
             projection = CompletionsProjection()
@@ -52,11 +56,10 @@ package enum ProjectionStore {
         return projection
     }
 
-    private static func readStored(_ ledger: Ledger) throws -> CompletionsProjection? {
+    private static func readStored(_ ledger: Ledger, lazy: Bool) throws -> CompletionsProjection? {
         let file = path(ledger)
         guard access(file, F_OK) == 0 else { return nil }
         let db = try SQLiteDatabase(path: file, mode: .readOnly)
-        defer { db.close() }
         var meta: [String: String] = [:]
         let metaRows = try db.prepare("SELECT key, value FROM projection_meta")
         while try metaRows.step() { meta[metaRows.string(0)] = metaRows.string(1) }
@@ -74,24 +77,34 @@ package enum ProjectionStore {
         }
         let versions = try db.prepare("SELECT version FROM projection_catalog_versions")
         while try versions.step() { projection.catalogVersions.insert(UInt32(truncatingIfNeeded: versions.int64(0))) }
-        let rows = try db.prepare("""
-            SELECT c.s_id, c.comp_date, c.memo, w.date_hlc, w.date_device, w.date_seq, \
-            w.memo_hlc, w.memo_device, w.memo_seq, w.events \
-            FROM completions c JOIN completion_winners w ON w.s_id = c.s_id
-            """)
-        while try rows.step() {
-            var row = ProjectedStation()
-            row.compDate = UInt32(truncatingIfNeeded: rows.int64(1))
-            row.memo = rows.isNull(2) ? "" : rows.string(2)
-            row.dateWinner = order(rows, 3)
-            row.memoWinner = order(rows, 6)
-            row.events = UInt32(truncatingIfNeeded: rows.int64(9))
-            projection.insertLoaded(UInt32(truncatingIfNeeded: rows.int64(0)), row)
+        if lazy {
+            projection.loader = try ProjectionRowLoader(database: db)
+        } else {
+            defer { db.close() }
+            let rows = try db.prepare("SELECT \(rowColumns) FROM completions c JOIN completion_winners w ON w.s_id = c.s_id")
+            while try rows.step() {
+                projection.insertLoaded(UInt32(truncatingIfNeeded: rows.int64(0)), decodeRow(rows))
+            }
         }
         projection.position = position
         projection.storedPosition = position
         projection.needsFullWrite = false
         return projection
+    }
+
+    static let rowColumns = """
+        c.s_id, c.comp_date, c.memo, w.date_hlc, w.date_device, w.date_seq, \
+        w.memo_hlc, w.memo_device, w.memo_seq, w.events
+        """
+
+    static func decodeRow(_ rows: SQLiteStatement) -> ProjectedStation {
+        var row = ProjectedStation()
+        row.compDate = UInt32(truncatingIfNeeded: rows.int64(1))
+        row.memo = rows.isNull(2) ? "" : rows.string(2)
+        row.dateWinner = order(rows, 3)
+        row.memoWinner = order(rows, 6)
+        row.events = UInt32(truncatingIfNeeded: rows.int64(9))
+        return row
     }
 
     private static func order(_ statement: SQLiteStatement, _ column: Int32) -> EventOrder? {
@@ -147,6 +160,7 @@ package enum ProjectionStore {
         }
         projection.markSaved()
     }
+
 
     private static func write(_ rows: [(station: UInt32, row: ProjectedStation)], to db: SQLiteDatabase) throws {
         let completion = try db.prepare("INSERT OR REPLACE INTO completions (s_id, comp_date, update_date, memo) VALUES (?, ?, ?, ?)")
@@ -207,5 +221,26 @@ package enum ProjectionStore {
         guard fd >= 0 else { throw LedgerError(.io, "cannot open for fsync: errno \(errno)", file: path) }
         defer { Glibc.close(fd) }
         guard fsync(fd) == 0 else { throw LedgerError(.io, "fsync failed: errno \(errno)", file: path) }
+    }
+}
+
+
+/// Reads single stored rows on demand for a lazily loaded projection. Each lookup resets its
+/// statement, so no read lock outlives it and the same process can then write the file.
+final class ProjectionRowLoader: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let statement: SQLiteStatement
+
+    init(database: SQLiteDatabase) throws {
+        self.database = database
+        statement = try database.prepare(
+            "SELECT \(ProjectionStore.rowColumns) FROM completions c JOIN completion_winners w ON w.s_id = c.s_id WHERE c.s_id = ?")
+    }
+
+    func load(_ station: UInt32) throws -> ProjectedStation? {
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(1, Int64(station))
+        return try statement.step() ? ProjectionStore.decodeRow(statement) : nil
     }
 }
