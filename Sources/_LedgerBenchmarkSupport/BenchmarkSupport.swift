@@ -105,9 +105,9 @@ public final class BenchmarkLedger {
         var events = 0
         var sum: UInt64 = 0
         try ledger.forEachRecord { view, _ in
-            guard view.kind == .stationEdit else { return }
+            guard let e = view.stationEdit else { return }
             events += 1
-            sum &+= view.hlc.rawValue &+ UInt64(view.station) &+ UInt64(view.compDateCode)
+            sum &+= e.hlc.rawValue &+ UInt64(e.station) &+ UInt64(e.compDateCode)
         }
         return (events, sum)
     }

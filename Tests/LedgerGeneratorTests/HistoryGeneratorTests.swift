@@ -87,6 +87,20 @@ import Glibc
         #expect(report.devices == 4)
         #expect(report.frames >= 7)
         #expect(ledger.deviceNames.values.map(\.name).sorted() == ["Android", "MacBook", "iPad", "iPhone", "test"])
+        // The one-call field reader agrees with the materialised records.
+        var checked = 0
+        try ledger.forEachRecord { view, _ in
+            guard case .stationEdit(let e) = view.record else {
+                #expect(view.stationEdit == nil)
+                return
+            }
+            let fields = try #require(view.stationEdit)
+            #expect(fields.id == e.id && fields.hlc == e.hlc && fields.station == e.station && fields.origin == e.origin)
+            #expect(fields.hasCompDate == (e.compDate != nil) && fields.hasMemo == (e.memo != nil))
+            #expect(!fields.hasCompDate || fields.compDateCode == e.compDate!.code)
+            checked += 1
+        }
+        #expect(checked == 25_000)
         ledger.close()
         // Reopening finds the same state.
         let reopened = try Ledger.open(directory: directory)

@@ -184,12 +184,12 @@ func replay(_ ledger: Ledger) throws -> (events: Int, checksum: UInt64) {
     var events = 0
     var sum: UInt64 = 0
     try ledger.forEachRecord { view, _ in
-        guard view.kind == .stationEdit else { return }
+        guard let e = view.stationEdit else { return }
         events += 1
-        sum &+= view.device.rawValue ^ view.seq
-        sum &+= view.hlc.rawValue &+ UInt64(view.station)
-        sum &+= UInt64(view.hasCompDate ? view.compDateCode : 0) &+ UInt64(view.origin.rawValue)
-        if view.hasMemo { sum &+= UInt64(view.memoBytes.count) }
+        sum &+= e.device.rawValue ^ e.seq
+        sum &+= e.hlc.rawValue &+ UInt64(e.station)
+        sum &+= UInt64(e.hasCompDate ? e.compDateCode : 0) &+ UInt64(e.origin.rawValue)
+        if e.hasMemo { sum &+= UInt64(view.memoBytes.count) }
     }
     return (events, sum)
 }
