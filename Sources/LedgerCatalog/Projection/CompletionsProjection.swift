@@ -124,6 +124,19 @@ package struct CompletionsProjection: Sendable {
         versionVector = ledger.versionVector
     }
 
+    /// Folds events this process just appended, without reading them back: the newest segment
+    /// would otherwise be decompressed again for a handful of records. Falls back to `catchUp`
+    /// unless the projection was current right before the append.
+    package mutating func applyAppended(_ edits: [StationEdit], since before: UInt64, ledger: Ledger) throws {
+        guard position == before, before + UInt64(edits.count) == ledger.recordCount else {
+            try catchUp(ledger)
+            return
+        }
+        for edit in edits { apply(edit) }
+        position = ledger.recordCount
+        versionVector = ledger.versionVector
+    }
+
     /// Folds the whole log from scratch; `progress` is called with (records done, records total).
     package static func fold(
         _ ledger: Ledger, asOf limit: HybridTimestamp? = nil,

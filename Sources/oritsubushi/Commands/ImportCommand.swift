@@ -18,8 +18,9 @@ struct ImportCommand: ParsableCommand {
         let drafts = try CompletionImporter.drafts(
             for: rows, file: file, catalog: catalog, projection: projection, device: ledger.localDevice,
             nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1, today: clock.today, rowWord: rowWord)
-        if !drafts.isEmpty { try ledger.appendLocal(drafts) }
-        try projection.catchUp(ledger)
+        let before = ledger.recordCount
+        let events = drafts.isEmpty ? [] : try ledger.appendLocal(drafts)
+        try projection.applyAppended(events, since: before, ledger: ledger)
         try ProjectionStore.save(&projection, ledger: ledger)
         print("imported \(rows.count) rows: \(drafts.count) events appended, \(rows.count - drafts.count) rows unchanged")
     }

@@ -37,8 +37,9 @@ enum StationEditing {
             print("station \(station): unchanged (date \(current.completionDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded")
             return
         }
+        let before = ledger.recordCount
         let events = try ledger.appendLocal([StationEditDraft(station: station, compDate: newDate, memo: newMemo)])
-        try projection.catchUp(ledger)
+        try projection.applyAppended(events, since: before, ledger: ledger)
         try ProjectionStore.save(&projection, ledger: ledger)
         for event in events {
             var parts: [String] = []
