@@ -35,7 +35,13 @@ package struct ProjectedStation: Sendable, Equatable {
     /// Folds one station edit record (no allocation unless its memo wins).
     @inline(__always)
     package mutating func apply(_ view: RecordView) {
-        let order = EventOrder(hlc: view.hlc, device: view.device, seq: view.seq)
+        // A station edit's body starts with device u64, seq u64, hlc u64 (RecordLayout);
+        // reading them directly skips re-decoding the kind three times per event.
+        let body = view.base + RecordLayout.headerSize
+        let order = EventOrder(
+            hlc: HybridTimestamp(rawValue: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 16, as: UInt64.self))),
+            device: DeviceID(rawValue: UInt64(littleEndian: body.loadUnaligned(as: UInt64.self))),
+            seq: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         events &+= 1
         if view.hasCompDate, dateWinner.map({ order > $0 }) ?? true {
             compDate = view.compDateCode
