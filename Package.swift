@@ -31,11 +31,11 @@ let package = Package(
 
         // Layer 1: events, dates, clock, segment codec, log directory.
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
-        // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
-        .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog", dependencies: ["LedgerCore", "CSQLite"], swiftSettings: swiftSettings),
+        // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
+        .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
         // Multi-device merge: set union of events, version vectors, conflicts (Schemas/merge.md).
         .target(name: "LedgerSync", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
@@ -62,12 +62,20 @@ let package = Package(
             name: "oritsubushi",
             dependencies: [
                 "LedgerCore",
-                "LedgerGenerator",
                 "LedgerCatalog",
+                "LedgerGenerator",
                 "LedgerSync", "SyncServer", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
+
+        // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
+        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator"],
+                swiftSettings: swiftSettings),
+        // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
+        // append, timed in one process on the same events.
+        .executableTarget(name: "bench-baseline", dependencies: ["LedgerCore", "LedgerGenerator", "CSQLite"],
+                          path: "Tools/bench-baseline", swiftSettings: swiftSettings),
 
         // Issue 6, reliability: the crashable in-memory file system and the crash workloads (test
         // support), the process-kill child (Tools/crash-test) and the libFuzzer harness (Tools/fuzz;
@@ -81,23 +89,15 @@ let package = Package(
         .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzSyncRequest", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
 
-        // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
-        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator"],
-                swiftSettings: swiftSettings),
-        // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
-        // append, timed in one process on the same events.
-        .executableTarget(name: "bench-baseline", dependencies: ["LedgerCore", "LedgerGenerator", "CSQLite"],
-                          path: "Tools/bench-baseline", swiftSettings: swiftSettings),
-
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
-                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
+        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["oritsubushi"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncTests",
             dependencies: [
