@@ -170,15 +170,20 @@ import Testing
         #expect(try directorySnapshot(scratch.path) == before)
     }
 
-    @Test func tornTailIsRecoveredAndReported() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
+    /// A ledger with two single-event frames after the device-name frame, and its only segment.
+    private func ledgerWithTwoCompletions(in scratch: Scratch) throws -> (CLIRunner, String) {
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
         try cli.run("init")
         try cli.run("complete", "5", "2013")
         try cli.run("complete", "6", "2014")
-        let segment = ledger + "/segments/00000001.seg"
+        return (cli, ledger + "/segments/00000001.seg")
+    }
+
+    @Test func tornTailIsRecoveredAndReported() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
         try bytes.dropLast(7).write(to: URL(fileURLWithPath: segment))
         let status = try cli.run("replay", "--format", "jsonl")
@@ -193,12 +198,7 @@ import Testing
     @Test func corruptionIsReportedWithFileAndOffset() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let ledger = scratch.path + "/l"
-        let cli = CLIRunner(ledger: ledger)
-        try cli.run("init")
-        try cli.run("complete", "5", "2013")
-        try cli.run("complete", "6", "2014")
-        let segment = ledger + "/segments/00000001.seg"
+        let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
         // Flip a byte inside the second frame (not the last one), so it cannot pass as a torn tail.
         let target = 52 + 40
