@@ -89,7 +89,7 @@ public final class BenchmarkLedger {
         var start = 0
         while start < history.records.count {
             let end = min(history.records.count, start + batchSize)
-            try ledger.appendReplicated(Array(history.records[start..<end]))
+            try ledger.appendReplicated(history.records[start..<end])
             start = end
         }
     }

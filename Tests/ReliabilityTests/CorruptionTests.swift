@@ -8,7 +8,8 @@ import Testing
 /// Each change must be detected (by open, `verify` and `forEachRecord`, with the file and byte
 /// offset named), or, in the newest segment's last frame, be recovered as a torn tail; no read may
 /// ever return a wrong event. Flips in ledger.json that leave every decoded value the same
-/// (whitespace) are harmless and counted apart.
+/// (whitespace) are harmless and counted apart. A flipped checkpoint of the newest segment must be
+/// noticed, named with its offset, and ignored (opening scans the segment instead).
 @Suite struct CorruptionTests {
     struct Subject: Sendable {
         var fileSystem: CrashableFileSystem
@@ -41,7 +42,9 @@ import Testing
         for count in [3, 1, 5] as [UInt64] { append(count) }
         let segments = ledger.segments
         precondition(segments.count >= 5 && !segments.last!.sealed, "the subject needs sealed segments and an open one")
-        let files = segments.map(\.path) + [Path.join(Workload.directory, LedgerMetadata.fileName)]
+        let checkpoint = Path.join(ledger.segmentsPath, ActiveSegmentCheckpoint.fileName(segments.last!.number))
+        precondition(fileSystem.fileExists(checkpoint), "the subject needs the newest segment's checkpoint")
+        let files = segments.map(\.path) + [checkpoint, Path.join(Workload.directory, LedgerMetadata.fileName)]
         var records: [[UInt8]] = []
         try! ledger.forEachRecord { view, _ in records.append(Array(UnsafeRawBufferPointer(start: view.base, count: view.length))) }
         let subject = Subject(fileSystem: fileSystem, files: files, newestSegment: segments.last!.path,
@@ -52,7 +55,7 @@ import Testing
 
     /// What one flip led to.
     enum Verdict: Hashable {
-        case refusedAtOpen, detectedByReads, recoveredAsTornTail, harmless
+        case refusedAtOpen, detectedByReads, recoveredAsTornTail, checkpointIgnored, harmless
     }
 
     static func flip(_ file: String, at offset: Int, xor mask: UInt8) throws -> Verdict {
@@ -77,6 +80,16 @@ import Testing
             return .refusedAtOpen
         }
         defer { ledger.close() }
+        if file.hasSuffix(".summary") {
+            guard let note = ledger.ignoredCheckpoint, note.contains(file), note.contains("offset"), ledger.scannedNewestSegment else {
+                throw HarnessLedgerCheck.Failure("\(where_): opening did not report and ignore the damaged checkpoint")
+            }
+            try HarnessLedgerCheck.check(ledger, acknowledged: s.events)
+            guard try ledger.verify().ignoredCheckpoint == note else {
+                throw HarnessLedgerCheck.Failure("\(where_): verify did not report the damaged checkpoint")
+            }
+            return .checkpointIgnored
+        }
         if let recovery = ledger.recovery {
             guard file == s.newestSegment, recovery.offset <= offset else {
                 throw HarnessLedgerCheck.Failure("\(where_): took a flip for a torn tail: \(recovery)")

@@ -42,11 +42,11 @@ package struct RecordEncoder {
     /// field by field cost about 900 instructions per event, most of a batched append
     /// (Benchmarks/NOTES.md).
     package mutating func append(_ e: StationEdit) {
-        var memo = e.memo
-        let memoCount = memo?.utf8.count ?? 0
+        let memoCount = e.memo?.utf8.count ?? 0
         var flags: UInt8 = 0
         if e.compDate != nil { flags |= RecordLayout.flagHasCompDate }
-        if memo != nil { flags |= RecordLayout.flagHasMemo }
+        if e.memo != nil { flags |= RecordLayout.flagHasMemo }
+        let compDateCode = e.compDate?.code ?? 0
         let h = RecordLayout.headerSize
         withUnsafeTemporaryAllocation(byteCount: h + RecordLayout.stationEditFixedBody, alignment: 8) { p in
             p.storeBytes(of: RecordKind.stationEdit.rawValue, toByteOffset: 0, as: UInt8.self)
@@ -56,12 +56,12 @@ package struct RecordEncoder {
             p.storeBytes(of: e.id.seq.littleEndian, toByteOffset: h + 8, as: UInt64.self)
             p.storeBytes(of: e.hlc.rawValue.littleEndian, toByteOffset: h + 16, as: UInt64.self)
             p.storeBytes(of: e.station.littleEndian, toByteOffset: h + 24, as: UInt32.self)
-            p.storeBytes(of: (e.compDate?.code ?? 0).littleEndian, toByteOffset: h + 28, as: UInt32.self)
+            p.storeBytes(of: compDateCode.littleEndian, toByteOffset: h + 28, as: UInt32.self)
             p.storeBytes(of: e.origin.rawValue, toByteOffset: h + 32, as: UInt8.self)
             p.storeBytes(of: 0, toByteOffset: h + 33, as: UInt8.self)
-            p.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: UnsafeBufferPointer($0)) }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(p))
         }
-        if memo != nil { memo!.withUTF8 { bytes.append(contentsOf: $0) } }
+        if memoCount > 0, let memo = e.memo { bytes.append(contentsOf: memo.utf8) }
         recordCount += 1
     }
 

@@ -23,6 +23,11 @@ package final class Ledger {
     package private(set) var lastHLC = HybridTimestamp.zero
     /// Set when opening truncated a torn write.
     package private(set) var recovery: RecoveryReport?
+    /// Set when opening found the newest segment's checkpoint unusable (damaged, or of another
+    /// segment) and scanned the segment instead.
+    package private(set) var ignoredCheckpoint: String?
+    /// Whether opening had to scan the newest segment's frames (no usable checkpoint).
+    package private(set) var scannedNewestSegment = false
 
     private var lock: LedgerLock?
     private var writer: (any WritableFile)?
@@ -118,8 +123,8 @@ package final class Ledger {
         guard fileSystem.directoryExists(segments), let inside = try? fileSystem.listDirectory(segments) else { return false }
         // At most the first segment, holding nothing but the device's name: a ledger that lost its
         // ledger.json is not an interrupted init, and its events are never removed.
-        guard inside.allSatisfy({ $0 == SegmentInfo.fileName(1) }) else { return false }
-        guard let first = inside.first else { return true }
+        guard inside.allSatisfy({ $0 == SegmentInfo.fileName(1) || $0 == ActiveSegmentCheckpoint.fileName(1) }) else { return false }
+        guard let first = inside.first(where: { $0 == SegmentInfo.fileName(1) }) else { return true }
         guard let bytes = try? fileSystem.readFile(Path.join(segments, first)) else { return false }
         var onlyTheName = true
         let scanned = bytes.withUnsafeBytes { buffer in
@@ -156,6 +161,8 @@ package final class Ledger {
             }
             let isNewest = index == numbers.count - 1
             if let info = try readSealedSegment(number: number, path: path, mustBeSealed: !isNewest) {
+                try account(info)
+            } else if let info = try segmentFromCheckpoint(number: number, path: path) {
                 try account(info)
             } else if let info = try recoverNewestSegment(number: number, path: path) {
                 try account(info)
@@ -215,10 +222,68 @@ package final class Ledger {
         }
     }
 
+    /// The newest, unsealed segment as its checkpoint describes it, without scanning it; `nil`
+    /// (scan instead) unless the checkpoint is intact and covers exactly the file as it is.
+    private func segmentFromCheckpoint(number: UInt32, path: String) throws -> SegmentInfo? {
+        let checkpointPath = Path.join(segmentsPath, ActiveSegmentCheckpoint.fileName(number))
+        guard fileSystem.fileExists(checkpointPath) else { return nil }
+        let checkpoint: ActiveSegmentCheckpoint
+        switch try fileSystem.readFile(checkpointPath).withUnsafeBytes({ ActiveSegmentCheckpoint.decode($0) }) {
+        case .success(let decoded): checkpoint = decoded
+        case .failure(let fault):
+            ignoredCheckpoint = "\(checkpointPath) at offset \(fault.offset): \(fault.reason)"
+            return nil
+        }
+        guard checkpoint.segmentNumber == number else {
+            ignoredCheckpoint = "\(checkpointPath): it describes segment \(checkpoint.segmentNumber)"
+            return nil
+        }
+        // A different length or tail means appends or a crash came after it: stale, not damaged.
+        let size = try fileSystem.fileSize(path)
+        guard size == checkpoint.coveredLength, size >= SegmentHeader.frameSize else { return nil }
+        let tail = ActiveSegmentCheckpoint.tailRange(length: size)
+        guard CRC32C.checksum(try fileSystem.readFile(path, offset: tail.offset, length: tail.length)) == checkpoint.tailChecksum
+        else { return nil }
+        let headerBytes = try fileSystem.readFile(path, offset: 0, length: SegmentHeader.frameSize)
+        guard case .success(let header) = headerBytes.withUnsafeBytes({ SegmentHeader.decode($0) }),
+              (try? checkHeader(header, number: number, path: path)) != nil
+        else { return nil }
+        return SegmentInfo(number: number, path: path, header: header, summary: checkpoint.summary, sealed: false, fileSize: size)
+    }
+
+    private func checkpointPath(of segment: UInt32) -> String {
+        Path.join(segmentsPath, ActiveSegmentCheckpoint.fileName(segment))
+    }
+
+    /// Replaces the active segment's checkpoint after a durable append. Best effort: the batch is
+    /// already acknowledged, and a missing or partial checkpoint only makes the next open scan.
+    private func writeCheckpoint(of active: SegmentInfo) {
+        let path = checkpointPath(of: active.number)
+        do {
+            let tail = ActiveSegmentCheckpoint.tailRange(length: active.fileSize)
+            let tailBytes = try fileSystem.readFile(active.path, offset: tail.offset, length: tail.length)
+            let bytes = ActiveSegmentCheckpoint(segmentNumber: active.number, coveredLength: active.fileSize,
+                                                tailChecksum: CRC32C.checksum(tailBytes), summary: active.summary).encoded()
+            let exists = fileSystem.fileExists(path)
+            if exists { try fileSystem.truncateFile(path, to: 0) }
+            let file = try fileSystem.openForAppend(path, create: !exists)
+            defer { file.close() }
+            try bytes.withUnsafeBytes { (buffer) throws in try file.write(buffer) }
+        } catch {
+            try? fileSystem.removeFile(path)
+        }
+    }
+
+    private func removeCheckpoint(of segment: UInt32) {
+        let path = checkpointPath(of: segment)
+        if fileSystem.fileExists(path) { try? fileSystem.removeFile(path) }
+    }
+
     /// Scans the newest, unsealed segment and truncates a torn tail, saving the torn bytes to
     /// `NNNNNNNN.seg.<offset>.torn` first. Returns `nil` if the segment held nothing usable and
     /// was moved aside whole.
     private func recoverNewestSegment(number: UInt32, path: String) throws -> SegmentInfo? {
+        scannedNewestSegment = true
         let bytes = try fileSystem.readFile(path)
         var summary = SegmentSummary()
         let outcome = try bytes.withUnsafeBytes { (buffer) throws -> SegmentScanner.Outcome in
@@ -243,6 +308,7 @@ package final class Ledger {
             try fileSystem.syncDirectory(segmentsPath)
             recovery = RecoveryReport(segment: path, offset: offset, removedBytes: bytes.count - offset,
                                       savedTo: saved, reason: reason)
+            removeCheckpoint(of: number)
             guard let header else {
                 try fileSystem.removeFile(path)
                 try fileSystem.syncDirectory(segmentsPath)
@@ -313,25 +379,12 @@ package final class Ledger {
     /// continue its device's seq exactly (no gaps, no repeats); the caller removes events
     /// already held. The clock advances past every received hlc.
     package func appendReplicated(_ records: [LedgerRecord]) throws {
-        var expected: [DeviceID: UInt64] = [:]
-        // Events come in runs of one device: look the dictionaries up once per run, not per event.
-        var runDevice: DeviceID?
-        var runSeq: UInt64 = 0
-        for record in records {
-            if case .stationEdit(let e) = record { try Self.validate(e) }
-            guard let id = record.eventID else { continue }
-            if id.device != runDevice {
-                if let device = runDevice { expected[device] = runSeq }
-                runDevice = id.device
-                runSeq = expected[id.device] ?? versionVector[id.device] ?? 0
-            }
-            let next = runSeq + 1
-            guard id.seq == next else {
-                throw LedgerError(.conflict, "event \(id) does not continue device \(id.device) (expected seq \(next))")
-            }
-            runSeq = id.seq
-        }
-        try append(records)
+        try append(records[...], checking: true)
+    }
+
+    /// The same for a slice of a larger array (no copy of the batch).
+    package func appendReplicated(_ records: ArraySlice<LedgerRecord>) throws {
+        try append(records, checking: true)
     }
 
     package static func validate(_ draft: StationEditDraft) throws {
@@ -356,25 +409,68 @@ package final class Ledger {
     /// segment (creating one if needed), fsyncs once, and seals the segment if it is full.
     /// On failure the segment is cut back to its previous length: nothing partial stays.
     package func append(_ records: [LedgerRecord]) throws {
+        try append(records[...], checking: false)
+    }
+
+    /// The append itself. One pass over `records` validates (when `checking`), encodes, and
+    /// builds the segment summary and version-vector changes; they take effect only once the
+    /// batch is durable. (Each pass over `[LedgerRecord]` copies every enum value: three passes
+    /// cost about a third of a batched append.)
+    private func append(_ records: ArraySlice<LedgerRecord>, checking: Bool) throws {
         guard !records.isEmpty else { return }
+        let createsSegment = segments.last.map { $0.sealed } ?? true
+        var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
         var frames: [UInt8] = []
         var encoder = RecordEncoder(reservingCapacity: min(LZ4Frame.maximumContentSize, records.count * 48))
-        var frameSizes: [Int] = []
         func flush() {
             encoder.bytes.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
-            frameSizes.append(encoder.bytes.count)
+            summary.addFrame(rawBytes: encoder.bytes.count)
             encoder.removeAll()
         }
-        for record in records {
-            if encoder.bytes.count + RecordEncoder.encodedSize(of: record) > LZ4Frame.maximumContentSize {
-                flush()
+        // Seqs are checked and recorded per run of one device's events: one dictionary lookup
+        // per run, not per event.
+        var seqs: [DeviceID: UInt64] = [:]
+        var runDevice: DeviceID?
+        var runSeq: UInt64 = 0
+        var names: [DeviceNameRecord] = []
+        var maxHLC = lastHLC
+        func account(_ id: EventID) throws {
+            if id.device != runDevice {
+                if let device = runDevice { seqs[device] = runSeq }
+                runDevice = id.device
+                runSeq = seqs[id.device] ?? versionVector[id.device] ?? 0
             }
-            encoder.append(record)
+            if checking && id.seq != runSeq + 1 {
+                throw LedgerError(.conflict, "event \(id) does not continue device \(id.device) (expected seq \(runSeq + 1))")
+            }
+            runSeq = id.seq
         }
+        for record in records {
+            let size = RecordEncoder.encodedSize(of: record)
+            if encoder.bytes.count + size > LZ4Frame.maximumContentSize { flush() }
+            switch record {
+            case .stationEdit(let e):
+                if checking { try Self.validate(e) }
+                try account(e.id)
+                encoder.append(e)
+                summary.addEvent(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
+                if e.hlc > maxHLC { maxHLC = e.hlc }
+            case .deviceName(let name):
+                encoder.append(name)
+                summary.add(record)
+                names.append(name)
+                if name.hlc > maxHLC { maxHLC = name.hlc }
+            case .catalogVersion, .knowledgeMark:
+                try account(record.eventID!)
+                encoder.append(record)
+                summary.add(record)
+                if record.hlc > maxHLC { maxHLC = record.hlc }
+            }
+        }
+        if let device = runDevice { seqs[device] = runSeq }
         if encoder.recordCount > 0 { flush() }
 
         try cutPending()
-        let createsSegment = segments.last.map { $0.sealed } ?? true
         if createsSegment {
             let number = UInt32(segments.count + 1)
             let path = Path.join(segmentsPath, SegmentInfo.fileName(number))
@@ -407,28 +503,19 @@ package final class Ledger {
                 throw error
             }
         }
+        // Durable: the batch is acknowledged, so its effects take hold.
         let index = segments.count - 1
         segments[index].fileSize += frames.count
-        for size in frameSizes { segments[index].summary.addFrame(rawBytes: size) }
-        var runDevice: DeviceID?
-        var runSeq: UInt64 = 0
-        for record in records {
-            segments[index].summary.add(record)
-            if let id = record.eventID {
-                // One dictionary write per run of one device's events, not per event.
-                if id.device != runDevice, let device = runDevice { versionVector[device] = runSeq }
-                runDevice = id.device
-                runSeq = id.seq
-            }
-            if case .deviceName(let name) = record, name.hlc >= (deviceNames[name.device]?.hlc ?? .zero) {
-                deviceNames[name.device] = name
-            }
-            lastHLC = max(lastHLC, record.hlc)
+        segments[index].summary = summary
+        for (device, seq) in seqs { versionVector[device] = seq }
+        for name in names where name.hlc >= (deviceNames[name.device]?.hlc ?? .zero) {
+            deviceNames[name.device] = name
         }
-        if let device = runDevice { versionVector[device] = runSeq }
-        // The batch is durable, so it is acknowledged whatever happens next: if the footer cannot
-        // be written (a full disk), the segment stays open and sealing is retried after the next append.
+        lastHLC = maxHLC
+        // If the footer cannot be written (a full disk), the segment stays open and sealing is
+        // retried after the next append.
         if segments[index].fileSize >= rollThreshold { try? sealActiveSegment() }
+        if !segments[index].sealed { writeCheckpoint(of: segments[index]) }
     }
 
     /// Cuts the active segment back to its last durable length after a failed write; if even that
@@ -464,6 +551,7 @@ package final class Ledger {
         writer = nil
         segments[segments.count - 1].sealed = true
         segments[segments.count - 1].fileSize += footer.count
+        removeCheckpoint(of: active.number)
     }
 
     /// Advances the clock past a received hlc without appending (used when a peer's events

@@ -9,6 +9,9 @@ package struct VerifyReport: Sendable, Equatable {
     package var devices = 0
     package var bytesOnDisk = 0
     package var rawBytes: UInt64 = 0
+    /// Set when opening could not use the newest segment's checkpoint (it scanned the segment
+    /// instead; the next append rewrites the checkpoint).
+    package var ignoredCheckpoint: String?
 
     package var compressionRatio: Double { bytesOnDisk == 0 ? 0 : Double(rawBytes) / Double(bytesOnDisk) }
 }
@@ -50,6 +53,10 @@ extension Ledger {
                     throw LedgerError.corrupt("the segment footer does not match the segment's frames", file: segment.path, offset: footerOffset)
                 }
                 report.sealedSegments += 1
+            } else if segment.summary != summary {
+                // Opening took this summary from the checkpoint instead of scanning.
+                throw LedgerError.corrupt("the newest segment's checkpoint does not match its frames (delete the checkpoint file to make opening scan the segment)",
+                                          file: Path.join(segmentsPath, ActiveSegmentCheckpoint.fileName(segment.number)), offset: 0)
             }
             position += summary.recordCount
             report.segments += 1
@@ -60,6 +67,7 @@ extension Ledger {
             report.bytesOnDisk += bytes.count
         }
         report.devices = held.count
+        report.ignoredCheckpoint = ignoredCheckpoint
         return report
     }
 }

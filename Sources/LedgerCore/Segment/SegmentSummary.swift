@@ -45,7 +45,9 @@ package struct SegmentSummary: Equatable, Sendable {
         }
     }
 
-    private mutating func addEvent(hlc: HybridTimestamp, device: DeviceID, seq: UInt64) {
+    /// Accounts for one event (any kind with a seq) being appended.
+    @inline(__always)
+    package mutating func addEvent(hlc: HybridTimestamp, device: DeviceID, seq: UInt64) {
         recordCount += 1
         if hlc < minHLC { minHLC = hlc }
         if hlc > maxHLC { maxHLC = hlc }
