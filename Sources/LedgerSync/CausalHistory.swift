@@ -9,35 +9,59 @@ import LedgerCore
 package struct CausalHistory: Sendable {
     private struct Mark: Sendable {
         var seq: UInt64
-        var knowledge: [DeviceID: UInt64]
+        /// (device, seq) sorted by device. A ledger knows few devices, so a binary search in
+        /// a flat array beats hashing a DeviceID (conflict detection asks millions of times).
+        var knowledge: [(DeviceID, UInt64)]
+
+        func knows(_ device: DeviceID) -> UInt64 {
+            var low = 0, high = knowledge.count
+            while low < high {
+                let mid = (low + high) / 2
+                if knowledge[mid].0 < device { low = mid + 1 } else { high = mid }
+            }
+            return low < knowledge.count && knowledge[low].0 == device ? knowledge[low].1 : 0
+        }
     }
 
-    private var marks: [DeviceID: [Mark]] = [:]
+    /// Each writing device's marks, as (device, marks) pairs searched linearly (few devices).
+    private var marks: [(DeviceID, [Mark])] = []
     private var sorted = true
+
+    private mutating func append(_ mark: Mark, of device: DeviceID) {
+        if let i = marks.firstIndex(where: { $0.0 == device }) {
+            marks[i].1.append(mark)
+        } else {
+            marks.append((device, [mark]))
+        }
+        sorted = false
+    }
 
     package init() {}
 
     package mutating func add(_ mark: KnowledgeMark) {
-        marks[mark.id.device, default: []].append(Mark(seq: mark.id.seq, knowledge: mark.knowledge))
-        sorted = false
+        append(Mark(seq: mark.id.seq, knowledge: mark.knowledge.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+               of: mark.id.device)
     }
 
     package mutating func add(_ view: RecordView) {
         guard view.kind == .knowledgeMark else { return }
-        var knowledge: [DeviceID: UInt64] = [:]
+        var knowledge: [(DeviceID, UInt64)] = []
         knowledge.reserveCapacity(view.knowledgeCount)
         for i in 0..<view.knowledgeCount {
             let entry = view.knowledgeEntry(i)
-            knowledge[entry.device] = entry.seq
+            knowledge.append((entry.device, entry.seq))
         }
-        marks[view.device, default: []].append(Mark(seq: view.seq, knowledge: knowledge))
-        sorted = false
+        // Encoded sorted by device (Schemas/segment-format.md §3.3a); sort anyway, cheaply.
+        if !knowledge.isEmpty && !(1..<knowledge.count).allSatisfy({ knowledge[$0 - 1].0 < knowledge[$0].0 }) {
+            knowledge.sort { $0.0 < $1.0 }
+        }
+        append(Mark(seq: view.seq, knowledge: knowledge), of: view.device)
     }
 
     /// Sorts each device's marks by seq; call once after adding, before querying.
     package mutating func seal() {
         guard !sorted else { return }
-        for key in marks.keys { marks[key]!.sort { $0.seq < $1.seq } }
+        for i in marks.indices { marks[i].1.sort { $0.seq < $1.seq } }
         sorted = true
     }
 
@@ -45,7 +69,7 @@ package struct CausalHistory: Sendable {
     package func hasSeen(_ writer: EventID, _ event: EventID) -> Bool {
         precondition(sorted, "CausalHistory.seal() must run before queries")
         if writer.device == event.device { return event.seq < writer.seq }
-        guard let list = marks[writer.device] else { return false }
+        guard let list = marks.first(where: { $0.0 == writer.device })?.1 else { return false }
         // The latest mark strictly before the writer (binary search on seq).
         var low = 0, high = list.count
         while low < high {
@@ -53,7 +77,7 @@ package struct CausalHistory: Sendable {
             if list[mid].seq < writer.seq { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return false }
-        return (list[low - 1].knowledge[event.device] ?? 0) >= event.seq
+        return list[low - 1].knows(event.device) >= event.seq
     }
 
     /// Neither event was written with knowledge of the other.

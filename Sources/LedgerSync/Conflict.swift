@@ -26,7 +26,18 @@ package struct Conflict: Hashable, Sendable, Comparable {
     package var winner: Side
     package var loser: Side
 
-    package static func < (a: Self, b: Self) -> Bool {
-        (a.station, a.field, a.loser.order) < (b.station, b.field, b.loser.order)
+    package static func < (a: Self, b: Self) -> Bool { a.sortKey < b.sortKey }
+
+    /// The order of `<` as plain integers: station, field ("date" before "memo"), the loser's
+    /// LWW order. Sorting many conflicts by key spares copying them at every step.
+    package var sortKey: (UInt32, UInt8, UInt64, UInt64, UInt64) {
+        (station, field == .date ? 0 : 1, loser.hlc.rawValue, loser.id.device.rawValue, loser.id.seq)
+    }
+
+    /// `conflicts` sorted by `<`.
+    package static func sorted(_ conflicts: [Conflict]) -> [Conflict] {
+        var keys = conflicts.indices.map { (conflicts[$0].sortKey, $0) }
+        keys.sort { $0.0 < $1.0 }
+        return keys.map { conflicts[$0.1] }
     }
 }

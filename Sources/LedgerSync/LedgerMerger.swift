@@ -53,8 +53,14 @@ package enum LedgerMerger {
     package static func prepare(_ incoming: [LedgerRecord], for ledger: Ledger,
                                 options: MergeOptions = MergeOptions()) throws -> PreparedMerge {
         let held = ledger.versionVector
-        var fresh: [EventID: (LedgerRecord, UInt64)] = [:]
+        // New events and their sort keys (device, seq, arrival): sorting keys, not records, spares
+        // copying records at every step, and equal ids end up side by side.
+        var fresh: [LedgerRecord] = []
+        var keys: [(UInt64, UInt64, Int)] = []
         var overlap: [EventID: UInt64] = [:]
+        // Received events come in runs of one device: one lookup of `held` per run.
+        var runDevice: DeviceID?
+        var runHeld: UInt64 = 0
         var names: [DeviceID: DeviceNameRecord] = [:]
         var result = PreparedMerge()
         let nameOf = { (device: DeviceID) -> String in
@@ -68,18 +74,19 @@ package enum LedgerMerger {
                 continue
             }
             guard let id = record.eventID else { continue }
-            let print = RecordFingerprint.of(record)
-            if id.seq <= held[id.device] ?? 0 {
+            if id.device != runDevice {
+                runDevice = id.device
+                runHeld = held[id.device] ?? 0
+            }
+            if id.seq <= runHeld {
+                let print = RecordFingerprint.of(record)
                 if let other = overlap[id], other != print { throw differs(id) }
                 overlap[id] = print
                 result.duplicates += 1
                 continue
             }
-            if let other = fresh[id] {
-                guard other.1 == print else { throw differs(id) }
-                continue
-            }
-            fresh[id] = (record, print)
+            keys.append((id.device.rawValue, id.seq, fresh.count))
+            fresh.append(record)
         }
         if !overlap.isEmpty {
             try ledger.forEachRecord { view, _ in
@@ -95,16 +102,32 @@ package enum LedgerMerger {
                 throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than a day ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
             }
         }
-        var events = fresh.values.map(\.0)
-        events.sort { $0.eventID! < $1.eventID! }
-        var next: [DeviceID: UInt64] = [:]
+        keys.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        var events: [LedgerRecord] = []
+        events.reserveCapacity(keys.count)
+        for (i, key) in keys.enumerated() {
+            if i > 0, keys[i - 1].0 == key.0, keys[i - 1].1 == key.1 {
+                // The same id twice in what was received: identical copies are one event.
+                guard fresh[keys[i - 1].2] == fresh[key.2] else { throw differs(fresh[key.2].eventID!) }
+                continue
+            }
+            events.append(fresh[key.2])
+        }
+        fresh = []
+        // Sorted by (device, seq): each device's events form one run.
+        var currentDevice: DeviceID?
+        var lastSeq: UInt64 = 0
         for record in events {
             let id = record.eventID!
-            let expected = (next[id.device] ?? held[id.device] ?? 0) + 1
+            if id.device != currentDevice {
+                currentDevice = id.device
+                lastSeq = held[id.device] ?? 0
+            }
+            let expected = lastSeq + 1
             guard id.seq == expected else {
                 throw LedgerError(.conflict, "device \(nameOf(id.device))'s events jump from seq \(expected - 1) to \(id.seq); the missing events must come first; nothing was written")
             }
-            next[id.device] = id.seq
+            lastSeq = id.seq
             try checkClock(record.hlc, id.device)
             if case .stationEdit(let edit) = record {
                 do { try Ledger.validate(edit) } catch let error as LedgerError {
@@ -132,21 +155,24 @@ package enum LedgerMerger {
 
     /// Appends a prepared merge in durable batches (one fsync each). After each batch that
     /// brought station edits, the local device records a knowledge mark in the same batch.
+    ///
+    /// `conflictBase`, when given, holds the ledger's events of the affected stations as they were
+    /// before the merge (collected during a scan the caller made anyway): new conflicts are then
+    /// found from it plus what is appended, without scanning the log again.
     @discardableResult
     package static func apply(_ prepared: PreparedMerge, to ledger: Ledger, options: MergeOptions = MergeOptions(),
+                              conflictBase: ConflictDetector? = nil,
                               observer: (any MergeObserver)? = nil,
                               progress: ((Int) -> Void)? = nil) throws -> MergeReport {
         var report = MergeReport()
         report.duplicates = prepared.duplicates
         guard !prepared.isEmpty else { return report }
 
-        var affected: Set<UInt32> = []
-        var appended: Set<EventID> = []
-        for case .stationEdit(let e) in prepared.events {
-            affected.insert(e.station)
-            appended.insert(e.id)
-        }
+        // Few devices: a linear search beats hashing a DeviceID per conflict side.
+        let heldBefore = Array(ledger.versionVector)
+        let affected = affectedStations(prepared)
         let counting = options.countsConflicts && !affected.isEmpty
+        var detector = counting ? conflictBase : nil
 
         var pendingNames = prepared.names.map { LedgerRecord.deviceName($0) }
         var start = 0
@@ -160,10 +186,17 @@ package enum LedgerMerger {
             if options.writesKnowledgeMarks && bringsEdits {
                 var knowledge = ledger.versionVector
                 var maxHLC = ledger.lastHLC
+                // The batch is sorted by (device, seq): a device's last event in a run is its highest.
+                var run: EventID?
                 for record in batch {
                     maxHLC = max(maxHLC, record.hlc)
-                    if let id = record.eventID { knowledge[id.device] = max(knowledge[id.device] ?? 0, id.seq) }
+                    guard let id = record.eventID else { continue }
+                    if let previous = run, previous.device != id.device {
+                        knowledge[previous.device] = max(knowledge[previous.device] ?? 0, previous.seq)
+                    }
+                    run = id
                 }
+                if let last = run { knowledge[last.device] = max(knowledge[last.device] ?? 0, last.seq) }
                 let local = ledger.localDevice
                 knowledge[local] = nil
                 let mark = KnowledgeMark(
@@ -173,6 +206,7 @@ package enum LedgerMerger {
                 report.marksWritten += 1
             }
             try ledger.appendReplicated(batch)
+            if detector != nil { for record in batch { detector!.add(record) } }
             report.batches += 1
             report.eventsIn += end - start
             try observer?.ledger(ledger, didAppend: batch)
@@ -182,9 +216,26 @@ package enum LedgerMerger {
         report.namesIn = prepared.names.count
 
         if counting {
-            report.newConflicts = try newConflicts(in: ledger, stations: affected, appended: appended)
+            // Appended events are exactly those past the version vector held before.
+            let isAppended = { (id: EventID) -> Bool in
+                for (device, seq) in heldBefore where device == id.device { return id.seq > seq }
+                return true
+            }
+            if var detector {
+                report.newConflicts = detector.conflicts().filter { isAppended($0.winner.id) || isAppended($0.loser.id) }
+            } else {
+                report.newConflicts = try ledger.conflicts(stations: affected)
+                    .filter { isAppended($0.winner.id) || isAppended($0.loser.id) }
+            }
         }
         return report
+    }
+
+    /// The stations the prepared events edit.
+    package static func affectedStations(_ prepared: PreparedMerge) -> Set<UInt32> {
+        var stations: Set<UInt32> = []
+        for case .stationEdit(let e) in prepared.events { stations.insert(e.station) }
+        return stations
     }
 
     /// The conflicts that appending `appended` created: exactly those with at least one side
@@ -228,40 +279,52 @@ package enum LedgerMerger {
 
     /// Merges every event of `other` that `ledger` lacks. Events both hold are compared
     /// (fingerprints of their encodings); any difference refuses the whole merge.
+    ///
+    /// Two scans in all: `other` once, for what it holds beyond this ledger and the fingerprints
+    /// of the events both hold; then this ledger once, before anything is written, to compare
+    /// those and to collect the affected stations' events for conflict detection.
     @discardableResult
     package static func merge(from other: Ledger, into ledger: Ledger, options: MergeOptions = MergeOptions(),
                               observer: (any MergeObserver)? = nil,
                               progress: ((Int) -> Void)? = nil) throws -> MergeReport {
         let held = ledger.versionVector
-        var overlapLimit: [DeviceID: UInt64] = [:]
+        var overlap = OverlapFingerprints()
         for (device, seq) in other.versionVector {
             let both = min(seq, held[device] ?? 0)
-            if both > 0 { overlapLimit[device] = both }
-        }
-        var mine: [EventID: UInt64] = [:]
-        if !overlapLimit.isEmpty {
-            try ledger.forEachRecord { view, _ in
-                guard view.hasEventID, view.seq <= overlapLimit[view.device] ?? 0 else { return }
-                mine[view.eventID] = RecordFingerprint.of(view)
-            }
+            if both > 0 { overlap.expect(device, upTo: both) }
         }
         var incoming: [LedgerRecord] = []
         var duplicates = 0
+        var runDevice: DeviceID?
+        var runHeld: UInt64 = 0
         try other.forEachRecord { view, _ in
-            if !view.hasEventID {
+            guard view.hasEventID else {
                 incoming.append(view.record)
                 return
             }
-            let id = view.eventID
-            if id.seq <= overlapLimit[id.device] ?? 0 {
-                guard mine[id] == RecordFingerprint.of(view) else { throw differs(id) }
+            if overlap.record(view) {
                 duplicates += 1
-            } else if id.seq > held[id.device] ?? 0 {
-                incoming.append(view.record)
+                return
             }
+            if view.device != runDevice {
+                runDevice = view.device
+                runHeld = held[view.device] ?? 0
+            }
+            if view.seq > runHeld { incoming.append(view.record) }
         }
         var prepared = try prepare(incoming, for: ledger, options: options)
+        incoming = []
         prepared.duplicates += duplicates
-        return try apply(prepared, to: ledger, options: options, observer: observer, progress: progress)
+        let affected = affectedStations(prepared)
+        var detector: ConflictDetector? = options.countsConflicts && !affected.isEmpty
+            ? ConflictDetector(stations: affected, deduplicates: false) : nil
+        if !overlap.isEmpty || detector != nil {
+            try ledger.forEachRecord { view, _ in
+                if !overlap.matches(view) { throw differs(view.eventID) }
+                detector?.add(view)
+            }
+        }
+        return try apply(prepared, to: ledger, options: options, conflictBase: detector,
+                         observer: observer, progress: progress)
     }
 }

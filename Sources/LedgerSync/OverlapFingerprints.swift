@@ -1,0 +1,47 @@
+import LedgerCore
+
+/// Fingerprints of the events two ledgers both hold, as one side has them, to compare with the
+/// other side's copies. Both hold every device's seqs 1…n contiguously, so the fingerprints sit
+/// in a dense array per device indexed by seq, and a log's runs of one device's events need one
+/// dictionary lookup per run instead of a hash per event.
+struct OverlapFingerprints {
+    private var slots: [DeviceID: Int] = [:]
+    private var limits: [UInt64] = []
+    private var prints: [[UInt64]] = []
+    // The slot of the run being read.
+    private var runDevice: DeviceID?
+    private var runSlot = -1
+
+    var isEmpty: Bool { slots.isEmpty }
+
+    /// Both sides hold `device`'s seqs 1…`seq`.
+    mutating func expect(_ device: DeviceID, upTo seq: UInt64) {
+        slots[device] = limits.count
+        limits.append(seq)
+        prints.append([UInt64](repeating: 0, count: Int(seq)))
+    }
+
+    private mutating func slot(of device: DeviceID) -> Int {
+        if device != runDevice {
+            runDevice = device
+            runSlot = slots[device] ?? -1
+        }
+        return runSlot
+    }
+
+    /// Records the fingerprint of `view` if it is one both hold; returns whether it was.
+    mutating func record(_ view: RecordView) -> Bool {
+        let slot = slot(of: view.device)
+        guard slot >= 0, view.seq <= limits[slot] else { return false }
+        prints[slot][Int(view.seq - 1)] = RecordFingerprint.of(view)
+        return true
+    }
+
+    /// Whether `view` is not one both hold, or has the fingerprint recorded for it.
+    mutating func matches(_ view: RecordView) -> Bool {
+        guard view.hasEventID else { return true }
+        let slot = slot(of: view.device)
+        guard slot >= 0, view.seq <= limits[slot] else { return true }
+        return prints[slot][Int(view.seq - 1)] == RecordFingerprint.of(view)
+    }
+}
