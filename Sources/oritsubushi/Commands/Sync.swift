@@ -21,11 +21,9 @@ struct Sync: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server's base URL, e.g. http://127.0.0.1:8080.", valueName: "url")) var server: String
     @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
 
-    static let tokenFileName = "sync-token"
-
     func run() async throws {
         try await CommandRunner.run {
-            let secret = try resolveToken()
+            let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
             let ledger = try options.open()
             defer { ledger.close() }
             var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
@@ -46,20 +44,6 @@ struct Sync: AsyncParsableCommand {
             print(line)
             ConflictText.printSome(report.newConflicts, names: names)
         }
-    }
-
-    private func resolveToken() throws -> String {
-        if let token, !token.isEmpty { return token }
-        if let env = Environment.variable("ORITSUBUSHI_TOKEN"), !env.isEmpty { return env }
-        let path = Path.join(options.directory, Self.tokenFileName)
-        let fs = PosixFileSystem()
-        if fs.fileExists(path) {
-            let text = String(decoding: try fs.readFile(path), as: UTF8.self)
-            if let first = text.split(whereSeparator: \.isNewline).first.map(String.init), !first.isEmpty {
-                return first.trimmingCharacters(in: " \t")
-            }
-        }
-        throw LedgerError(.usage, "no sync token: pass --token, set ORITSUBUSHI_TOKEN, or write it to \(path)")
     }
 }
 
@@ -85,14 +69,5 @@ extension Environment {
     static func variable(_ name: String) -> String? {
         guard let raw = getenv(name), raw.pointee != 0 else { return nil }
         return String(cString: raw)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s.removeFirst() }
-        while let c = s.last, set.contains(c) { s.removeLast() }
-        return String(s)
     }
 }

@@ -1,14 +1,44 @@
 import ArgumentParser
 import LedgerCore
 
-struct Verify: ParsableCommand {
+struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read every frame, check every checksum and every device's seq continuity.")
+        abstract: "Read every frame, check every checksum and every device's seq continuity.",
+        discussion: """
+            A damaged ledger fails with exit 65, naming the file and byte offset. With --repair it \
+            is repaired from a healthy replica (--from DIR) or a sync server (--server URL): the \
+            first damaged segment and every later one are moved aside into quarantine/<UTC time>/ \
+            in the ledger directory (never deleted), their events are fetched again, and the \
+            projection is rebuilt. Nothing changes unless the source has every event the damaged \
+            segments held (else exit 65). An interrupted repair is finished by running it again. \
+            Exit codes with --repair: 0 repaired or nothing to repair, 65 not repairable, \
+            66 no ledger, 69 server unreachable, 75 locked, 77 token refused.
+            """)
 
     @OptionGroup var options: LedgerOptions
     @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(help: "Repair damaged segments from --from or --server.") var repair = false
+    @Option(help: ArgumentHelp("With --repair: a healthy replica's ledger directory.", valueName: "dir")) var from: String?
+    @Option(help: ArgumentHelp("With --repair: a sync server's base URL.", valueName: "url")) var server: String?
+    @Option(help: "With --repair --server: the bearer token (default: $ORITSUBUSHI_TOKEN, else the file sync-token).")
+    var token: String?
 
-    func run() throws {
+    func validate() throws {
+        if repair {
+            guard (from == nil) != (server == nil) else {
+                throw ValidationError("--repair needs exactly one of --from DIR and --server URL")
+            }
+        } else if from != nil || server != nil {
+            throw ValidationError("--from and --server are only for --repair")
+        }
+        if token != nil && server == nil { throw ValidationError("--token is only for --repair --server") }
+    }
+
+    func run() async throws {
+        if repair {
+            try await VerifyRepair(options: options, from: from, server: server, token: token, json: json).run()
+            return
+        }
         try CommandRunner.run {
             let ledger = try options.open()
             defer { ledger.close() }

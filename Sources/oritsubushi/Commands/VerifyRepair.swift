@@ -1,0 +1,78 @@
+import LedgerCatalog
+import LedgerCore
+import LedgerSync
+import SyncClient
+
+/// `verify --repair --from DIR | --server URL`: the command side of `LedgerRepair` (which does
+/// the work and documents the steps). Prints one line per action, or one JSON object with
+/// `--json` (keys in README.md, "Repairing a damaged replica").
+struct VerifyRepair {
+    var options: LedgerOptions
+    var from: String?
+    var server: String?
+    var token: String?
+    var json: Bool
+
+    func run() async throws {
+        try await CommandRunner.run {
+            let clock = try Environment.clock()
+            // Arguments and the source ledger are checked before the damaged ledger is touched.
+            let secret = try server.map { _ in try SyncToken.resolve(token, ledgerDirectory: options.directory) }
+            let sourceLedger = try from.map { try openSource($0, clock: clock) }
+            defer { sourceLedger?.close() }
+            let repair = try LedgerRepair.begin(directory: options.directory, clock: clock)
+            defer { repair.close() }
+            repair.derivedFiles = [LedgerFiles.projection]
+            guard repair.needsRepair else {
+                print(json ? "{\"ok\":true,\"repaired\":false}" : "ok: nothing to repair")
+                return
+            }
+            let sourceName: String
+            let records: [LedgerRecord]
+            if let sourceLedger {
+                sourceName = sourceLedger.directory
+                records = try sourceLedger.allRecords()
+            } else {
+                sourceName = server!
+                records = try await SyncConnection(server: server!, token: secret!).pullAll()
+            }
+            let report = try repair.repair(from: records, sourceName: sourceName)
+            // Still under the repair's lock.
+            let ledger = try Ledger.open(directory: options.directory, clock: clock, useLock: false)
+            defer { ledger.close() }
+            let verified = try ledger.verify()
+            let projection = try ProjectionStore.rebuild(ledger)
+            if json {
+                printJSON(report, source: sourceName, verified: verified)
+            } else {
+                printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
+            }
+        }
+    }
+
+    private func openSource(_ path: String, clock: any WallClock) throws -> Ledger {
+        if let a = Merge.canonical(path), a == Merge.canonical(options.directory) {
+            throw LedgerError(.usage, "--from \(path) is this ledger itself; repair from another replica")
+        }
+        return try Ledger.open(directory: path, clock: clock)
+    }
+
+    private func printLines(_ report: RepairReport, source: String, verified: VerifyReport, stations: Int) {
+        if let segment = report.damagedSegment, let damage = report.damage { print("damaged: \(segment): \(damage)") }
+        for name in report.moved { print("moved \(name) aside to \(report.quarantine ?? "")/") }
+        print("re-fetched \(report.recoveredEvents) events from \(source)")
+        if report.reappendedRecords > 0 {
+            print("re-appended \(report.reappendedRecords) records of the intact segments after the damage")
+        }
+        if report.mergedEvents > 0 { print("merged \(report.mergedEvents) further events from \(source)") }
+        for name in report.finished { print("finished the interrupted repair in \(LedgerRepair.quarantineDirectory)/\(name)/") }
+        print("rebuilt the projection: \(stations) stations")
+        print("repaired: \(verified.events) events (\(verified.records) records) in \(verified.segments) segments; verify is ok; the originals are in \(report.quarantine ?? "")/")
+    }
+
+    private func printJSON(_ report: RepairReport, source: String, verified: VerifyReport) {
+        let strings = { (list: [String]) in "[" + list.map(JSONText.quoted).joined(separator: ",") + "]" }
+        let optional = { (text: String?) in text.map(JSONText.quoted) ?? "null" }
+        print("{\"ok\":true,\"repaired\":true,\"damaged_segment\":\(optional(report.damagedSegment)),\"damage\":\(optional(report.damage)),\"quarantine\":\(optional(report.quarantine)),\"moved\":\(strings(report.moved)),\"source\":\(JSONText.quoted(source)),\"recovered_events\":\(report.recoveredEvents),\"reappended_records\":\(report.reappendedRecords),\"merged_events\":\(report.mergedEvents),\"finished\":\(strings(report.finished)),\"segments\":\(verified.segments),\"events\":\(verified.events),\"records\":\(verified.records)}")
+    }
+}
