@@ -84,6 +84,15 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
                           swiftSettings: swiftSettings),
+        // The server under load and faults: the load driver (LedgerLoad, also run by a
+        // bounded test) and Tools/load's executable.
+        .target(name: "LedgerLoad",
+                dependencies: ["LedgerCore", "LedgerSync", "SyncClient", "LedgerTestSupport",
+                               .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "load-generator",
+                          dependencies: ["LedgerLoad", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzCatalogDump", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
@@ -101,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "LedgerCore", "LedgerSync", "SyncServer", "SyncClient",
+                "LedgerCore", "LedgerSync", "SyncServer", "SyncClient", "LedgerLoad",
                 "oritsubushi",  // the end-to-end tests run the built executable
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

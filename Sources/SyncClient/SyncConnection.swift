@@ -11,6 +11,9 @@ package struct SyncConnection: Sendable {
     package var server: String
     package var token: String
     package var timeout: TimeAmount = .seconds(120)
+    /// The process-wide client unless a caller needs its own pool (the load generator runs
+    /// more concurrent clients than the default pool's eight connections per host).
+    package var httpClient: HTTPClient = SyncConnection.client
 
     package init(server: String, token: String) throws {
         var base = server
@@ -39,7 +42,7 @@ package struct SyncConnection: Sendable {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
-            response = try await Self.client.execute(request, timeout: timeout)
+            response = try await httpClient.execute(request, timeout: timeout)
             bytes = try await response.body.collect(upTo: 256 << 20)
         } catch {
             throw LedgerError(.unavailable, "cannot reach the sync server at \(server): \(Self.describe(error))")

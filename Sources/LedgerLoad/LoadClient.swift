@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import LedgerCore
+import LedgerSync
+import LedgerTestSupport
+import NIOCore
+import SyncClient
+
+/// One device: a real ledger in its own directory, appending local events in rounds and
+/// syncing each round (pull, then push what the server lacks), retrying with backoff while the
+/// server is down or a request fails. Used by one task at a time.
+final class LoadClient: @unchecked Sendable {
+    let index: Int
+    let user: Int
+    let ledger: Ledger
+    private let connection: SyncConnection
+    private let port: Int
+    private let configuration: LoadConfiguration
+    private var random: SeededGenerator
+    private(set) var statistics = ClientStatistics()
+
+    init(index: Int, user: Int, directory: String, token: String, port: Int, httpClient: HTTPClient,
+         configuration: LoadConfiguration) throws {
+        self.index = index
+        self.user = user
+        self.port = port
+        self.configuration = configuration
+        ledger = try Ledger.create(directory: directory, deviceName: "load-client-\(index)")
+        var connection = try SyncConnection(server: "http://127.0.0.1:\(port)", token: token)
+        connection.httpClient = httpClient
+        connection.timeout = .seconds(30)
+        self.connection = connection
+        random = SeededGenerator(seed: configuration.seed &* 0x1_0000_0001 &+ UInt64(index))
+    }
+
+    /// Appends and syncs every round, then reports to `progress` as pushes are acknowledged.
+    func run(progress: LoadProgress) async {
+        var appended = 0
+        do {
+            while appended < configuration.eventsPerClient {
+                let count = min(configuration.batch, configuration.eventsPerClient - appended)
+                try ledger.appendLocal((0..<count).map { _ in randomEdit() })
+                appended += count
+                try await sync(progress: progress, cutting: true)
+            }
+        } catch {
+            statistics.failures.append("client \(index): \(error)")
+        }
+    }
+
+    /// One pull-and-push until it succeeds; retried with exponential backoff and jitter.
+    /// Returns whether it pushed events.
+    @discardableResult
+    func sync(progress: LoadProgress?, cutting: Bool) async throws -> Bool {
+        let start = ContinuousClock.now
+        var attempt = 0
+        while true {
+            do {
+                return try await syncOnce(progress: progress, cutting: cutting)
+            } catch let error as LedgerError where error.category == .unavailable {
+                guard ContinuousClock.now - start < configuration.retryLimit else {
+                    throw LoadError.server("gave up after retrying for \(configuration.retryLimit): \(error.message)")
+                }
+                attempt += 1
+                statistics.retries += 1
+                let ceiling = min(1_000, 10 << min(attempt, 7))
+                try await Task.sleep(for: .milliseconds(Int.random(in: ceiling / 2...ceiling, using: &random)))
+            }
+        }
+    }
+
+    private func syncOnce(progress: LoadProgress?, cutting: Bool) async throws -> Bool {
+        var options = MergeOptions()
+        options.countsConflicts = false
+        options.writesKnowledgeMarks = false
+        var cursor: UInt64?
+        var serverHas: [DeviceID: UInt64] = [:]
+        while true {
+            let started = ContinuousClock.now
+            let page = try await connection.pull(PullRequest(
+                have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: 2_000))
+            statistics.pullMilliseconds.append(Self.milliseconds(since: started))
+            let prepared = try LedgerMerger.prepare(try page.records.map { try $0.record() }, for: ledger, options: options)
+            try LedgerMerger.apply(prepared, to: ledger, options: options)
+            serverHas = try WireVersionVector.decode(page.serverHas)
+            statistics.confirmedSeq = max(statistics.confirmedSeq, serverHas[ledger.localDevice] ?? 0)
+            cursor = page.cursor
+            if !page.more { break }
+        }
+        try LedgerMerger.appendKnowledgeMarkIfOwed(ledger)
+
+        var outgoing: [LedgerRecord] = []
+        try ledger.forEachRecord { view, _ in
+            if view.kind == .deviceName || view.seq > serverHas[view.device] ?? 0 { outgoing.append(view.record) }
+        }
+        let events = outgoing.filter { $0.eventID != nil }
+        guard !events.isEmpty else { return false }
+        let request = PushRequest(records: outgoing.map(WireRecord.init))
+        if cutting && Double.random(in: 0..<1, using: &random) < configuration.disconnectRate {
+            let body = Array(try JSONEncoder().encode(request))
+            // Half of the cuts send the whole body (the server may apply it), half stop inside it.
+            let bytes = Bool.random(using: &random) ? body.count : Int.random(in: 0..<body.count, using: &random)
+            if CutRequest.send(port: port, path: "/v1/push", token: connection.token, body: body, bodyBytes: bytes) {
+                statistics.disconnects += 1
+            }
+        }
+        let started = ContinuousClock.now
+        let reply = try await connection.push(request)
+        statistics.pushMilliseconds.append(Self.milliseconds(since: started))
+        statistics.duplicatesReported += reply.duplicates
+        for record in events {
+            statistics.acknowledged[record.eventID!] = RecordFingerprint.of(record)
+        }
+        await progress?.acknowledged(events.count, device: ledger.localDevice, user: user)
+        return true
+    }
+
+    /// A station edit on one of 400 stations (so that devices of one user edit the same
+    /// stations and last-writer-wins has work to do), with a date and sometimes a memo.
+    private func randomEdit() -> StationEditDraft {
+        let station = UInt32.random(in: 1...400, using: &random)
+        let date: CompletionDate = switch Int.random(in: 0..<4, using: &random) {
+        case 0: .unknown
+        case 1: .year(Int.random(in: 1960...2025, using: &random))
+        case 2: .month(Int.random(in: 1960...2025, using: &random), Int.random(in: 1...12, using: &random))
+        default: .day(Int.random(in: 1960...2025, using: &random), Int.random(in: 1...12, using: &random), Int.random(in: 1...28, using: &random))
+        }
+        let memo = Bool.random(using: &random) ? "client \(index) visit \(Int.random(in: 0..<1_000_000, using: &random))" : nil
+        return StationEditDraft(station: station, compDate: date, memo: memo)
+    }
+
+    /// Adds this device's events the server reported holding (in a pull's `server_has`) but
+    /// that no push reply covered: pushed by a request whose reply was lost.
+    func addConfirmedEvents() throws {
+        try ledger.forEachRecord { view, _ in
+            guard view.hasEventID, view.device == ledger.localDevice, view.seq <= statistics.confirmedSeq,
+                  statistics.acknowledged[view.eventID] == nil else { return }
+            statistics.acknowledged[view.eventID] = RecordFingerprint.of(view)
+            statistics.confirmedByPull += 1
+        }
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}

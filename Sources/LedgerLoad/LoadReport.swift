@@ -1,0 +1,91 @@
+import Foundation
+
+/// The figures and the verdict of one run; printed as Markdown or JSON.
+package struct LoadReport: Sendable, Codable {
+    package struct Check: Sendable, Codable {
+        package var name: String
+        package var passed: Bool
+        package var detail: String
+    }
+
+    package var clients = 0
+    package var users = 0
+    package var eventsPerClient = 0
+    package var batch = 0
+    package var seed: UInt64 = 0
+    /// Events the clients created and the server acknowledged.
+    package var acknowledgedEvents = 0
+    package var durationSeconds = 0.0
+    package var eventsPerSecond = 0.0
+    package var pushes = 0
+    package var pulls = 0
+    package var pushP50Milliseconds = 0.0
+    package var pushP99Milliseconds = 0.0
+    package var pullP50Milliseconds = 0.0
+    package var pullP99Milliseconds = 0.0
+    package var disconnectsInjected = 0
+    package var duplicatesReported = 0
+    package var confirmedByPull = 0
+    package var finalRounds = 0
+    package var restarts = 0
+    package var restartSignal = ""
+    package var retries = 0
+    package var unauthorizedSent = 0
+    package var unauthorizedRefused = 0
+    package var unauthorizedByKind: [String: [Int]] = [:]
+    package var unauthorizedUnanswered = 0
+    package var checks: [Check] = []
+
+    package var passed: Bool { !checks.isEmpty && checks.allSatisfy(\.passed) }
+
+    mutating func check(_ name: String, _ passed: Bool, _ detail: String) {
+        checks.append(Check(name: name, passed: passed, detail: detail))
+    }
+
+    /// The value at `fraction` (0.5, 0.99) of the sorted sample, nearest rank.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(sorted.count, max(1, rank)) - 1]
+    }
+
+    package func markdown() -> String {
+        func ms(_ value: Double) -> String { String(format: "%.1f ms", value) }
+        let refusedShare = unauthorizedSent == 0 ? "n/a" : String(format: "%.0f%%", Double(unauthorizedRefused) * 100 / Double(unauthorizedSent))
+        let kinds = unauthorizedByKind.keys.sorted().map { "\($0) \(unauthorizedByKind[$0]![1])/\(unauthorizedByKind[$0]![0])" }
+        var lines = [
+            "| figure | value |",
+            "| --- | --- |",
+            "| clients (users) | \(clients) (\(users)) |",
+            "| events per client, batch | \(eventsPerClient), \(batch) |",
+            "| events acknowledged | \(acknowledgedEvents) |",
+            "| duration | \(String(format: "%.1f s", durationSeconds)) |",
+            "| throughput | \(String(format: "%.0f", eventsPerSecond)) events/s |",
+            "| push latency p50 / p99 (\(pushes) pushes) | \(ms(pushP50Milliseconds)) / \(ms(pushP99Milliseconds)) |",
+            "| pull latency p50 / p99 (\(pulls) pulls) | \(ms(pullP50Milliseconds)) / \(ms(pullP99Milliseconds)) |",
+            "| disconnects injected | \(disconnectsInjected) |",
+            "| duplicate events reported by pushes | \(duplicatesReported) |",
+            "| events whose push reply was lost (confirmed by the next pull) | \(confirmedByPull) |",
+            "| final sync rounds until quiet | \(finalRounds) |",
+            "| server restarts | \(restarts) (\(restartSignal)) |",
+            "| client retries | \(retries) |",
+            "| unauthorized requests refused / answered | \(unauthorizedRefused) / \(unauthorizedSent) (\(refusedShare)); \(kinds.joined(separator: ", ")); \(unauthorizedUnanswered) unanswered during the restart |",
+            "| seed | \(seed) |",
+            "",
+            "| check | result | detail |",
+            "| --- | --- | --- |",
+        ]
+        for check in checks {
+            lines.append("| \(check.name) | \(check.passed ? "passed" : "FAILED") | \(check.detail) |")
+        }
+        lines.append("")
+        lines.append(passed ? "All \(checks.count) checks passed." : "\(checks.filter { !$0.passed }.count) of \(checks.count) checks FAILED.")
+        return lines.joined(separator: "\n")
+    }
+
+    package func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
