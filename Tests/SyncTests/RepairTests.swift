@@ -100,7 +100,7 @@ struct RepairTests {
         #expect(try fileSnapshot(of: replicas.a) == before)
     }
 
-    @Test("nothing damaged: exit 0 and nothing changes; bad arguments: exit 64 or 66")
+    @Test("nothing damaged: exit 0 and nothing changes; bad arguments 64, no ledger 66, locked 75")
     func nothingToRepair() throws {
         let dir = try ScratchDirectory("repair-none")
         defer { dir.remove() }
@@ -122,6 +122,11 @@ struct RepairTests {
         }
         #expect(try CLI.run(["verify", "--repair", "--from", dir.sub("missing"), "--ledger", replicas.a], environment: Self.now).status == 66)
         #expect(try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", dir.sub("missing")], environment: Self.now).status == 66)
+        // Another program holds the ledger: 75.
+        let holder = try Ledger.open(directory: replicas.a, clock: DeviceClock())
+        let locked = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        holder.close()
+        #expect(locked.status == 75, "\(locked.stderr)")
         #expect(try fileSnapshot(of: replicas.a) == before)
     }
 
