@@ -70,7 +70,7 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
-        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator"],
+        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator", "LedgerCatalog", "LedgerSync"],
                 swiftSettings: swiftSettings),
         // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
         // append, timed in one process on the same events.

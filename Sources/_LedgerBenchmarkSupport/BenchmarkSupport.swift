@@ -16,9 +16,20 @@ public struct SyntheticHistory {
     let records: [LedgerRecord]
     let devices: [(DeviceID, UInt64)]
 
+    /// `events` station edits from `devices` devices, along the lines of the catalogue dump at
+    /// `catalogDump` (stations-176.sql) or, without one, synthetic lines.
+    public init(events: Int, devices: Int = 3, seed: UInt64 = 1, catalogDump: String? = nil) throws {
+        let lines = try catalogDump.map { try LineCatalog.load(dumpAt: $0) } ?? .synthetic()
+        self.init(events: events, devices: devices, seed: seed, lines: lines)
+    }
+
     /// `events` station edits from `devices` devices, with synthetic lines.
     public init(events: Int, devices: Int = 3, seed: UInt64 = 1) {
-        var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: .synthetic(), expectedEvents: events)
+        self.init(events: events, devices: devices, seed: seed, lines: .synthetic())
+    }
+
+    private init(events: Int, devices: Int, seed: UInt64, lines: LineCatalog) {
+        var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: lines, expectedEvents: events)
         var records = generator.deviceNameRecords()
         records.reserveCapacity(events + records.count)
         for _ in 0..<events { records.append(.stationEdit(generator.next())) }
@@ -92,6 +103,11 @@ public final class BenchmarkLedger {
             try ledger.appendReplicated(history.records[start..<end])
             start = end
         }
+    }
+
+    /// Appends the first `count` records of `history` (with `append`, the rest can follow).
+    public func append(_ history: SyntheticHistory, first count: Int) throws {
+        try ledger.appendReplicated(history.records[..<min(count, history.records.count)])
     }
 
     /// One durable local edit: encode, compress, write, fsync.

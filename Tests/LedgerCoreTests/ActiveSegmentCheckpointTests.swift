@@ -27,6 +27,13 @@ import Testing
         ledger + "/segments/" + ActiveSegmentCheckpoint.fileName(segment)
     }
 
+    /// XORs one byte of a file in place; a negative offset counts from the end.
+    static func flip(_ path: String, at offset: Int, xor mask: UInt8) throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[offset < 0 ? bytes.count + offset : offset] ^= mask
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
     @Test func encodingRoundTripsAndEveryByteFlipIsRejected() throws {
         var summary = SegmentSummary()
         summary.addFrame(rawBytes: 1234)
@@ -98,10 +105,7 @@ import Testing
         defer { dir.remove() }
         let (path, _) = try Self.makeLedger(in: dir)
         // Change the segment's last byte (inside the last frame's checksum): same length, other tail.
-        let segment = path + "/segments/00000001.seg"
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
-        bytes[bytes.count - 1] ^= 0x01
-        try bytes.write(to: URL(fileURLWithPath: segment))
+        try Self.flip(path + "/segments/00000001.seg", at: -1, xor: 0x01)
         let ledger = try Ledger.open(directory: path, clock: Self.clock)
         defer { ledger.close() }
         #expect(ledger.scannedNewestSegment)
@@ -113,9 +117,7 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (path, records) = try Self.makeLedger(in: dir)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: Self.checkpointPath(path)))
-        bytes[40] ^= 0x10
-        try bytes.write(to: URL(fileURLWithPath: Self.checkpointPath(path)))
+        try Self.flip(Self.checkpointPath(path), at: 40, xor: 0x10)
         let ledger = try Ledger.open(directory: path, clock: Self.clock)
         defer { ledger.close() }
         #expect(ledger.scannedNewestSegment)
@@ -136,10 +138,7 @@ import Testing
         defer { dir.remove() }
         let (path, _) = try Self.makeLedger(in: dir)
         let segment = path + "/segments/00000001.seg"
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
-        let offset = SegmentHeader.frameSize + 200
-        bytes[offset] ^= 0x40
-        try bytes.write(to: URL(fileURLWithPath: segment))
+        try Self.flip(segment, at: SegmentHeader.frameSize + 200, xor: 0x40)
         let ledger = try Ledger.open(directory: path, clock: Self.clock)
         defer { ledger.close() }
         #expect(!ledger.scannedNewestSegment, "opening trusts the checkpoint, as it trusts sealed footers")

@@ -1,5 +1,8 @@
 import Benchmark
 import _LedgerBenchmarkSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Micro-benchmarks of the ledger core, with allocation counts so that regressions show.
 // Tools/bench holds the side-by-side comparison with SQLite and lz4 (BENCHMARKS.md).
@@ -8,6 +11,24 @@ import _LedgerBenchmarkSupport
 nonisolated(unsafe) var history: SyntheticHistory?
 nonisolated(unsafe) var encoded: EncodedRecords?
 nonisolated(unsafe) var ledger: BenchmarkLedger?
+nonisolated(unsafe) var source: BenchmarkLedger?
+nonisolated(unsafe) var statistics: BenchmarkStatistics?
+
+/// The real catalogue (../shared/data beside the repository) when present, else the repository's
+/// small sample, so that station ids and statistics groups are the real ones.
+let catalogDump: String = {
+    let root = String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
+    let real = "/" + root + "/../shared/data/stations-176.sql"
+    return access(real, R_OK) == 0 ? real : "/" + root + "/Tools/sample-catalog-176.sql"
+}()
+
+/// A ledger with the catalogue and `events` events of a history along its lines.
+func catalogueLedger(events: Int) throws -> BenchmarkLedger {
+    let target = try BenchmarkLedger()
+    try target.importCatalog(dumpAt: catalogDump)
+    try target.append(try SyntheticHistory(events: events, catalogDump: catalogDump))
+    return target
+}
 
 let events = 100_000
 
@@ -68,6 +89,46 @@ let benchmarks: @Sendable () -> Void = {
     } teardown: {
         ledger?.close()
         ledger = nil
+    }
+
+    Benchmark("Projection rebuild (100k events)") { _ in
+        blackHole(try ledger!.rebuildProjection())
+    } setup: {
+        ledger = try catalogueLedger(events: events)
+    } teardown: {
+        ledger?.close()
+        ledger = nil
+    }
+
+    for hierarchy in BenchmarkStatistics.hierarchies {
+        Benchmark("Stats \(hierarchy) (every level, 100k events)") { _ in
+            blackHole(try statistics!.walk(hierarchy))
+        } setup: {
+            ledger = try catalogueLedger(events: events)
+            statistics = try ledger!.statistics()
+        } teardown: {
+            statistics = nil
+            ledger?.close()
+            ledger = nil
+        }
+    }
+
+    Benchmark("Merge (the second 50k of 100k events)", configuration: .init(maxIterations: 20)) { benchmark in
+        // A fresh receiver per iteration, holding the first half.
+        let target = try BenchmarkLedger()
+        try target.append(history!, first: events / 2)
+        benchmark.startMeasurement()
+        blackHole(try target.merge(from: source!))
+        benchmark.stopMeasurement()
+        target.close()
+    } setup: {
+        history = SyntheticHistory(events: events)
+        source = try BenchmarkLedger()
+        try source!.append(history!)
+    } teardown: {
+        source?.close()
+        source = nil
+        history = nil
     }
 
     Benchmark("Verify (100k events)") { _ in
