@@ -102,16 +102,17 @@ let package = Package(
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite"],
+        .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["oritsubushi"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncTests",
             dependencies: [
                 "LedgerCore", "LedgerSync", "SyncServer", "SyncClient", "LedgerLoad",
                 "oritsubushi",  // the end-to-end tests run the built executable
+                "LedgerTestSupport",  // CLIRunner, directorySnapshot
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

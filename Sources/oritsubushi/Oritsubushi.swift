@@ -43,7 +43,18 @@ struct Oritsubushi: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            failOnOneLine(error)
         }
+    }
+
+    /// A parsing or validation error as one sentence, like every other error (exit 64), instead
+    /// of ArgumentParser's message plus usage block. Help, version and bare exit codes keep
+    /// ArgumentParser's handling.
+    static func failOnOneLine(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+        guard code != .success, !text.isEmpty else { exit(withError: error) }
+        Terminal.error("error: \(text) (see 'oritsubushi help')")
+        Glibc.exit(code.rawValue)
     }
 }

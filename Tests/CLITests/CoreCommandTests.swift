@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// End-to-end tests of the ledger-core commands through the built executable.

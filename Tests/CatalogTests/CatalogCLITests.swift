@@ -1,13 +1,14 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
 /// End to end through the built `oritsubushi` binary: commands, exit codes, JSON keys.
 @Suite(.serialized) struct CatalogCLITests {
-    static func setUp() throws -> (TempDir, CLIProcess) {
+    static func setUp() throws -> (TempDir, CLIRunner) {
         let dir = try TempDir("cli")
-        let cli = CLIProcess(ledger: dir.sub("demo.ledger"))
+        let cli = CLIRunner(ledger: dir.sub("demo.ledger"))
         let created = try cli.run("init", "--device", "phone")
         #expect(created.status == 0, "\(created.stderr)")
         return (dir, cli)
@@ -61,19 +62,19 @@ import Testing
         let (dir, cli) = try Self.setUp()
         defer { dir.remove() }
         #expect(try cli.run("catalog", "import", SharedData.sample).status == 0)
-        let before = try filesSnapshot(cli.ledger)
+        let before = try directorySnapshot(dir.sub("demo.ledger"))
         for args in [["complete", "999999", "2013"], ["today", "1"], ["memo", "42", "x"], ["uncomplete", "5"],
                      ["complete", "300260", "2013-02-30"]] {
             let result = try cli.run(args)
             #expect(result.status == 65, "\(args): \(result.stderr)")
         }
-        #expect(try filesSnapshot(cli.ledger) == before)
+        #expect(try directorySnapshot(dir.sub("demo.ledger")) == before)
     }
 
     @Test func rejectedCommandsOnAFreshLedgerCreateNoSQLiteFiles() throws {
         let (dir, cli) = try Self.setUp()
         defer { dir.remove() }
-        let before = try filesSnapshot(cli.ledger)
+        let before = try directorySnapshot(dir.sub("demo.ledger"))
         let bad = dir.sub("bad-3.sql")
         try "CREATE TABLE stations (s_id INTEGER);\nINSERT INTO nowhere VALUES (1);\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let result = try cli.run("catalog", "import", bad)
@@ -85,7 +86,7 @@ import Testing
         #expect(imported.status == 65)
         #expect(imported.stderr.contains("line 1"))
         #expect(try cli.run("complete", "0", "2013").status != 0)
-        #expect(try filesSnapshot(cli.ledger) == before)
+        #expect(try directorySnapshot(dir.sub("demo.ledger")) == before)
     }
 
     @Test func importExportRebuildAndStatsAsOf() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
@@ -149,14 +150,14 @@ import Testing
             INSERT INTO "stations" VALUES (2, 'b')
             INSERT INTO "nope" VALUES (3);
             """.write(toFile: dump, atomically: true, encoding: .utf8)
-        let before = try filesSnapshot(ledger.directory)
+        let before = try directorySnapshot(ledger.directory)
         #expect {
             try Harness.importCatalog(ledger, file: dump, version: 5)
         } throws: { error in
             let e = error as? LedgerError
             return e?.line == 5 && e?.category == .badInput && e?.file == dump
         }
-        #expect(try filesSnapshot(ledger.directory) == before)
+        #expect(try directorySnapshot(ledger.directory) == before)
         #expect(!CatalogStore.exists(inLedger: ledger.directory))
     }
 
@@ -165,9 +166,9 @@ import Testing
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.sample, version: 176)
-        let before = try filesSnapshot(ledger.directory)
+        let before = try directorySnapshot(ledger.directory)
         #expect(throws: LedgerError.self) { try Harness.importCatalog(ledger, file: SharedData.sample, version: 100) }
-        #expect(try filesSnapshot(ledger.directory) == before)
+        #expect(try directorySnapshot(ledger.directory) == before)
     }
 
     @Test func theSampleCatalogueImports() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
@@ -82,14 +83,14 @@ import Testing
         let dir = try TempDir()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
-        let before = try filesSnapshot(ledger.directory)
+        let before = try directorySnapshot(ledger.directory)
         #expect {
             _ = try Self.importRows(ledger, try OritsubushiTSV.parse(Array(text.utf8), file: "in.tsv"))
         } throws: { error in
             guard let e = error as? LedgerError else { return false }
             return e.line == line && e.category == .badInput && e.description.contains(mention)
         }
-        #expect(try filesSnapshot(ledger.directory) == before)
+        #expect(try directorySnapshot(ledger.directory) == before)
     }
 
     @Test func invalidUTF8IsRejectedWithItsLine() throws {
@@ -105,12 +106,12 @@ import Testing
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.sample, version: 176)
-        let before = try filesSnapshot(ledger.directory)
+        let before = try directorySnapshot(ledger.directory)
         #expect {
             _ = try Self.importRows(ledger, [CompletionRow(station: 300260, compDate: 1, updateDate: 5, memo: "", line: 1),
                                              CompletionRow(station: 999_999, compDate: 1, updateDate: 5, memo: "", line: 2)])
         } throws: { error in (error as? LedgerError)?.line == 2 }
-        #expect(try filesSnapshot(ledger.directory) == before)
+        #expect(try directorySnapshot(ledger.directory) == before)
     }
 
     @Test func anOriginalAppDatabaseImportsAndTheSQLiteExportReadsBack() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// The sync commands as a user runs them: the built `oritsubushi` executable, real ledger
@@ -86,7 +87,10 @@ struct SyncCLITests {
     }
 }
 
-/// Runs the built executable (it sits next to the test bundle).
+/// The sync suites' face of the shared runner (LedgerTestSupport's `CLIRunner`): the machine's
+/// clock, because the servers check each device's clock lead against their own, and no default
+/// ledger (every command passes --ledger). Its own `Result` keeps the other files of this target
+/// free of the support module's import.
 enum CLI {
     struct Result {
         var status: Int32
@@ -97,42 +101,14 @@ enum CLI {
         }
     }
 
-    static let executable: String = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("oritsubushi").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir.deleteLastPathComponent()
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/oritsubushi").path
-    }()
+    private static let runner = CLIRunner(ledger: nil, now: nil)
+    static var executable: String { CLIRunner.executable }
 
     static func run(_ arguments: String...) throws -> Result { try run(arguments, environment: [:]) }
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["ORITSUBUSHI_TOKEN"] = nil
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).out")
-        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
-                      stderr: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        let result = try runner.run(arguments, environment: environment)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 

@@ -19,6 +19,10 @@ package struct CompletionsProjection: Sendable {
     var needsFullWrite = true
     /// The position the stored file reflects (`nil` when there is none).
     var storedPosition: UInt64?
+    /// Why a stored projection file was set aside and the log folded from its start (unreadable,
+    /// another ledger's, a checkpoint past the log); `nil` when the checkpoint was used or there
+    /// was no file. Commands print it as a note.
+    package internal(set) var discardedBecause: String?
     /// Set when the stored rows are read on demand (`ProjectionStore.load(_:lazy:)`): a
     /// station the projection does not hold yet is looked up in the file before it is folded.
     var loader: ProjectionRowLoader?

@@ -32,9 +32,13 @@ package enum ProjectionStore {
         var projection: CompletionsProjection
         do {
             projection = try readStored(ledger, lazy: lazy) ?? CompletionsProjection()
+        } catch let unusable as UnusableProjection {
+            projection = CompletionsProjection()
+            projection.discardedBecause = unusable.reason
         } catch {
             // An unreadable projection is only a cache: fold the log again.
             projection = CompletionsProjection()
+            projection.discardedBecause = "cannot be read (\(error))"
         }
         try projection.catchUp(ledger)
         return projection
@@ -63,16 +67,29 @@ package enum ProjectionStore {
         var meta: [String: String] = [:]
         let metaRows = try db.prepare("SELECT key, value FROM projection_meta")
         while try metaRows.step() { meta[metaRows.string(0)] = metaRows.string(1) }
-        guard meta["format"] == String(formatVersion), meta["ledger_id"] == "\(ledger.metadata.ledgerID)",
-              let position = meta["position"].flatMap(UInt64.init), position <= ledger.recordCount
-        else { return nil }
+        guard meta["format"] == String(formatVersion) else {
+            throw UnusableProjection(reason: "has format \(meta["format"] ?? "none"), not \(formatVersion)")
+        }
+        guard meta["ledger_id"] == "\(ledger.metadata.ledgerID)" else {
+            throw UnusableProjection(reason: "belongs to another ledger")
+        }
+        guard let position = meta["position"].flatMap(UInt64.init) else {
+            throw UnusableProjection(reason: "has no checkpoint position")
+        }
+        // A checkpoint ahead of the log means the log was replaced or cut: start over.
+        guard position <= ledger.recordCount else {
+            throw UnusableProjection(reason: "has its checkpoint at record \(position), past the end of the log (\(ledger.recordCount) records)")
+        }
         var projection = CompletionsProjection()
         let checkpoint = try db.prepare("SELECT device, seq FROM projection_checkpoint")
         while try checkpoint.step() {
-            guard let device = DeviceID(hex: checkpoint.string(0)) else { return nil }
+            guard let device = DeviceID(hex: checkpoint.string(0)) else {
+                throw UnusableProjection(reason: "names a device that is not a device id")
+            }
             let seq = UInt64(bitPattern: checkpoint.int64(1))
-            // A checkpoint ahead of the log means the log was replaced or cut: start over.
-            guard seq <= ledger.versionVector[device] ?? 0 else { return nil }
+            guard seq <= ledger.versionVector[device] ?? 0 else {
+                throw UnusableProjection(reason: "has a checkpoint ahead of the log for device \(device)")
+            }
             projection.versionVector[device] = seq
         }
         let versions = try db.prepare("SELECT version FROM projection_catalog_versions")
@@ -129,6 +146,7 @@ package enum ProjectionStore {
         let file = path(ledger)
         if projection.needsFullWrite || access(file, F_OK) != 0 {
             let temporary = file + ".new"
+            try ledger.fileSystem.prepareExternalWrite(temporary)
             unlink(temporary)
             do {
                 let db = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
@@ -151,6 +169,7 @@ package enum ProjectionStore {
                 throw LedgerError(.io, "cannot replace the projection: errno \(errno)", file: file)
             }
         } else if !projection.dirtyRows().isEmpty || projection.position != projection.storedPosition {
+            try ledger.fileSystem.prepareExternalWrite(file)
             let db = try SQLiteDatabase(path: file, mode: .readWriteCreate)
             defer { db.close() }
             try db.transaction {
@@ -224,6 +243,11 @@ package enum ProjectionStore {
     }
 }
 
+
+/// Why a stored projection file cannot be used (it is then rebuilt from the log).
+struct UnusableProjection: Error {
+    var reason: String
+}
 
 /// Reads single stored rows on demand for a lazily loaded projection. Each lookup resets its
 /// statement, so no read lock outlives it and the same process can then write the file.

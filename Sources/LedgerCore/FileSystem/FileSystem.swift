@@ -18,6 +18,9 @@ package protocol FileSystem: Sendable {
     func rename(_ from: String, to: String) throws
     func removeFile(_ path: String) throws
     func syncDirectory(_ path: String) throws
+    /// Called before a library with its own I/O (SQLite) creates or writes `path`, so that a file
+    /// system simulating a fault refuses that write the way it refuses its own.
+    func prepareExternalWrite(_ path: String) throws
 }
 
 /// A file open for appending.
@@ -30,6 +33,9 @@ package protocol WritableFile: AnyObject {
 }
 
 extension FileSystem {
+    /// The real file system has nothing to check: SQLite reports its own errors.
+    package func prepareExternalWrite(_ path: String) throws {}
+
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new content:
     /// write a temporary file, fsync it, rename it over, fsync the directory.
     package func writeAtomically(_ path: String, _ bytes: [UInt8]) throws {

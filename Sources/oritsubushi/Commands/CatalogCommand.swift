@@ -31,7 +31,9 @@ struct CatalogImport: ParsableCommand {
             let statements = try SQLDumpSplitter.split(try CatalogSupport.readInput(file), file: file)
             let ledger = try options.open()
             defer { ledger.close() }
-            var projection = try ProjectionStore.load(ledger)
+            var projection = try ProjectionUpdater.load(ledger)
+            // The catalogue is SQLite's own I/O: a simulated fault must refuse it before it starts.
+            try ledger.fileSystem.prepareExternalWrite(LedgerFiles.path(LedgerFiles.catalog, in: ledger.directory))
             let importer = try CatalogImporter(ledgerDirectory: ledger.directory, file: file, statements: statements,
                                                version: version, projection: projection)
             var appended = 0

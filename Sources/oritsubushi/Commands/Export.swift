@@ -26,14 +26,14 @@ struct Export: ParsableCommand {
             }
             let ledger = try options.open()
             defer { ledger.close() }
-            let rows = CompletionsFile.rows(try ProjectionStore.update(ledger))
+            let rows = CompletionsFile.rows(try ProjectionUpdater.update(ledger))
             switch format {
             case .sqlite:
                 try CompletionsFile.writeSQLite(rows, to: output!)
             case .tsv, .jsonl:
                 let text = format == .tsv ? CompletionsFile.tsv(rows) : CompletionsFile.jsonl(rows)
                 if let output {
-                    try PosixFileSystem().writeAtomically(output, Array(text.utf8))
+                    try Environment.fileSystem().writeAtomically(output, Array(text.utf8))
                 } else {
                     fflushStdout()
                     Terminal.write(fd: 1, text)

@@ -37,7 +37,8 @@ struct Generate: ParsableCommand {
             let started = Self.monotonicSeconds()
             let lines = try catalog.map { try LineCatalog.load(dumpAt: $0) } ?? LineCatalog.synthetic()
             var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: lines, expectedEvents: events)
-            let ledger = try Ledger.create(directory: options.directory, deviceName: "generate", clock: try Environment.clock())
+            let ledger = try Ledger.create(directory: options.directory, deviceName: "generate",
+                                           fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
             defer { ledger.close() }
             let showProgress = Terminal.stderrIsTerminal
             try HistoryWriter.write(events: events, from: &generator, into: ledger) { written in

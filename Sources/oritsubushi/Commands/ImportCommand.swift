@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
         let ledger = try options.open()
         defer { ledger.close() }
         let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory)
-        var projection = try ProjectionStore.load(ledger)
+        var projection = try ProjectionUpdater.load(ledger)
         let drafts = try CompletionImporter.drafts(
             for: rows, file: file, catalog: catalog, projection: projection, device: ledger.localDevice,
             nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1, today: clock.today, rowWord: rowWord)

@@ -17,7 +17,8 @@ struct Init: ParsableCommand {
     func run() throws {
         try CommandRunner.run {
             let name = device ?? Self.hostName()
-            let ledger = try Ledger.create(directory: options.directory, deviceName: name, clock: try Environment.clock())
+            let ledger = try Ledger.create(directory: options.directory, deviceName: name, fileSystem: try Environment.fileSystem(),
+                                           clock: try Environment.clock())
             defer { ledger.close() }
             print("created ledger \(options.directory) for device \(name) (\(ledger.localDevice))")
         }

@@ -34,7 +34,7 @@ struct Merge: ParsableCommand {
             if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
                 throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
             }
-            let source = try Ledger.open(directory: other, clock: try Environment.clock())
+            let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
             defer { source.close() }
             let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
             if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }

@@ -49,7 +49,7 @@ struct StationFind: ParsableCommand {
                 return
             }
             let snapshot = try catalog.loadSnapshot()
-            let projection = try ProjectionStore.update(ledger)
+            let projection = try ProjectionUpdater.update(ledger)
             var out = OutputBuffer()
             for id in ids {
                 guard let s = snapshot.station(id) else { continue }

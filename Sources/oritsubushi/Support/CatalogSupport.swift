@@ -26,7 +26,7 @@ enum CatalogSupport {
         if let asOf {
             return try CompletionsProjection.fold(ledger, asOf: try parseTime(asOf, option: "--as-of"))
         }
-        return try ProjectionStore.update(ledger)
+        return try ProjectionUpdater.update(ledger)
     }
 
     /// An ISO 8601 time (without an offset: Japan time) or Unix seconds. Every event of that

@@ -19,13 +19,19 @@ struct LedgerOptions: ParsableArguments {
 
     /// Opens the ledger (taking its lock and recovering a torn tail, which is reported on stderr).
     func open() throws -> Ledger {
-        let ledger = try Ledger.open(directory: directory, clock: Environment.clock())
+        let ledger = try Ledger.open(directory: directory, fileSystem: Environment.fileSystem(), clock: Environment.clock())
         if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
         return ledger
     }
 }
 
 enum Environment {
+    /// The real file system; in debug builds, wrapped by the fault simulation that
+    /// `ORITSUBUSHI_SIMULATE_FAULT=disk-full|read-only` selects (a test hook, RELIABILITY.md).
+    static func fileSystem() throws -> any FileSystem {
+        try FaultInjectingFileSystem.fromEnvironment(base: PosixFileSystem())
+    }
+
     /// The system clock, or the instant in `ORITSUBUSHI_NOW` (ISO 8601 or Unix seconds), which
     /// pins "now" and "today" for reproducible demos and tests.
     static func clock() throws -> any WallClock {

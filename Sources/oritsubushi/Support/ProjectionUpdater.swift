@@ -2,14 +2,29 @@ import LedgerCatalog
 import LedgerCore
 import LedgerSync
 
-/// Keeps the station projection (projection.sqlite, issue 3) current after merge and sync:
-/// `ProjectionStore.update` folds only the records past its checkpoint, so the cost is
-/// proportional to what came in, not to the log.
+/// Keeps the station projection (projection.sqlite, issue 3) current for every command:
+/// `ProjectionStore` folds only the records past its checkpoint, so the cost is proportional to
+/// what came in, not to the log. A stored file that cannot be used (unreadable, another
+/// ledger's, a checkpoint past the log) is rebuilt from the whole log, and the command says so
+/// in a note on stderr.
 enum ProjectionUpdater {
     /// Per-batch observer: nothing to do per batch; the projection catches up once at the end.
     static func make(for ledger: Ledger) -> (any MergeObserver)? { nil }
 
-    static func update(_ ledger: Ledger) throws {
-        try ProjectionStore.update(ledger)
+    /// The current projection, caught up from its checkpoint (not saved).
+    static func load(_ ledger: Ledger, lazy: Bool = false) throws -> CompletionsProjection {
+        let projection = try ProjectionStore.load(ledger, lazy: lazy)
+        if let reason = projection.discardedBecause {
+            Terminal.error("note: \(LedgerFiles.projection) \(reason); rebuilding it from the log")
+        }
+        return projection
+    }
+
+    /// Loads, catches up and saves.
+    @discardableResult
+    static func update(_ ledger: Ledger) throws -> CompletionsProjection {
+        var projection = try load(ledger)
+        try ProjectionStore.save(&projection, ledger: ledger)
+        return projection
     }
 }

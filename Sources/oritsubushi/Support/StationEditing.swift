@@ -28,7 +28,7 @@ enum StationEditing {
         let ledger = try options.open()
         defer { ledger.close() }
         try CatalogSupport.requireKnownStation(station, ledger: ledger)
-        var projection = try ProjectionStore.load(ledger, lazy: true)
+        var projection = try ProjectionUpdater.load(ledger, lazy: true)
         let current = try projection.lookup(station) ?? ProjectedStation()
         let newDate = date.flatMap { $0.code == current.compDate ? nil : $0 }
         let newMemo = memo.flatMap { $0 == current.memo ? nil : $0 }

@@ -14,18 +14,6 @@ struct TempDir {
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// Every file below `root` with its bytes, to prove that a rejected command changed nothing.
-func filesSnapshot(_ root: String) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
-    while let relative = walker.nextObject() as? String {
-        var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
-        result[relative] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
-    }
-    return result
-}
-
 /// The reference catalogues in `../shared/data/`, resolved from this file (never copied).
 enum SharedData {
     static let directory: String = {

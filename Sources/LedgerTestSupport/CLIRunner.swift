@@ -1,0 +1,105 @@
+import Foundation
+
+/// Runs the built `oritsubushi` executable the way a user does and captures its exit code,
+/// stdout and stderr. Shared by the CLI, catalogue and sync test targets.
+///
+/// The child gets this process's environment minus the variables that would make a run depend on
+/// the machine (`ORITSUBUSHI_TOKEN`, `ORITSUBUSHI_SIMULATE_FAULT`), then `ORITSUBUSHI_LEDGER` and
+/// `ORITSUBUSHI_NOW` when set here, then `environment`. Output goes to temporary files, not pipes,
+/// so that a grandchild holding a descriptor (a lock holder, a server) cannot block the read.
+package struct CLIRunner: Sendable {
+    package struct Result: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
+    }
+
+    /// The instant the CLI tests pin "now" and "today" to (Japan: 2026-11-22).
+    package static let pinnedNow = "2026-11-22T12:00:00+09:00"
+
+    /// The executable next to the test bundle (SwiftPM puts products and test bundles together).
+    package static let executable: String = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("oritsubushi").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        // Fall back to the default build folder of the package.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/oritsubushi").path
+    }()
+
+    /// `ORITSUBUSHI_LEDGER` for the child; `nil` leaves it unset (commands then pass `--ledger`).
+    package var ledger: String?
+    /// `ORITSUBUSHI_NOW` for the child; `nil` runs on the machine's clock.
+    package var now: String?
+    package var environment: [String: String]
+
+    package init(ledger: String?, now: String? = CLIRunner.pinnedNow, environment: [String: String] = [:]) {
+        self.ledger = ledger
+        self.now = now
+        self.environment = environment
+    }
+
+    @discardableResult
+    package func run(_ arguments: String..., stdin: String? = nil) throws -> Result {
+        try run(arguments, stdin: stdin)
+    }
+
+    @discardableResult
+    package func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Result {
+        try launch(executable: Self.executable, arguments: arguments, extra: extra, stdin: stdin)
+    }
+
+    /// Runs `script` with `/bin/sh -c`, `$0` being the executable: for arguments that a Swift
+    /// `String` cannot hold, such as bytes that are not UTF-8 (`"$0" memo 5 "$(printf '\377')"`).
+    @discardableResult
+    package func runShell(_ script: String, environment extra: [String: String] = [:]) throws -> Result {
+        try launch(executable: "/bin/sh", arguments: ["-c", script, Self.executable], extra: extra, stdin: nil)
+    }
+
+    private func launch(executable: String, arguments: [String], extra: [String: String], stdin: String?) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["ORITSUBUSHI_TOKEN"] = nil
+        variables["ORITSUBUSHI_SIMULATE_FAULT"] = nil
+        variables["ORITSUBUSHI_LEDGER"] = ledger
+        variables["ORITSUBUSHI_NOW"] = now
+        variables.merge(environment) { $1 }
+        variables.merge(extra) { $1 }
+        process.environment = variables
+
+        let temporary = FileManager.default.temporaryDirectory
+        let outFile = temporary.appendingPathComponent("oritsubushi-cli-\(UUID().uuidString).out")
+        let errFile = temporary.appendingPathComponent("oritsubushi-cli-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        let out = try FileHandle(forWritingTo: outFile)
+        let err = try FileHandle(forWritingTo: errFile)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: (try? Data(contentsOf: outFile)) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: (try? Data(contentsOf: errFile)) ?? Data(), as: UTF8.self))
+    }
+}
