@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
         .executableTarget(name: "FuzzSyncRequest", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore"],
+        .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
                     swiftSettings: swiftSettings),

@@ -6,8 +6,8 @@ import Testing
 
 /// End to end through the built `oritsubushi` binary: commands, exit codes, JSON keys.
 @Suite(.serialized) struct CatalogCLITests {
-    static func setUp() throws -> (TempDir, CLIRunner) {
-        let dir = try TempDir("cli")
+    static func setUp() throws -> (TemporaryDirectory, CLIRunner) {
+        let dir = try TemporaryDirectory("cli")
         let cli = CLIRunner(ledger: dir.sub("demo.ledger"))
         let created = try cli.run("init", "--device", "phone")
         #expect(created.status == 0, "\(created.stderr)")

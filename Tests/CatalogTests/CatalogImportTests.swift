@@ -33,7 +33,7 @@ import Testing
                   "enabledOperators": 177, "stationsLines": 10165],
         ]
         for version in [152, 176] {
-            let dir = try TempDir()
+            let dir = try TemporaryDirectory()
             defer { dir.remove() }
             let ledger = try Harness.createLedger(dir)
             let importer = try Harness.importCatalog(ledger, file: SharedData.dump(version), version: UInt32(version))
@@ -50,7 +50,7 @@ import Testing
 
     @Test func importing152Then176GivesTheSameCatalogueAs176Alone() throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let upgraded = try Harness.createLedger(dir, name: "a")
         try Harness.importCatalog(upgraded, file: SharedData.dump(152), version: 152)
@@ -70,7 +70,7 @@ import Testing
     /// then upgrades: the new carry-overs fire once, with the source's hlc; old ones never again.
     @Test func upgrade152To176CarriesCompletionsOverOnce() throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.dump(152), version: 152)
@@ -108,7 +108,7 @@ import Testing
 
     @Test func the306029CarryOverComesFrom204291NotTheTypo204391() throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try ledger.appendLocal([
@@ -122,7 +122,7 @@ import Testing
 
     @Test func the302456CarryOverNeverOverwritesALaterUserEdit() throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.dump(152), version: 152)
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aFailingStatementRollsEverythingBackAndNamesItsLine() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try ledger.appendLocal([StationEditDraft(station: 1, compDate: .unknown)])
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func catalogueVersionsOnlyMoveForward() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.sample, version: 176)
@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func theSampleCatalogueImports() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.sample, version: 176)

@@ -29,9 +29,9 @@ import Testing
 
     @Test(arguments: [UInt64(5), 6])
     func tsvRoundTripsThroughImportAndExport(seed: UInt64) throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var rows: [CompletionRow] = []
         for station in UInt32(100)..<UInt32(160) where rng.next() % 3 != 0 {
             let dates: [UInt32] = [0, 1, 20130000, 20130900, 20130901, 19870401, 20000229]
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func importKeepsTheOriginalLastUpdateWinsOrder() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         // A local edit made in 2020 beats an imported row last updated in 2013, and loses to one from 2024.
@@ -80,7 +80,7 @@ import Testing
         ("0\t1\t5\t\n", 1, "station"),
     ])
     func badRowsAreRejectedWithTheirLineAndNothingIsAppended(text: String, line: Int, mention: String) throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         let before = try directorySnapshot(ledger.directory)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func unknownStationsAreRejectedOnceACatalogueExists() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.sample, version: 176)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func anOriginalAppDatabaseImportsAndTheSQLiteExportReadsBack() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let app = dir.sub("app.sqlite")
         let rows = [CompletionRow(station: 10, compDate: 20130901, updateDate: 1_378_040_000, memo: "x"),

@@ -41,7 +41,7 @@ import Glibc
     }
 
     /// A TSV import of `rows` random rows: one batch appended, then the projection saved.
-    static func writeImport(_ path: String, rows: Int, trial: Int, random: inout SplitMix) throws {
+    static func writeImport(_ path: String, rows: Int, trial: Int, random: inout SeededGenerator) throws {
         var text = ""
         for row in 0..<rows {
             let station = 100 + random.next() % 400
@@ -54,12 +54,12 @@ import Glibc
 
     @Test("SIGKILL at random moments of an import: the next command repairs the projection incrementally")
     func killedImportsAreRepairedIncrementally() throws {
-        let dir = try TempDir("projection-kill")
+        let dir = try TemporaryDirectory("projection-kill")
         defer { dir.remove() }
         let ledger = dir.sub("ledger")
         let cli = CLIRunner(ledger: ledger)
         #expect(try cli.run("init", "--device", "phone").status == 0)
-        var random = SplitMix(seed: 20_261_123)
+        var random = SeededGenerator(seed: 20_261_123)
         // Calibrate the kill window on one import that runs to the end.
         try Self.writeImport(dir.sub("0.tsv"), rows: 400, trial: 0, random: &random)
         let started = Date()
@@ -107,7 +107,7 @@ import Glibc
 
     @Test("events appended without the projection: the next command catches up from the checkpoint")
     func appendedWithoutProjectionIsCaughtUp() throws {
-        let dir = try TempDir("projection-behind")
+        let dir = try TemporaryDirectory("projection-behind")
         defer { dir.remove() }
         let path = dir.sub("ledger")
         let cli = CLIRunner(ledger: path)
@@ -140,7 +140,7 @@ import Glibc
 
     @Test(arguments: Damage.allCases)
     func damagedCheckpointIsRebuiltWithANote(_ damage: Damage) throws {
-        let dir = try TempDir("projection-damage")
+        let dir = try TemporaryDirectory("projection-damage")
         defer { dir.remove() }
         let path = dir.sub("ledger")
         let cli = CLIRunner(ledger: path)

@@ -1,3 +1,4 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCatalog
@@ -16,7 +17,7 @@ import Testing
         return rows
     }
 
-    static func randomDrafts(_ rng: inout SplitMix, count: Int) -> [StationEditDraft] {
+    static func randomDrafts(_ rng: inout SeededGenerator, count: Int) -> [StationEditDraft] {
         (0..<count).map { _ in
             let station = UInt32(1 + rng.next() % 40)
             switch rng.next() % 4 {
@@ -30,10 +31,10 @@ import Testing
 
     @Test(arguments: [UInt64(11), 12, 13])
     func incrementalCatchUpEqualsAFullRebuild(seed: UInt64) throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir, clock: SystemClock())
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<30 {
             try ledger.appendLocal(Self.randomDrafts(&rng, count: 1 + Int(rng.next() % 20)))
             if rng.next() % 3 == 0 { try ProjectionStore.update(ledger) }
@@ -57,11 +58,11 @@ import Testing
     /// byte-identical projections.
     @Test(arguments: [UInt64(21), 22])
     func theFoldDependsOnlyOnTheSetOfEvents(seed: UInt64) throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let a = try Harness.createLedger(dir, name: "a", clock: FixedClock(milliseconds: 1_700_000_000_000))
         let b = try Harness.createLedger(dir, name: "b", clock: FixedClock(milliseconds: 1_700_000_000_000))
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let fromA = try a.appendLocal(Self.randomDrafts(&rng, count: 60))
         let fromB = try b.appendLocal(Self.randomDrafts(&rng, count: 60))
         try ProjectionStore.update(a)
@@ -81,10 +82,10 @@ import Testing
 
     /// One-station commands load the projection lazily; what they save must equal a full fold.
     @Test func lazyLoadingSavesTheSameRowsAsAFullLoad() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir, clock: SystemClock())
-        var rng = SplitMix(seed: 99)
+        var rng = SeededGenerator(seed: 99)
         try ledger.appendLocal(Self.randomDrafts(&rng, count: 200))
         try ProjectionStore.update(ledger)
         for _ in 0..<10 {
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func catchUpReadsOnlyRecordsPastTheCheckpoint() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try ledger.appendLocal([StationEditDraft(station: 7, compDate: .year(2001))])
@@ -119,7 +120,7 @@ import Testing
     }
 
     @Test func asOfFoldsOnlyEventsUpToTheTime() throws {
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         let t1 = HybridTimestamp(milliseconds: 1_600_000_000_000), t2 = HybridTimestamp(milliseconds: 1_700_000_000_000)

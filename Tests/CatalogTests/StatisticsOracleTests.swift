@@ -1,3 +1,4 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCatalog
@@ -8,7 +9,7 @@ import Testing
 @Suite(.serialized) struct StatisticsOracleTests {
     /// Random edits over every catalogue station (disabled ones too), with every date shape.
     static func generateHistory(_ ledger: Ledger, stations: [UInt32], seed: UInt64, count: Int) throws {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var drafts: [StationEditDraft] = []
         for _ in 0..<count {
             let station = stations[Int(rng.next() % UInt64(stations.count))]
@@ -126,7 +127,7 @@ import Testing
     }
 
     static func check(_ engine: StatisticsEngine, _ oracle: Oracle, _ h: StatsHierarchy, _ path: [String],
-                      rng: inout SplitMix, checked: inout Int) throws {
+                      rng: inout SeededGenerator, checked: inout Int) throws {
         let report = try engine.report(h, path: path)
         checked += 1
         if let groups = report.groups {
@@ -156,7 +157,7 @@ import Testing
     @Test(arguments: [(152, UInt64(1)), (176, UInt64(2))])
     func everyLevelMatchesTheSQLOracle(version: Int, seed: UInt64) throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.dump(version), version: UInt32(version))
@@ -167,7 +168,7 @@ import Testing
         let engine = StatisticsEngine(catalog: snapshot, projection: projection)
         let oracle = try Oracle(ledger: ledger)
         let all = try oracle.rows("SELECT count(*), sum(cd > 0) FROM cs")[0]
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var checked = 0
         for h in StatsHierarchy.allCases {
             let top = try engine.report(h, path: [])
@@ -181,7 +182,7 @@ import Testing
     /// 津 (reading 「つ」) forms its own group of three, and the header of that group says three.
     @Test func theTsuGroupHoldsExactlyTheThreeTsuStations() throws {
         guard SharedData.require() else { return }
-        let dir = try TempDir()
+        let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
         try Harness.importCatalog(ledger, file: SharedData.dump(176), version: 176)

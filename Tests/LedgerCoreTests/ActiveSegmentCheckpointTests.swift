@@ -1,3 +1,4 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCore
@@ -11,7 +12,7 @@ import Testing
     static func makeLedger(in dir: TemporaryDirectory, batches: Int = 30) throws -> (path: String, records: [LedgerRecord]) {
         let path = dir.sub("l")
         let ledger = try Ledger.create(directory: path, deviceName: "a", clock: clock)
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededGenerator(seed: 11)
         for _ in 0..<batches {
             try ledger.appendLocal((0..<40).map { _ in
                 StationEditDraft(station: UInt32(rng.next() % 9000 + 1), compDate: .day(2015, 4, Int(rng.next() % 28 + 1)),

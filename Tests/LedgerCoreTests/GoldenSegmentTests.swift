@@ -1,3 +1,4 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCore

@@ -1,3 +1,4 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCore
@@ -37,7 +38,7 @@ import Testing
         let path = dir.sub("l")
         let ledger = try Ledger.create(directory: path, deviceName: "a", clock: Self.clock)
         ledger.rollThreshold = 4096
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for _ in 0..<40 {
             let drafts = (0..<20).map { _ in
                 StationEditDraft(station: UInt32(rng.next() % 9000 + 1), compDate: .day(2013, 9, Int(rng.next() % 30 + 1)),
@@ -74,10 +75,10 @@ import Testing
             .stationEdit(StationEdit(id: EventID(device: other, seq: seq), hlc: HybridTimestamp(milliseconds: 1_800_000_000_000),
                                      station: 3, compDate: .unknown, memo: nil, origin: .user))
         }
-        let before = try snapshot(of: dir.path)
+        let before = try directorySnapshot(dir.path)
         #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(2)]) }
         #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(1), edit(3)]) }
-        #expect(try snapshot(of: dir.path) == before)
+        #expect(try directorySnapshot(dir.path) == before)
         try ledger.appendReplicated([edit(1), edit(2)])
         #expect(ledger.versionVector[other] == 2)
         // The clock moved past the received hlc, so the next local edit wins over it.
@@ -95,10 +96,10 @@ import Testing
         defer { dir.remove() }
         let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)
         defer { ledger.close() }
-        let before = try snapshot(of: dir.path)
+        let before = try directorySnapshot(dir.path)
         let error = #expect(throws: LedgerError.self) { try ledger.appendLocal([draft]) }
         #expect(error?.exitCode == 65)
-        #expect(try snapshot(of: dir.path) == before)
+        #expect(try directorySnapshot(dir.path) == before)
     }
 
     @Test func secondWriterIsRefusedNamingThePid() throws {
@@ -116,9 +117,9 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock).close()
-        let before = try snapshot(of: dir.path)
+        let before = try directorySnapshot(dir.path)
         #expect(throws: LedgerError.self) { try Ledger.create(directory: dir.sub("l"), deviceName: "b", clock: Self.clock) }
-        #expect(try snapshot(of: dir.path) == before)
+        #expect(try directorySnapshot(dir.path) == before)
     }
 
     @Test func missingLedgerIsReportedAsSuch() throws {
@@ -139,15 +140,3 @@ import Testing
     }
 }
 
-/// A tiny seeded generator so that property-style tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import LedgerCore
 import LedgerSync
+import LedgerTestSupport
 import SyncClient
 import Testing
 
@@ -28,7 +29,7 @@ struct RepairTests {
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let segment = try replicas.damage(damage)
-        let originals = try fileSnapshot(of: replicas.a + "/segments")
+        let originals = try directorySnapshot(replicas.a + "/segments")
 
         let broken = try CLI.run(["verify", "--ledger", replicas.a], environment: Self.now)
         #expect(broken.status == 65)
@@ -55,13 +56,13 @@ struct RepairTests {
             _ = try await server.session(token).run(b)
         }
         let segment = try replicas.damage(.middleFrame)
-        let originals = try fileSnapshot(of: replicas.a + "/segments")
-        let before = try fileSnapshot(of: replicas.a)
+        let originals = try directorySnapshot(replicas.a + "/segments")
+        let before = try directorySnapshot(replicas.a)
 
         let refused = try CLI.run(["verify", "--repair", "--server", server.url, "--token", "ots_wrong", "--ledger", replicas.a],
                                   environment: Self.now)
         #expect(refused.status == 77, "\(refused.stderr)")
-        #expect(try fileSnapshot(of: replicas.a) == before)
+        #expect(try directorySnapshot(replicas.a) == before)
 
         let repaired = try CLI.run(["verify", "--repair", "--server", server.url, "--json", "--ledger", replicas.a],
                                    environment: Self.now.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
@@ -78,11 +79,11 @@ struct RepairTests {
         // The server is gone now: unreachable, and nothing changes (segment 2 is still the
         // original, sealed one).
         try replicas.damage(.middleFrame, segment: 2)
-        let unchanged = try fileSnapshot(of: replicas.a)
+        let unchanged = try directorySnapshot(replicas.a)
         let unreachable = try CLI.run(["verify", "--repair", "--server", server.url, "--token", token, "--ledger", replicas.a],
                                       environment: Self.now)
         #expect(unreachable.status == 69, "\(unreachable.stderr)")
-        #expect(try fileSnapshot(of: replicas.a) == unchanged)
+        #expect(try directorySnapshot(replicas.a) == unchanged)
     }
 
     @Test("a source without the damaged segment's events: exit 65, nothing changes")
@@ -91,13 +92,13 @@ struct RepairTests {
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir, unsyncedSegments: true)
         let segment = try replicas.damage(.middleFrame, segment: replicas.firstUnsyncedSegment!)
-        let before = try fileSnapshot(of: replicas.a)
+        let before = try directorySnapshot(replicas.a)
         let refused = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("cannot repair: \(SegmentInfo.fileName(segment)) held device"), "\(refused.stderr)")
         #expect(refused.stderr.contains("which the source does not have"))
         #expect(refused.stderr.split(separator: "\n").count == 1)
-        #expect(try fileSnapshot(of: replicas.a) == before)
+        #expect(try directorySnapshot(replicas.a) == before)
     }
 
     @Test("nothing damaged: exit 0 and nothing changes; bad arguments 64, no ledger 66, locked 75")
@@ -105,11 +106,11 @@ struct RepairTests {
         let dir = try ScratchDirectory("repair-none")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
-        let before = try fileSnapshot(of: replicas.a)
+        let before = try directorySnapshot(replicas.a)
         let ok = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         ok.expectSuccess()
         #expect(ok.stdout == "ok: nothing to repair\n")
-        #expect(try fileSnapshot(of: replicas.a) == before)
+        #expect(try directorySnapshot(replicas.a) == before)
         let usages: [[String]] = [
             ["verify", "--repair"],
             ["verify", "--repair", "--from", replicas.b, "--server", "http://127.0.0.1:1"],
@@ -127,7 +128,7 @@ struct RepairTests {
         let locked = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         holder.close()
         #expect(locked.status == 75, "\(locked.stderr)")
-        #expect(try fileSnapshot(of: replicas.a) == before)
+        #expect(try directorySnapshot(replicas.a) == before)
     }
 
     @Test("a repair interrupted at any file-system step is finished by running it again")
@@ -345,17 +346,4 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
         func sync() throws { try fileSystem.step(); try file.sync() }
         func close() { file.close() }
     }
-}
-
-/// Every file below `root` with its bytes (directories as empty data).
-private func fileSnapshot(of root: String) throws -> [String: Data] {
-    var result: [String: Data] = [:]
-    guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
-    while let relative = walker.nextObject() as? String {
-        var isDirectory: ObjCBool = false
-        let full = root + "/" + relative
-        _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-        result[relative] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: full))
-    }
-    return result
 }

@@ -1,18 +1,8 @@
+import LedgerTestSupport
 import Foundation
 import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
-
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TempDir {
-    let path: String
-    init(_ label: String = "catalog") throws {
-        path = FileManager.default.temporaryDirectory.path + "/oritsubushi-\(label)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    func sub(_ name: String) -> String { path + "/" + name }
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// The reference catalogues in `../shared/data/`, resolved from this file (never copied).
 enum SharedData {
@@ -46,24 +36,12 @@ enum SharedData {
     }()
 }
 
-/// A deterministic generator for seeded property tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Library-level helpers that do what the CLI commands do.
 enum Harness {
     static let clock = FixedClock(milliseconds: 1_790_000_000_000)
 
-    static func createLedger(_ dir: TempDir, name: String = "l", clock: any WallClock = Harness.clock) throws -> Ledger {
+    static func createLedger(_ dir: TemporaryDirectory, name: String = "l", clock: any WallClock = Harness.clock) throws -> Ledger {
         try Ledger.create(directory: dir.sub(name), deviceName: "test", clock: clock)
     }
 
