@@ -83,12 +83,7 @@ package final class LedgerRepair {
     /// Takes the ledger's lock and reads every segment, tolerating damage.
     package static func begin(directory: String, fileSystem: any FileSystem = PosixFileSystem(),
                               clock: any WallClock = SystemClock(), useLock: Bool = true) throws -> LedgerRepair {
-        let metadataPath = Path.join(directory, LedgerMetadata.fileName)
-        guard fileSystem.fileExists(metadataPath) else {
-            throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
-        }
-        let metadata = try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath)
-        let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
+        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
         let repair = LedgerRepair(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         try repair.inspect()
         return repair

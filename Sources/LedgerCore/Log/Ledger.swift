@@ -140,12 +140,7 @@ package final class Ledger {
         directory: String, fileSystem: any FileSystem = PosixFileSystem(),
         clock: any WallClock = SystemClock(), useLock: Bool = true
     ) throws -> Ledger {
-        let metadataPath = Path.join(directory, LedgerMetadata.fileName)
-        guard fileSystem.fileExists(metadataPath) else {
-            throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
-        }
-        let metadata = try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath)
-        let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
+        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         try ledger.load()
         return ledger

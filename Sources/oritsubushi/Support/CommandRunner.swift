@@ -9,27 +9,18 @@ import Glibc
 /// documented sysexits code.
 enum CommandRunner {
     static func run(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as LedgerError {
-            fail(error)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            fail(LedgerError(.io, "\(error)"))
-        }
+        do { try body() } catch { try handle(error) }
     }
 
     static func run(_ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as LedgerError {
-            fail(error)
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            fail(LedgerError(.io, "\(error)"))
-        }
+        do { try await body() } catch { try handle(error) }
+    }
+
+    /// ArgumentParser's own exits pass through; anything that is not a `LedgerError` is an I/O
+    /// failure from Foundation or the system.
+    private static func handle(_ error: any Error) throws -> Never {
+        if let error = error as? ExitCode { throw error }
+        fail(error as? LedgerError ?? LedgerError(.io, "\(error)"))
     }
 
     static func fail(_ error: LedgerError) -> Never {
