@@ -1,12 +1,16 @@
 # Sourced by Tools/* scripts: makes sure the Debian packages the build and tests need are there.
 # As root it installs what is missing; otherwise it names the packages and stops.
+# Extra arguments name further tools a script needs, as PATH=PACKAGE (e.g. /usr/bin/time=time).
 ensure_deps() {
-    local missing=()
+    local missing=() extra
     pkg-config --exists liblz4 2>/dev/null || missing+=(liblz4-dev)
     pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
     command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+    for extra in "$@"; do
+        command -v "${extra%%=*}" >/dev/null 2>&1 || missing+=("${extra#*=}")
+    done
     if [ ${#missing[@]} -eq 0 ]; then return 0; fi
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing ${missing[*]} ..." >&2
