@@ -133,6 +133,71 @@ import Glibc
         #expect(after.inode == saved.inode, "caught up in place, not rebuilt into a new file")
     }
 
+    /// A ledger with two stations recorded, and the crash image of a command killed inside
+    /// SQLite's transaction while saving its projection: `projection.sqlite` with a hot
+    /// `-journal` next to it. Returns (the image's path, its export before the crash).
+    static func crashInsideProjectionSave(_ dir: TemporaryDirectory) throws -> (ledger: String, export: String) {
+        let path = dir.sub("ledger")
+        let cli = CLIRunner(ledger: path)
+        for arguments in [["init"], ["complete", "5", "2013"], ["memo", "6", "six"]] {
+            #expect(try cli.run(arguments).status == 0)
+        }
+        let expected = try cli.run("export", "--format", "jsonl").stdout
+        // Copy the ledger while another connection is inside a write transaction that has
+        // outgrown its page cache: SQLite has then synced the journal (made it hot) and written
+        // changed pages into the file itself, as in a kill during a large save.
+        let writer = try SQLiteDatabase(path: path + "/projection.sqlite", mode: .readWriteCreate)
+        try writer.execute("""
+            PRAGMA cache_size = 10; BEGIN IMMEDIATE; UPDATE projection_meta SET value = '0' WHERE key = 'position';
+            WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+            INSERT INTO completions (s_id, comp_date, update_date, memo) SELECT i, 20130000, 0, 'garbage' FROM n
+            """)
+        let crashed = dir.sub("crashed")
+        try FileManager.default.copyItem(atPath: path, toPath: crashed)
+        try writer.execute("ROLLBACK")
+        writer.close()
+        #expect(FileManager.default.fileExists(atPath: crashed + "/projection.sqlite-journal"), "the image holds a hot journal")
+        return (crashed, expected)
+    }
+
+    /// SQLite refuses a file with a hot journal on a read-only connection, so without a rollback
+    /// the checkpoint would be lost and the projection rebuilt by every command.
+    @Test("a save killed inside its SQLite transaction is rolled back, not rebuilt")
+    func interruptedSaveIsRolledBack() throws {
+        let dir = try TemporaryDirectory("projection-journal")
+        defer { dir.remove() }
+        let (crashed, expected) = try Self.crashInsideProjectionSave(dir)
+        var info = stat()
+        #expect(stat(crashed + "/projection.sqlite", &info) == 0)
+        let inode = UInt64(info.st_ino)
+
+        let export = try CLIRunner(ledger: crashed).run("export", "--format", "jsonl")
+        #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
+        #expect(export.stdout == expected)
+        #expect(!FileManager.default.fileExists(atPath: crashed + "/projection.sqlite-journal"))
+        let after = try Self.storedState(crashed)
+        #expect(after.discardedBecause == nil && after.checkpoint == after.recordCount && after.equalsFullFold)
+        #expect(after.inode == inode, "rolled back in place, not rebuilt")
+    }
+
+    /// A rebuild replaces the file without reading it; the old file's hot journal must not
+    /// survive next to the new file, where SQLite would play it back into it.
+    @Test("a rebuild over an interrupted save leaves no journal behind")
+    func rebuildRemovesAStaleJournal() throws {
+        let dir = try TemporaryDirectory("projection-journal")
+        defer { dir.remove() }
+        let (crashed, expected) = try Self.crashInsideProjectionSave(dir)
+        let cli = CLIRunner(ledger: crashed)
+        let rebuild = try cli.run("rebuild")
+        #expect(rebuild.status == 0, "\(rebuild.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: crashed + "/projection.sqlite-journal"))
+        let export = try cli.run("export", "--format", "jsonl")
+        #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
+        #expect(export.stdout == expected)
+        let after = try Self.storedState(crashed)
+        #expect(after.discardedBecause == nil && after.checkpoint == after.recordCount && after.equalsFullFold)
+    }
+
     /// Damage to the stored projection, each applied to a copy of one ledger.
     enum Damage: String, CaseIterable, Sendable {
         case deleted, garbage, truncated, checkpointPastTheLog, deviceAheadOfTheLog, otherLedgersProjection

@@ -60,9 +60,24 @@ package enum ProjectionStore {
         return projection
     }
 
+    /// A command killed inside an incremental save leaves a hot journal (`-journal`). A read-only
+    /// connection cannot roll it back and refuses the file ("attempt to write a readonly
+    /// database"), so a writable one is opened first: its first read rolls the journal back and
+    /// the file holds the previous checkpoint again. Where the file cannot be written (a read-only
+    /// file system), the read-only open then fails and the projection is rebuilt in memory.
+    private static func rollBackInterruptedSave(_ file: String, ledger: Ledger) {
+        guard access(file + "-journal", F_OK) == 0,
+              (try? ledger.fileSystem.prepareExternalWrite(file)) != nil,
+              let db = try? SQLiteDatabase(path: file, mode: .readWriteCreate)
+        else { return }
+        _ = try? db.execute("SELECT count(*) FROM sqlite_master")
+        db.close()
+    }
+
     private static func readStored(_ ledger: Ledger, lazy: Bool) throws -> CompletionsProjection? {
         let file = path(ledger)
         guard access(file, F_OK) == 0 else { return nil }
+        rollBackInterruptedSave(file, ledger: ledger)
         let db = try SQLiteDatabase(path: file, mode: .readOnly)
         var meta: [String: String] = [:]
         let metaRows = try db.prepare("SELECT key, value FROM projection_meta")
@@ -163,6 +178,13 @@ package enum ProjectionStore {
             } catch {
                 unlink(temporary)
                 throw error
+            }
+            // A leftover hot journal would be played back into the new file once it has the old
+            // one's name, so when there is one, the old file goes first, then its journal (a
+            // crash in between leaves no projection, which the next command rebuilds).
+            if access(file + "-journal", F_OK) == 0 {
+                unlink(file)
+                unlink(file + "-journal")
             }
             guard rename(temporary, file) == 0 else {
                 unlink(temporary)
