@@ -44,7 +44,7 @@ package enum LoadDriver {
         let userNames = (0..<configuration.userCount).map { "load-user-\($0)" }
         let tokens = try userNames.map { try server.addUser($0) }
         let revokedToken = try server.addUser("load-revoked")
-        try await server.start(client: httpClient)
+        try await server.start()
         log("server on \(server.url), data \(server.dataDirectory)")
         try server.revokeTokens(of: "load-revoked")
 
@@ -140,7 +140,7 @@ package enum LoadDriver {
                 let acknowledged = await progress.acknowledgedEvents
                 await server.stop(signal: configuration.restartWithKill ? SIGKILL : SIGTERM)
                 log("server stopped (\(configuration.restartWithKill ? "SIGKILL" : "SIGTERM")) after \(acknowledged) acknowledged events; restarting")
-                try await server.start(client: httpClient)
+                try await server.start()
                 return 1
             }
             try await Task.sleep(for: .milliseconds(5))

@@ -24,8 +24,10 @@ package final class LoadServer: @unchecked Sendable {
         self.port = try Self.freePort()
     }
 
-    /// Starts the server and waits until /v1/health answers.
-    package func start(client: HTTPClient) async throws {
+    /// Starts the server and waits until /v1/health answers. The probe has its own HTTP client:
+    /// in the shared one it would queue behind the clients' retries, which on a loaded machine
+    /// (the whole suite under a sanitizer) kept it waiting past the deadline.
+    package func start() async throws {
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
@@ -41,20 +43,34 @@ package final class LoadServer: @unchecked Sendable {
         child.standardError = log
         try child.run()
         process = child
-        let deadline = ContinuousClock.now + .seconds(60)
+        let probe = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            try await waitUntilHealthy(child, probe: probe)
+        } catch {
+            try? await probe.shutdown()
+            throw error
+        }
+        try await probe.shutdown()
+    }
+
+    private func waitUntilHealthy(_ child: Process, probe: HTTPClient) async throws {
+        let deadline = ContinuousClock.now + .seconds(Self.startTimeoutSeconds)
         while ContinuousClock.now < deadline {
             guard child.isRunning else {
                 throw LoadError.server("the server exited with status \(child.terminationStatus) at start; see \(logPath)")
             }
             var request = HTTPClientRequest(url: url + "/v1/health")
             request.method = .GET
-            if let response = try? await client.execute(request, timeout: .seconds(2)), response.status == .ok {
+            if let response = try? await probe.execute(request, timeout: .seconds(5)), response.status == .ok {
                 return
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw LoadError.server("the server did not answer /v1/health within 60 s; see \(logPath)")
+        throw LoadError.server("the server did not answer /v1/health within \(Self.startTimeoutSeconds) s; see \(logPath)")
     }
+
+    /// Generous, because sanitizer builds start slowly on a busy machine.
+    static let startTimeoutSeconds = 120
 
     /// Stops the server with `signal` and returns its exit status (SIGKILL: the signal number).
     @discardableResult
