@@ -59,7 +59,8 @@ struct TestServer {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        // Generous: a safety net against a hang, not a speed check (sanitizer builds on a busy machine are slow).
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
         return (Int(response.status.code), object)
