@@ -158,7 +158,7 @@ import Glibc
         case .missing: try FileManager.default.removeItem(atPath: ledger)
         case .unreadable: try Data("{\"format\": \"not a ledger".utf8).write(to: URL(fileURLWithPath: ledger + "/ledger.json"))
         }
-        let holder = item.ledger == .locked ? try LockHolder(ledger: ledger) : nil
+        let holder = item.ledger == .locked ? try LedgerLockHolder(ledger: ledger) : nil
         defer { holder?.stop() }
 
         var environment: [String: String] = [:]
@@ -258,24 +258,5 @@ import Glibc
         chmod.arguments = ["-R", writable ? "u+w" : "a-w", root]
         try chmod.run()
         chmod.waitUntilExit()
-    }
-}
-
-/// Holds a ledger's `LOCK` the way another oritsubushi process would: an exclusive flock on
-/// a separate open file description, which conflicts with the child command's own lock even
-/// though it lives in the test process.
-private final class LockHolder {
-    private let fd: Int32
-
-    init(ledger: String) throws {
-        fd = open(ledger + "/LOCK", O_RDWR | O_CLOEXEC)
-        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: ledger + "/LOCK"])
-        }
-    }
-
-    func stop() {
-        flock(fd, LOCK_UN)
-        close(fd)
     }
 }

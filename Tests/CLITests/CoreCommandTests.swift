@@ -153,17 +153,8 @@ import Testing
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
         try cli.run("init")
-        // Another process holds the ledger's lock while it sleeps.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--exclusive", ledger + "/LOCK", "sleep", "20"]
-        try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
-        var status = try cli.run("status")
-        for _ in 0..<100 where status.status == 0 {
-            usleep(50_000)
-            status = try cli.run("status")
-        }
+        let holder = try LedgerLockHolder(ledger: ledger)
+        defer { holder.stop() }
         let before = try directorySnapshot(scratch.path)
         let result = try cli.run("complete", "5", "2013")
         #expect(result.status == 75)

@@ -113,6 +113,19 @@ import Testing
         #expect(error?.exitCode == 75)
     }
 
+    /// A thread spawning a child shares every descriptor until the child's exec, so a ledger
+    /// closed and reopened meanwhile finds its `flock` still held, by no process it can name.
+    @Test func aLockHeldForAMomentByNoNamedProcessIsWaitedFor() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock).close()
+        let holder = try LedgerLockHolder(ledger: dir.sub("l"))
+        let released = Thread { usleep(5_000); holder.stop() }
+        released.start()
+        let ledger = try Ledger.open(directory: dir.sub("l"))
+        ledger.close()
+    }
+
     @Test func creatingOverAnExistingLedgerIsRefused() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -19,7 +19,7 @@ package final class LedgerLock {
         guard fd >= 0 else {
             throw LedgerError(.io, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        if !takeFileLock(fd) {
             let holder = holderPID(fd: fd)
             close(fd)
             throw lockedError(holder, directory)
@@ -31,6 +31,19 @@ package final class LedgerLock {
             throw lockedError(holder, directory)
         }
         return LedgerLock(fd: fd)
+    }
+
+    /// The `flock`, retried for up to 100 ms while no process holding it can be named. Every
+    /// ledger process also holds the record lock that `F_GETLK` names, so a nameless holder is
+    /// usually a fork in this very process (another thread spawning a child) that shares the
+    /// descriptor of a just-closed ledger until its `exec` drops it (`O_CLOEXEC`).
+    private static func takeFileLock(_ fd: Int32) -> Bool {
+        for attempt in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK, holderPID(fd: fd) == nil, attempt < 49 else { return false }
+            usleep(2_000)
+        }
+        return false
     }
 
     private static func lockedError(_ holder: Int32?, _ directory: String) -> LedgerError {

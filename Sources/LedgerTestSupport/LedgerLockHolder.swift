@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Holds a ledger's `LOCK` the way another oritsubushi process would: an exclusive `flock` on a
+/// separate open file description, which conflicts with any other open of the ledger, in a child
+/// command or in this process, although no process can be named for it (`F_GETLK` sees no record
+/// lock).
+package final class LedgerLockHolder: Sendable {
+    private let descriptor: Mutex<Int32>
+
+    package init(ledger: String) throws {
+        let fd = open(ledger + "/LOCK", O_RDWR | O_CLOEXEC)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: ledger + "/LOCK"])
+        }
+        descriptor = Mutex(fd)
+    }
+
+    /// Releases the lock; later calls do nothing.
+    package func stop() {
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { stop() }
+}
