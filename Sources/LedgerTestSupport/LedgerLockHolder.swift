@@ -5,10 +5,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// Holds a ledger's `LOCK` the way another oritsubushi process would: an exclusive `flock` on a
-/// separate open file description, which conflicts with any other open of the ledger, in a child
-/// command or in this process, although no process can be named for it (`F_GETLK` sees no record
-/// lock).
+/// Holds a ledger's `LOCK` with an exclusive `flock` alone, on its own open file description.
+/// Any other open of the ledger, by a child command or by this process, is refused, after the
+/// brief retry for a holder that `F_GETLK` cannot name (Schemas/segment-format.md §7).
 package final class LedgerLockHolder: Sendable {
     private let descriptor: Mutex<Int32>
 
