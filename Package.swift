@@ -106,7 +106,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerCore", "LedgerTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncTests",
             dependencies: [

@@ -102,7 +102,7 @@ import Testing
         #expect(try directorySnapshot(dir.path) == before)
     }
 
-    @Test func secondWriterIsRefusedNamingThePid() throws {
+    @Test func secondOpenInThisProcessIsRefused() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock)

@@ -36,7 +36,6 @@ enum SharedData {
     }()
 }
 
-
 /// Library-level helpers that do what the CLI commands do.
 enum Harness {
     static let clock = FixedClock(milliseconds: 1_790_000_000_000)
