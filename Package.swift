@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // SHA-256 for token hashes (already compiled in this graph through the HTTP stack).
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // SQLite access for the catalogue and projection files (against the system libsqlite3).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C system libraries (Debian: liblz4-dev, libsqlite3-dev).
@@ -33,7 +37,9 @@ let package = Package(
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
-        .target(name: "LedgerCatalog", dependencies: ["LedgerCore", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "LedgerCatalog",
+                dependencies: ["LedgerCore", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
@@ -44,6 +50,7 @@ let package = Package(
             name: "SyncServer",
             dependencies: [
                 "LedgerCore", "LedgerSync",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

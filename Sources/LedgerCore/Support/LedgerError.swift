@@ -22,8 +22,19 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         case permission
     }
 
+    /// The lower-level failure behind an error, kept so callers can tell causes apart without
+    /// parsing messages.
+    package enum Cause: Sendable, Equatable {
+        /// A system call's errno.
+        case errno(Int32)
+        /// An SQLite (extended) result code.
+        case sqlite(Int32)
+    }
+
     package var category: Category
     package var message: String
+    /// The system or SQLite failure behind this error, if any.
+    package var cause: Cause?
     /// A file the error is about, if any.
     package var file: String?
     /// A byte offset inside `file`, if known.
@@ -31,9 +42,11 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
     /// A line number inside `file`, if known.
     package var line: Int?
 
-    package init(_ category: Category, _ message: String, file: String? = nil, offset: Int? = nil, line: Int? = nil) {
+    package init(_ category: Category, _ message: String, file: String? = nil, offset: Int? = nil, line: Int? = nil,
+                 cause: Cause? = nil) {
         self.category = category
         self.message = message
+        self.cause = cause
         self.file = file
         self.offset = offset
         self.line = line
