@@ -88,7 +88,7 @@ let package = Package(
         // support), the process-kill child (Tools/crash-test) and the libFuzzer harness (Tools/fuzz;
         // a plain build links it as an executable that does nothing).
         .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerSync"],
-                swiftSettings: swiftSettings),
+                path: "Tests/Support/LedgerTestSupport", swiftSettings: swiftSettings),
         .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
                           swiftSettings: swiftSettings),
         // The server under load and faults: the load driver (LedgerLoad, also run by a
