@@ -32,29 +32,23 @@ struct Oritsubushi: AsyncParsableCommand {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeRawBufferPointer(start: raw, count: strlen(raw))
             if !RecordStream.isValidUTF8(bytes) {
-                CommandRunner.fail(LedgerError(.badInput, "argument \(index) is not valid UTF-8"))
+                ExitStatus.exit(running: LedgerError(.badInput, "argument \(index) is not valid UTF-8"))
             }
         }
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            ExitStatus.exit(parsing: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            failOnOneLine(error)
+            ExitStatus.exit(running: error)
         }
-    }
-
-    /// A parsing or validation error as one sentence, like every other error (exit 64), instead
-    /// of ArgumentParser's message plus usage block. Help, version and bare exit codes keep
-    /// ArgumentParser's handling.
-    static func failOnOneLine(_ error: any Error) -> Never {
-        let code = exitCode(for: error)
-        let text = message(for: error).split(separator: "\n").first.map(String.init) ?? ""
-        guard code != .success, !text.isEmpty else { exit(withError: error) }
-        Terminal.error("error: \(text) (see 'oritsubushi help')")
-        Glibc.exit(code.rawValue)
     }
 }

@@ -12,11 +12,9 @@ struct Complete: ParsableCommand {
     @Option(help: "Also set the station's memo.") var memo: String?
 
     func run() throws {
-        try CommandRunner.run {
-            try StationEditing.record(options, station: station, compDate: { (today) throws(CompletionDateError) in
-                try CompletionDate(parsing: date, today: today)
-            }, memo: memo)
-        }
+        try StationEditing.record(options, station: station, compDate: { (today) throws(CompletionDateError) in
+            try CompletionDate(parsing: date, today: today)
+        }, memo: memo)
     }
 }
 
@@ -28,11 +26,9 @@ struct Today: ParsableCommand {
     @Argument(help: "The station id (s_id).") var station: UInt32
 
     func run() throws {
-        try CommandRunner.run {
-            try StationEditing.record(options, station: station, compDate: { today in
-                .day(today.year, today.month, today.day)
-            }, memo: nil)
-        }
+        try StationEditing.record(options, station: station, compDate: { today in
+            .day(today.year, today.month, today.day)
+        }, memo: nil)
     }
 }
 
@@ -44,9 +40,7 @@ struct Uncomplete: ParsableCommand {
     @Argument(help: "The station id (s_id).") var station: UInt32
 
     func run() throws {
-        try CommandRunner.run {
-            try StationEditing.record(options, station: station, compDate: { _ in .notCompleted }, memo: nil)
-        }
+        try StationEditing.record(options, station: station, compDate: { _ in .notCompleted }, memo: nil)
     }
 }
 
@@ -59,8 +53,6 @@ struct Memo: ParsableCommand {
     @Argument(help: "The memo text.") var text: String
 
     func run() throws {
-        try CommandRunner.run {
-            try StationEditing.record(options, station: station, compDate: { _ in nil }, memo: text)
-        }
+        try StationEditing.record(options, station: station, compDate: { _ in nil }, memo: text)
     }
 }

@@ -19,23 +19,21 @@ struct Conflicts: ParsableCommand {
     @Option(help: "Only this station.") var station: UInt32?
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let conflicts = try ledger.conflicts(stations: station.map { [$0] })
-            let names = ledger.deviceNameTable
-            var out = OutputBuffer()
-            if json {
-                let items = conflicts.map { ConflictText.json($0, names: names) }
-                out.writeLine("{\"count\":\(conflicts.count),\"conflicts\":[\(items.joined(separator: ","))]}")
-            } else if conflicts.isEmpty {
-                out.writeLine("no conflicts")
-            } else {
-                for conflict in conflicts { out.writeLine(ConflictText.line(conflict, names: names)) }
-                out.writeLine("\(conflicts.count) conflicts")
-            }
-            out.flush()
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let conflicts = try ledger.conflicts(stations: station.map { [$0] })
+        let names = ledger.deviceNameTable
+        var out = OutputBuffer()
+        if json {
+            let items = conflicts.map { ConflictText.json($0, names: names) }
+            out.writeLine("{\"count\":\(conflicts.count),\"conflicts\":[\(items.joined(separator: ","))]}")
+        } else if conflicts.isEmpty {
+            out.writeLine("no conflicts")
+        } else {
+            for conflict in conflicts { out.writeLine(ConflictText.line(conflict, names: names)) }
+            out.writeLine("\(conflicts.count) conflicts")
         }
+        out.flush()
     }
 }
 

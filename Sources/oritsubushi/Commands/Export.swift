@@ -20,26 +20,24 @@ struct Export: ParsableCommand {
     @Option(help: "Write to this file instead of stdout.") var output: String?
 
     func run() throws {
-        try CommandRunner.run {
-            if format == .sqlite && output == nil {
-                throw LedgerError(.usage, "--format sqlite needs --output FILE")
-            }
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let rows = CompletionsFile.rows(try ProjectionUpdater.update(ledger))
-            switch format {
-            case .sqlite:
-                try CompletionsFile.writeSQLite(rows, to: output!)
-            case .tsv, .jsonl:
-                let text = format == .tsv ? CompletionsFile.tsv(rows) : CompletionsFile.jsonl(rows)
-                if let output {
-                    try Environment.fileSystem().writeAtomically(output, Array(text.utf8))
-                } else {
-                    fflushStdout()
-                    Terminal.write(fd: 1, text)
-                }
-            }
-            if output != nil { Terminal.error("exported \(rows.count) stations to \(output!)") }
+        if format == .sqlite && output == nil {
+            throw LedgerError(.usage, "--format sqlite needs --output FILE")
         }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let rows = CompletionsFile.rows(try ProjectionUpdater.update(ledger))
+        switch format {
+        case .sqlite:
+            try CompletionsFile.writeSQLite(rows, to: output!)
+        case .tsv, .jsonl:
+            let text = format == .tsv ? CompletionsFile.tsv(rows) : CompletionsFile.jsonl(rows)
+            if let output {
+                try Environment.fileSystem().writeAtomically(output, Array(text.utf8))
+            } else {
+                fflushStdout()
+                Terminal.write(fd: 1, text)
+            }
+        }
+        if output != nil { Terminal.error("exported \(rows.count) stations to \(output!)") }
     }
 }

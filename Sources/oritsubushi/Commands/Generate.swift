@@ -33,23 +33,21 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        try CommandRunner.run {
-            let started = Self.monotonicSeconds()
-            let lines = try catalog.map { try LineCatalog.load(dumpAt: $0) } ?? LineCatalog.synthetic()
-            var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: lines, expectedEvents: events)
-            let ledger = try Ledger.create(directory: options.directory, deviceName: "generate",
-                                           fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
-            defer { ledger.close() }
-            let showProgress = Terminal.stderrIsTerminal
-            try HistoryWriter.write(events: events, from: &generator, into: ledger) { written in
-                if showProgress { Terminal.write(fd: STDERR_FILENO, "\rgenerated \(written) of \(events) events") }
-            }
-            if showProgress { Terminal.write(fd: STDERR_FILENO, "\n") }
-            let seconds = Self.monotonicSeconds() - started
-            let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
-            print("generated \(events) events from \(devices) devices on \(lines.lines.count) lines into \(options.directory)")
-            print("    \(ledger.bytesOnDisk) bytes in \(ledger.segments.count) segments, \((seconds * 100).rounded() / 100) s (\(rate) events/s)")
+        let started = Self.monotonicSeconds()
+        let lines = try catalog.map { try LineCatalog.load(dumpAt: $0) } ?? LineCatalog.synthetic()
+        var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: lines, expectedEvents: events)
+        let ledger = try Ledger.create(directory: options.directory, deviceName: "generate",
+                                       fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
+        defer { ledger.close() }
+        let showProgress = Terminal.stderrIsTerminal
+        try HistoryWriter.write(events: events, from: &generator, into: ledger) { written in
+            if showProgress { Terminal.write(fd: STDERR_FILENO, "\rgenerated \(written) of \(events) events") }
         }
+        if showProgress { Terminal.write(fd: STDERR_FILENO, "\n") }
+        let seconds = Self.monotonicSeconds() - started
+        let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
+        print("generated \(events) events from \(devices) devices on \(lines.lines.count) lines into \(options.directory)")
+        print("    \(ledger.bytesOnDisk) bytes in \(ledger.segments.count) segments, \((seconds * 100).rounded() / 100) s (\(rate) events/s)")
     }
 
     static func monotonicSeconds() -> Double {

@@ -10,18 +10,16 @@ struct History: ParsableCommand {
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            var found: [(EventOrder, String)] = []
-            let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
-            try ledger.forEachRecord { view, _ in
-                guard view.kind == .stationEdit, view.station == station else { return }
-                found.append((EventOrder(view), formatter.line(view)))
-            }
-            var out = OutputBuffer()
-            for (_, line) in found.sorted(by: { $0.0 < $1.0 }) { out.writeLine(line) }
-            out.flush()
+        let ledger = try options.open()
+        defer { ledger.close() }
+        var found: [(EventOrder, String)] = []
+        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
+        try ledger.forEachRecord { view, _ in
+            guard view.kind == .stationEdit, view.station == station else { return }
+            found.append((EventOrder(view), formatter.line(view)))
         }
+        var out = OutputBuffer()
+        for (_, line) in found.sorted(by: { $0.0 < $1.0 }) { out.writeLine(line) }
+        out.flush()
     }
 }

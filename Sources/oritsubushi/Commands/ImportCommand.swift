@@ -36,10 +36,8 @@ struct ImportTSV: ParsableCommand {
     @Argument(help: "The TSV file.") var file: String
 
     func run() throws {
-        try CommandRunner.run {
-            let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file)
-            try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options)
-        }
+        let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file)
+        try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options)
     }
 }
 
@@ -52,10 +50,8 @@ struct ImportSQLite: ParsableCommand {
     @Argument(help: "The SQLite database file.") var file: String
 
     func run() throws {
-        try CommandRunner.run {
-            _ = try CatalogSupport.readInput(file).count
-            let rows = try CompletionsFile.readAppDatabase(file)
-            try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options)
-        }
+        _ = try CatalogSupport.readInput(file).count
+        let rows = try CompletionsFile.readAppDatabase(file)
+        try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options)
     }
 }

@@ -15,13 +15,11 @@ struct Init: ParsableCommand {
     var device: String?
 
     func run() throws {
-        try CommandRunner.run {
-            let name = device ?? Self.hostName()
-            let ledger = try Ledger.create(directory: options.directory, deviceName: name, fileSystem: try Environment.fileSystem(),
-                                           clock: try Environment.clock())
-            defer { ledger.close() }
-            print("created ledger \(options.directory) for device \(name) (\(ledger.localDevice))")
-        }
+        let name = device ?? Self.hostName()
+        let ledger = try Ledger.create(directory: options.directory, deviceName: name, fileSystem: try Environment.fileSystem(),
+                                       clock: try Environment.clock())
+        defer { ledger.close() }
+        print("created ledger \(options.directory) for device \(name) (\(ledger.localDevice))")
     }
 
     static func hostName() -> String {

@@ -28,19 +28,17 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
-                throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
-            }
-            let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
-            defer { source.close() }
-            let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
-            if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
-            let names = ledger.deviceNameTable
-            print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
-            ConflictText.printSome(report.newConflicts, names: names)
+        let ledger = try options.open()
+        defer { ledger.close() }
+        if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
+            throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
         }
+        let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
+        defer { source.close() }
+        let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
+        if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
+        let names = ledger.deviceNameTable
+        print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
+        ConflictText.printSome(report.newConflicts, names: names)
     }
 }

@@ -17,14 +17,12 @@ struct Rebuild: ParsableCommand {
     @OptionGroup var options: LedgerOptions
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            var bar = ProgressBar(enabled: Terminal.stderrIsTerminal)
-            let projection = try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
-            bar.finish()
-            print("projection rebuilt: \(projection.stationCount) stations from \(ledger.recordCount) records")
-        }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        var bar = ProgressBar(enabled: Terminal.stderrIsTerminal)
+        let projection = try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
+        bar.finish()
+        print("projection rebuilt: \(projection.stationCount) stations from \(ledger.recordCount) records")
     }
 }
 

@@ -14,28 +14,26 @@ struct Replay: ParsableCommand {
     @Flag(help: "Also print catalogue-version and device-name records.") var all = false
 
     func run() throws {
-        try CommandRunner.run {
-            var sinceHLC: HybridTimestamp?
-            if let since {
-                guard let ms = ISO8601.parseMilliseconds(since) else {
-                    throw LedgerError(.usage, "--since '\(since)' is not an ISO 8601 time")
-                }
-                sinceHLC = HybridTimestamp(milliseconds: ms)
+        var sinceHLC: HybridTimestamp?
+        if let since {
+            guard let ms = ISO8601.parseMilliseconds(since) else {
+                throw LedgerError(.usage, "--since '\(since)' is not an ISO 8601 time")
             }
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
-            let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
-            var out = OutputBuffer()
-            try ledger.forEachRecord { view, _ in
-                if !all && view.kind != .stationEdit { return }
-                if let station, view.kind != .stationEdit || view.station != station { return }
-                if let deviceFilter, view.device != deviceFilter { return }
-                if let sinceHLC, view.hlc < sinceHLC { return }
-                out.writeLine(formatter.line(view))
-            }
-            out.flush()
+            sinceHLC = HybridTimestamp(milliseconds: ms)
         }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
+        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
+        var out = OutputBuffer()
+        try ledger.forEachRecord { view, _ in
+            if !all && view.kind != .stationEdit { return }
+            if let station, view.kind != .stationEdit || view.station != station { return }
+            if let deviceFilter, view.device != deviceFilter { return }
+            if let sinceHLC, view.hlc < sinceHLC { return }
+            out.writeLine(formatter.line(view))
+        }
+        out.flush()
     }
 
     static func resolveDevice(_ text: String, in ledger: Ledger) throws -> DeviceID {

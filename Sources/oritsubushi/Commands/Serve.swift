@@ -21,28 +21,26 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest request body, in bytes.") var maxBodyBytes = 8 << 20
 
     func run() async throws {
-        try await CommandRunner.run {
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = Logger.Level(rawValue: Environment.variable("LOG_LEVEL") ?? "info") ?? .info
-                return handler
-            }
-            let logger = Logger(label: "oritsubushi.serve")
-            guard (0...65535).contains(port) else { throw LedgerError(.usage, "--port \(port) is not a TCP port") }
-            let store = try SyncStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data))
-            var configuration = SyncHTTPServer.Configuration()
-            configuration.host = host
-            configuration.port = port
-            configuration.maximumBodyBytes = maxBodyBytes
-            do {
-                try await SyncHTTPServer.serve(
-                    store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
-                    onRunning: { bound in logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "data": "\(data)"]) })
-            } catch {
-                throw LedgerError(.unavailable, "the server stopped: \(error)")
-            }
-            logger.notice("stopped")
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: Environment.variable("LOG_LEVEL") ?? "info") ?? .info
+            return handler
         }
+        let logger = Logger(label: "oritsubushi.serve")
+        guard (0...65535).contains(port) else { throw LedgerError(.usage, "--port \(port) is not a TCP port") }
+        let store = try SyncStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data))
+        var configuration = SyncHTTPServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maximumBodyBytes = maxBodyBytes
+        do {
+            try await SyncHTTPServer.serve(
+                store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
+                onRunning: { bound in logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "data": "\(data)"]) })
+        } catch {
+            throw LedgerError(.unavailable, "the server stopped: \(error)")
+        }
+        logger.notice("stopped")
     }
 }
 

@@ -17,12 +17,10 @@ struct Server: ParsableCommand {
         @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
 
         func run() throws {
-            try CommandRunner.run {
-                let clock = try Environment.clock()
-                let token = try UserStore(dataDirectory: data).addUser(name, now: clock.nowMilliseconds())
-                print("created user \(name); its token (shown once, keep it secret):")
-                print(token)
-            }
+            let clock = try Environment.clock()
+            let token = try UserStore(dataDirectory: data).addUser(name, now: clock.nowMilliseconds())
+            print("created user \(name); its token (shown once, keep it secret):")
+            print(token)
         }
     }
 
@@ -37,11 +35,9 @@ struct Server: ParsableCommand {
         @Option(help: "Revoke only this token (default: every active token of the user).") var token: String?
 
         func run() throws {
-            try CommandRunner.run {
-                let clock = try Environment.clock()
-                let result = try UserStore(dataDirectory: data).revoke(user: name, token: token, now: clock.nowMilliseconds())
-                print("revoked \(result.count) token\(result.count == 1 ? "" : "s") of user \(result.user)")
-            }
+            let clock = try Environment.clock()
+            let result = try UserStore(dataDirectory: data).revoke(user: name, token: token, now: clock.nowMilliseconds())
+            print("revoked \(result.count) token\(result.count == 1 ? "" : "s") of user \(result.user)")
         }
     }
 }

@@ -39,31 +39,29 @@ struct StationFind: ParsableCommand {
     @Flag(help: "Print JSON Lines.") var json = false
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let catalog = try CatalogSupport.requireCatalog(ledger)
-            let ids = try catalog.find(text, by: by.field, partial: match == .partial, includeDisabled: includeDisabled)
-            guard !ids.isEmpty else {
-                Terminal.error("no station matches '\(text)'")
-                return
-            }
-            let snapshot = try catalog.loadSnapshot()
-            let projection = try ProjectionUpdater.update(ledger)
-            var out = OutputBuffer()
-            for id in ids {
-                guard let s = snapshot.station(id) else { continue }
-                let op = snapshot.operator(s.operatorID)?.name ?? ""
-                let lines = snapshot.lines(of: id).filter(\.enabled).map(\.name)
-                let date = projection.row(id)?.completionDate ?? .notCompleted
-                if json {
-                    out.writeLine("{\"station\":\(id),\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"operator\":\(JSONText.quoted(op)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"enabled\":\(s.enabled),\"comp_date\":\(date.code)}")
-                } else {
-                    out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date)\(s.enabled ? "" : "  (disabled)")")
-                }
-            }
-            out.flush()
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let catalog = try CatalogSupport.requireCatalog(ledger)
+        let ids = try catalog.find(text, by: by.field, partial: match == .partial, includeDisabled: includeDisabled)
+        guard !ids.isEmpty else {
+            Terminal.error("no station matches '\(text)'")
+            return
         }
+        let snapshot = try catalog.loadSnapshot()
+        let projection = try ProjectionUpdater.update(ledger)
+        var out = OutputBuffer()
+        for id in ids {
+            guard let s = snapshot.station(id) else { continue }
+            let op = snapshot.operator(s.operatorID)?.name ?? ""
+            let lines = snapshot.lines(of: id).filter(\.enabled).map(\.name)
+            let date = projection.row(id)?.completionDate ?? .notCompleted
+            if json {
+                out.writeLine("{\"station\":\(id),\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"operator\":\(JSONText.quoted(op)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"enabled\":\(s.enabled),\"comp_date\":\(date.code)}")
+            } else {
+                out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date)\(s.enabled ? "" : "  (disabled)")")
+            }
+        }
+        out.flush()
     }
 }
 
@@ -79,41 +77,39 @@ struct StationShow: ParsableCommand {
     @Flag(help: "Print as JSON.") var json = false
 
     func run() throws {
-        try CommandRunner.run {
-            guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
-            let ledger = try options.open()
-            defer { ledger.close() }
-            try CatalogSupport.requireKnownStation(station, ledger: ledger)
-            let snapshot = try CatalogStore.open(ledgerDirectory: ledger.directory)?.loadSnapshot()
-            let projection = try CatalogSupport.projection(ledger, asOf: asOf)
-            let row = projection.row(station) ?? ProjectedStation()
-            let s = snapshot?.station(station)
-            let op = s.flatMap { snapshot?.operator($0.operatorID) }
-            let lines = snapshot?.lines(of: station) ?? []
-            if json {
-                var out = "{\"station\":\(station)"
-                if let s {
-                    out += ",\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"wiki\":\(JSONText.quoted(s.wiki)),\"pref\":\(s.pref),\"address\":\(JSONText.quoted(s.address)),\"lat\":\(s.lat),\"lng\":\(s.lng),\"weight\":\(s.weight),\"enabled\":\(s.enabled)"
-                    out += ",\"operator\":{\"id\":\(s.operatorID),\"name\":\(JSONText.quoted(op?.name ?? "")),\"type\":\(op?.type ?? 0)}"
-                    out += ",\"lines\":[\(lines.map { "{\"id\":\($0.id),\"name\":\(JSONText.quoted($0.name)),\"enabled\":\($0.enabled)}" }.joined(separator: ","))]"
-                }
-                out += ",\"comp_date\":\(row.compDate),\"memo\":\(JSONText.quoted(row.memo)),\"update_date\":\(row.updateDate),\"history\":\(row.events)}"
-                print(out)
-                return
-            }
+        guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        try CatalogSupport.requireKnownStation(station, ledger: ledger)
+        let snapshot = try CatalogStore.open(ledgerDirectory: ledger.directory)?.loadSnapshot()
+        let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+        let row = projection.row(station) ?? ProjectedStation()
+        let s = snapshot?.station(station)
+        let op = s.flatMap { snapshot?.operator($0.operatorID) }
+        let lines = snapshot?.lines(of: station) ?? []
+        if json {
+            var out = "{\"station\":\(station)"
             if let s {
-                print("station     \(station) \(s.name) (\(s.yomi))\(s.enabled ? "" : "  [disabled: counted nowhere]")")
-                print("operator    \(s.operatorID) \(op?.name ?? "?") (\(CatalogNames.operatorType(op?.type ?? 0)))")
-                print("prefecture  \(s.pref) \(CatalogNames.prefecture(s.pref)), \(s.address)")
-                print("lines       \(lines.isEmpty ? "none" : lines.map { "\($0.id) \($0.name)\($0.enabled ? "" : " (disabled)")" }.joined(separator: ", "))")
-            } else {
-                print("station     \(station) (no catalogue imported)")
+                out += ",\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"wiki\":\(JSONText.quoted(s.wiki)),\"pref\":\(s.pref),\"address\":\(JSONText.quoted(s.address)),\"lat\":\(s.lat),\"lng\":\(s.lng),\"weight\":\(s.weight),\"enabled\":\(s.enabled)"
+                out += ",\"operator\":{\"id\":\(s.operatorID),\"name\":\(JSONText.quoted(op?.name ?? "")),\"type\":\(op?.type ?? 0)}"
+                out += ",\"lines\":[\(lines.map { "{\"id\":\($0.id),\"name\":\(JSONText.quoted($0.name)),\"enabled\":\($0.enabled)}" }.joined(separator: ","))]"
             }
-            let date = row.completionDate
-            print("completion  \(date.isCompleted ? "\(date)" : "not completed") (comp_date \(row.compDate))")
-            print("memo        \(row.memo.isEmpty ? "(none)" : JSONText.quoted(row.memo))")
-            print("updated     \(CatalogSupport.japanTime(row.updateDate)) (update_date \(row.updateDate))")
-            print("history     \(row.events) event\(row.events == 1 ? "" : "s")\(asOf.map { " as of \($0)" } ?? "")")
+            out += ",\"comp_date\":\(row.compDate),\"memo\":\(JSONText.quoted(row.memo)),\"update_date\":\(row.updateDate),\"history\":\(row.events)}"
+            print(out)
+            return
         }
+        if let s {
+            print("station     \(station) \(s.name) (\(s.yomi))\(s.enabled ? "" : "  [disabled: counted nowhere]")")
+            print("operator    \(s.operatorID) \(op?.name ?? "?") (\(CatalogNames.operatorType(op?.type ?? 0)))")
+            print("prefecture  \(s.pref) \(CatalogNames.prefecture(s.pref)), \(s.address)")
+            print("lines       \(lines.isEmpty ? "none" : lines.map { "\($0.id) \($0.name)\($0.enabled ? "" : " (disabled)")" }.joined(separator: ", "))")
+        } else {
+            print("station     \(station) (no catalogue imported)")
+        }
+        let date = row.completionDate
+        print("completion  \(date.isCompleted ? "\(date)" : "not completed") (comp_date \(row.compDate))")
+        print("memo        \(row.memo.isEmpty ? "(none)" : JSONText.quoted(row.memo))")
+        print("updated     \(CatalogSupport.japanTime(row.updateDate)) (update_date \(row.updateDate))")
+        print("history     \(row.events) event\(row.events == 1 ? "" : "s")\(asOf.map { " as of \($0)" } ?? "")")
     }
 }

@@ -23,14 +23,12 @@ struct Stats: ParsableCommand {
     var asOf: String?
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let catalog = try CatalogSupport.requireCatalog(ledger)
-            let projection = try CatalogSupport.projection(ledger, asOf: asOf)
-            let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
-            let report = try engine.report(hierarchy, path: keys)
-            print(json ? report.json() : report.table())
-        }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let catalog = try CatalogSupport.requireCatalog(ledger)
+        let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+        let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
+        let report = try engine.report(hierarchy, path: keys)
+        print(json ? report.json() : report.table())
     }
 }

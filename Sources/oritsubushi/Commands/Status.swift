@@ -9,29 +9,27 @@ struct Status: ParsableCommand {
     @Flag(help: "Print as JSON.") var json = false
 
     func run() throws {
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
-            let sealed = ledger.segments.filter(\.sealed).count
-            if json {
-                let list = devices.map { d in
-                    "{\"device\":\"\(d)\",\"name\":\(JSONText.quoted(ledger.deviceNames[d]?.name ?? "")),\"events\":\(ledger.versionVector[d] ?? 0),\"local\":\(d == ledger.localDevice)}"
-                }
-                print("{\"ledger\":\(JSONText.quoted(ledger.directory)),\"ledger_id\":\"\(ledger.metadata.ledgerID)\",\"device\":\"\(ledger.localDevice)\",\"device_name\":\(JSONText.quoted(ledger.metadata.deviceName)),\"events\":\(ledger.eventCount),\"records\":\(ledger.recordCount),\"segments\":\(ledger.segments.count),\"sealed_segments\":\(sealed),\"bytes_on_disk\":\(ledger.bytesOnDisk),\"clock\":\"\(ledger.lastHLC)\",\"devices\":[\(list.joined(separator: ","))]}")
-                return
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
+        let sealed = ledger.segments.filter(\.sealed).count
+        if json {
+            let list = devices.map { d in
+                "{\"device\":\"\(d)\",\"name\":\(JSONText.quoted(ledger.deviceNames[d]?.name ?? "")),\"events\":\(ledger.versionVector[d] ?? 0),\"local\":\(d == ledger.localDevice)}"
             }
-            print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")
-            print("device     \(ledger.metadata.deviceName) (\(ledger.localDevice))")
-            print("events     \(ledger.eventCount) (\(ledger.recordCount) records)")
-            print("segments   \(ledger.segments.count) (\(sealed) sealed), \(ledger.bytesOnDisk) bytes on disk")
-            print("clock      \(ledger.lastHLC)")
-            print("devices")
-            for d in devices {
-                let name = ledger.deviceNames[d]?.name ?? "(unnamed)"
-                let mark = d == ledger.localDevice ? " (this device)" : ""
-                print("  \(d)  \(name)\(mark): \(ledger.versionVector[d] ?? 0) events")
-            }
+            print("{\"ledger\":\(JSONText.quoted(ledger.directory)),\"ledger_id\":\"\(ledger.metadata.ledgerID)\",\"device\":\"\(ledger.localDevice)\",\"device_name\":\(JSONText.quoted(ledger.metadata.deviceName)),\"events\":\(ledger.eventCount),\"records\":\(ledger.recordCount),\"segments\":\(ledger.segments.count),\"sealed_segments\":\(sealed),\"bytes_on_disk\":\(ledger.bytesOnDisk),\"clock\":\"\(ledger.lastHLC)\",\"devices\":[\(list.joined(separator: ","))]}")
+            return
+        }
+        print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")
+        print("device     \(ledger.metadata.deviceName) (\(ledger.localDevice))")
+        print("events     \(ledger.eventCount) (\(ledger.recordCount) records)")
+        print("segments   \(ledger.segments.count) (\(sealed) sealed), \(ledger.bytesOnDisk) bytes on disk")
+        print("clock      \(ledger.lastHLC)")
+        print("devices")
+        for d in devices {
+            let name = ledger.deviceNames[d]?.name ?? "(unnamed)"
+            let mark = d == ledger.localDevice ? " (this device)" : ""
+            print("  \(d)  \(name)\(mark): \(ledger.versionVector[d] ?? 0) events")
         }
     }
 }

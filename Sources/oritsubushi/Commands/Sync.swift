@@ -22,28 +22,26 @@ struct Sync: AsyncParsableCommand {
     @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
 
     func run() async throws {
-        try await CommandRunner.run {
-            let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
-            let ledger = try options.open()
-            defer { ledger.close() }
-            var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
-            session.observer = ProjectionUpdater.make(for: ledger)
-            let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
-            session.progress = { event in
-                switch event {
-                case .pulled(let n): bar.show("pulled \(n) events")
-                case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
-                }
+        let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
+        let ledger = try options.open()
+        defer { ledger.close() }
+        var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
+        session.observer = ProjectionUpdater.make(for: ledger)
+        let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
+        session.progress = { event in
+            switch event {
+            case .pulled(let n): bar.show("pulled \(n) events")
+            case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
             }
-            let report = try await session.run(ledger)
-            bar.finish()
-            if report.pulled > 0 { try ProjectionUpdater.update(ledger) }
-            let names = ledger.deviceNameTable
-            var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
-            if let version = report.catalogVersion { line += "; catalogue version \(version)" }
-            print(line)
-            ConflictText.printSome(report.newConflicts, names: names)
         }
+        let report = try await session.run(ledger)
+        bar.finish()
+        if report.pulled > 0 { try ProjectionUpdater.update(ledger) }
+        let names = ledger.deviceNameTable
+        var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
+        if let version = report.catalogVersion { line += "; catalogue version \(version)" }
+        print(line)
+        ConflictText.printSome(report.newConflicts, names: names)
     }
 }
 

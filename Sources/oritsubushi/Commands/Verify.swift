@@ -39,19 +39,17 @@ struct Verify: AsyncParsableCommand {
             try await VerifyRepair(options: options, from: from, server: server, token: token, json: json).run()
             return
         }
-        try CommandRunner.run {
-            let ledger = try options.open()
-            defer { ledger.close() }
-            let r = try ledger.verify()
-            let ratio = (r.compressionRatio * 100).rounded() / 100
-            if json {
-                print("{\"ok\":true,\"segments\":\(r.segments),\"sealed_segments\":\(r.sealedSegments),\"frames\":\(r.frames),\"events\":\(r.events),\"records\":\(r.records),\"devices\":\(r.devices),\"bytes_on_disk\":\(r.bytesOnDisk),\"raw_bytes\":\(r.rawBytes),\"compression_ratio\":\(ratio),\"ignored_checkpoint\":\(r.ignoredCheckpoint.map(JSONText.quoted) ?? "null")}")
-            } else {
-                print("ok: \(r.segments) segments (\(r.sealedSegments) sealed), \(r.frames) frames, \(r.events) events (\(r.records) records) from \(r.devices) devices")
-                print("    \(r.bytesOnDisk) bytes on disk, \(r.rawBytes) bytes raw, compression ratio \(ratio)")
-                if let note = r.ignoredCheckpoint {
-                    print("    note: opening scanned the newest segment because its checkpoint was unusable (\(note)); the next append rewrites it")
-                }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let r = try ledger.verify()
+        let ratio = (r.compressionRatio * 100).rounded() / 100
+        if json {
+            print("{\"ok\":true,\"segments\":\(r.segments),\"sealed_segments\":\(r.sealedSegments),\"frames\":\(r.frames),\"events\":\(r.events),\"records\":\(r.records),\"devices\":\(r.devices),\"bytes_on_disk\":\(r.bytesOnDisk),\"raw_bytes\":\(r.rawBytes),\"compression_ratio\":\(ratio),\"ignored_checkpoint\":\(r.ignoredCheckpoint.map(JSONText.quoted) ?? "null")}")
+        } else {
+            print("ok: \(r.segments) segments (\(r.sealedSegments) sealed), \(r.frames) frames, \(r.events) events (\(r.records) records) from \(r.devices) devices")
+            print("    \(r.bytesOnDisk) bytes on disk, \(r.rawBytes) bytes raw, compression ratio \(ratio)")
+            if let note = r.ignoredCheckpoint {
+                print("    note: opening scanned the newest segment because its checkpoint was unusable (\(note)); the next append rewrites it")
             }
         }
     }

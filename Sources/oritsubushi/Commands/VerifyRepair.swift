@@ -14,39 +14,37 @@ struct VerifyRepair {
     var json: Bool
 
     func run() async throws {
-        try await CommandRunner.run {
-            let clock = try Environment.clock()
-            // Arguments and the source ledger are checked before the damaged ledger is touched.
-            let secret = try server.map { _ in try SyncToken.resolve(token, ledgerDirectory: options.directory) }
-            let sourceLedger = try from.map { try openSource($0, clock: clock) }
-            defer { sourceLedger?.close() }
-            let repair = try LedgerRepair.begin(directory: options.directory, clock: clock)
-            defer { repair.close() }
-            repair.derivedFiles = [LedgerFiles.projection]
-            guard repair.needsRepair else {
-                print(json ? "{\"ok\":true,\"repaired\":false}" : "ok: nothing to repair")
-                return
-            }
-            let sourceName: String
-            let records: [LedgerRecord]
-            if let sourceLedger {
-                sourceName = sourceLedger.directory
-                records = try sourceLedger.allRecords()
-            } else {
-                sourceName = server!
-                records = try await SyncConnection(server: server!, token: secret!).pullAll()
-            }
-            let report = try repair.repair(from: records, sourceName: sourceName)
-            // Still under the repair's lock.
-            let ledger = try Ledger.open(directory: options.directory, clock: clock, useLock: false)
-            defer { ledger.close() }
-            let verified = try ledger.verify()
-            let projection = try ProjectionStore.rebuild(ledger)
-            if json {
-                printJSON(report, source: sourceName, verified: verified)
-            } else {
-                printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
-            }
+        let clock = try Environment.clock()
+        // Arguments and the source ledger are checked before the damaged ledger is touched.
+        let secret = try server.map { _ in try SyncToken.resolve(token, ledgerDirectory: options.directory) }
+        let sourceLedger = try from.map { try openSource($0, clock: clock) }
+        defer { sourceLedger?.close() }
+        let repair = try LedgerRepair.begin(directory: options.directory, clock: clock)
+        defer { repair.close() }
+        repair.derivedFiles = [LedgerFiles.projection]
+        guard repair.needsRepair else {
+            print(json ? "{\"ok\":true,\"repaired\":false}" : "ok: nothing to repair")
+            return
+        }
+        let sourceName: String
+        let records: [LedgerRecord]
+        if let sourceLedger {
+            sourceName = sourceLedger.directory
+            records = try sourceLedger.allRecords()
+        } else {
+            sourceName = server!
+            records = try await SyncConnection(server: server!, token: secret!).pullAll()
+        }
+        let report = try repair.repair(from: records, sourceName: sourceName)
+        // Still under the repair's lock.
+        let ledger = try Ledger.open(directory: options.directory, clock: clock, useLock: false)
+        defer { ledger.close() }
+        let verified = try ledger.verify()
+        let projection = try ProjectionStore.rebuild(ledger)
+        if json {
+            printJSON(report, source: sourceName, verified: verified)
+        } else {
+            printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
         }
     }
 

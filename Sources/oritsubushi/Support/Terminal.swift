@@ -1,33 +1,6 @@
-import ArgumentParser
-import LedgerCore
-
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Runs a command body, printing any failure as one sentence on stderr and exiting with the
-/// documented sysexits code.
-enum CommandRunner {
-    static func run(_ body: () throws -> Void) throws {
-        do { try body() } catch { try handle(error) }
-    }
-
-    static func run(_ body: () async throws -> Void) async throws {
-        do { try await body() } catch { try handle(error) }
-    }
-
-    /// ArgumentParser's own exits pass through; anything that is not a `LedgerError` is an I/O
-    /// failure from Foundation or the system.
-    private static func handle(_ error: any Error) throws -> Never {
-        if let error = error as? ExitCode { throw error }
-        fail(error as? LedgerError ?? LedgerError(.io, "\(error)"))
-    }
-
-    static func fail(_ error: LedgerError) -> Never {
-        Terminal.error("error: \(error.description)")
-        exit(error.exitCode)
-    }
-}
 
 /// Output helpers: stdout is buffered by the C library; stderr lines are written whole.
 enum Terminal {
