@@ -107,7 +107,7 @@ let package = Package(
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore"],
+        .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),

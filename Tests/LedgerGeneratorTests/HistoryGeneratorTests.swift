@@ -1,5 +1,6 @@
 import LedgerCore
 import LedgerGenerator
+import LedgerTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,13 +8,6 @@ import Glibc
 #endif
 
 @Suite struct HistoryGeneratorTests {
-    static let catalogPath: String = {
-        // Tests/LedgerGeneratorTests/HistoryGeneratorTests.swift → ../shared/data (beside the repo).
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
-        return (parts + ["shared", "data", "stations-176.sql"]).joined(separator: "/")
-    }()
-
     func events(seed: UInt64, devices: Int = 3, count: Int) -> [StationEdit] {
         var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: .synthetic(), expectedEvents: count)
         return (0..<count).map { _ in generator.next() }
@@ -108,16 +102,8 @@ import Glibc
         #expect(reopened.versionVector == Dictionary(uniqueKeysWithValues: generator.devices.map { ($0.id, $0.seq) }))
     }
 
-    @Test func catalogDumpGivesRealLines() throws {
-        guard PosixFileSystem().fileExists(Self.catalogPath) else {
-            if getenv("CI").map({ String(cString: $0) }) == "true" {
-                Issue.record("the reference catalogue \(Self.catalogPath) is missing")
-            } else {
-                print("skipped: \(Self.catalogPath) is missing")
-            }
-            return
-        }
-        let catalog = try LineCatalog.load(dumpAt: Self.catalogPath)
+    @Test(.requiresSharedData) func catalogDumpGivesRealLines() throws {
+        let catalog = try LineCatalog.load(dumpAt: SharedData.stations176)
         #expect(catalog.lines.count > 500)
         #expect(catalog.stationCount > 9_000)
         // The Tōkaidō Shinkansen (13001) starts at Tokyo, Shinagawa, Shin-Yokohama.

@@ -27,7 +27,7 @@ package struct CLIRunner: Sendable {
         }
         // Fall back to the default build folder of the package.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/oritsubushi").path
     }()
 
