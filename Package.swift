@@ -9,11 +9,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "oritsubushi-ledger",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "oritsubushi", targets: ["oritsubushi"]),
-        // Only for the separate Benchmarks/ package; no API promise (hence the underscore).
-        .library(name: "_LedgerBenchmarkSupport", targets: ["_LedgerBenchmarkSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -76,34 +73,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
-        // A public facade for Benchmarks/ (a separate package cannot see `package` symbols).
-        .target(name: "_LedgerBenchmarkSupport", dependencies: ["LedgerCore", "LedgerGenerator", "LedgerCatalog", "LedgerSync"],
-                swiftSettings: swiftSettings),
         // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
         // append, timed in one process on the same events.
         .executableTarget(name: "bench-baseline", dependencies: ["LedgerCore", "LedgerGenerator", "CSQLite"],
                           path: "Tools/bench-baseline", swiftSettings: swiftSettings),
 
-        // Issue 6, reliability: the crashable in-memory file system and the crash workloads (test
-        // support), the process-kill child (Tools/crash-test) and the libFuzzer harness (Tools/fuzz;
-        // a plain build links it as an executable that does nothing).
+        // Test support, outside Sources/: the crashable in-memory file system, the crash workloads,
+        // the fuzz checks, the CLI runner and temporary directories, shared by every test target and
+        // by the tools below.
         .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerSync"],
                 path: "Tests/Support/LedgerTestSupport", swiftSettings: swiftSettings),
+
+        // Tools, outside Sources/: the process-kill child (Tools/crash-test), the server under load
+        // and faults (the load driver, also run by a bounded test, and Tools/load's executable), and
+        // the libFuzzer harnesses (Tools/fuzz; a plain build links each as an executable that does
+        // nothing).
         .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
-                          swiftSettings: swiftSettings),
-        // The server under load and faults: the load driver (LedgerLoad, also run by a
-        // bounded test) and Tools/load's executable.
+                          path: "Tools/crash-harness", swiftSettings: swiftSettings),
         .target(name: "LedgerLoad",
                 dependencies: ["LedgerCore", "LedgerSync", "SyncClient", "LedgerTestSupport",
                                .product(name: "AsyncHTTPClient", package: "async-http-client")],
-                swiftSettings: swiftSettings),
+                path: "Tools/load-driver/LedgerLoad", swiftSettings: swiftSettings),
         .executableTarget(name: "load-generator",
                           dependencies: ["LedgerLoad", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzCatalogDump", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
-        .executableTarget(name: "FuzzSyncRequest", dependencies: ["LedgerTestSupport"], swiftSettings: swiftSettings),
+                          path: "Tools/load-driver/load-generator", swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzSegment", dependencies: ["LedgerTestSupport"],
+                          path: "Tools/fuzz-harnesses/FuzzSegment", swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzCatalogDump", dependencies: ["LedgerTestSupport"],
+                          path: "Tools/fuzz-harnesses/FuzzCatalogDump", swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzTSV", dependencies: ["LedgerTestSupport"],
+                          path: "Tools/fuzz-harnesses/FuzzTSV", swiftSettings: swiftSettings),
+        .executableTarget(name: "FuzzSyncRequest", dependencies: ["LedgerTestSupport"],
+                          path: "Tools/fuzz-harnesses/FuzzSyncRequest", swiftSettings: swiftSettings),
 
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
@@ -128,3 +129,23 @@ let package = Package(
             swiftSettings: swiftSettings),
     ]
 )
+
+// The package-benchmark suite (Benchmarks/LedgerBenchmarks), only when asked for, so that a plain
+// build and CI never resolve or build the benchmark plugin and its dependencies (hummingbird gates
+// its benchmarks the same way): ORITSUBUSHI_BENCHMARKS=1 swift package benchmark
+if Context.environment["ORITSUBUSHI_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        // The default traits need swift-runtime-interposer, which this machine's mirror lacks;
+        // MallocInterposer is what counts allocations.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "LedgerBenchmarks",
+            dependencies: [
+                "LedgerCore", "LedgerGenerator", "LedgerCatalog", "LedgerSync",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LedgerBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+}

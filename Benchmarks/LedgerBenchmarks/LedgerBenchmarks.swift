@@ -1,5 +1,6 @@
 import Benchmark
-import _LedgerBenchmarkSupport
+import LedgerCatalog
+import LedgerCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,8 @@ nonisolated(unsafe) var statistics: BenchmarkStatistics?
 /// The real catalogue (../shared/data beside the repository) when present, else the repository's
 /// small sample, so that station ids and statistics groups are the real ones.
 let catalogDump: String = {
-    let root = String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
+    // Benchmarks/LedgerBenchmarks/LedgerBenchmarks.swift → the repository.
+    let root = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
     let real = "/" + root + "/../shared/data/stations-176.sql"
     return access(real, R_OK) == 0 ? real : "/" + root + "/Tools/sample-catalog-176.sql"
 }()
@@ -41,9 +43,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Event encode (100k station edits)",
               configuration: .init(scalingFactor: .one)) { benchmark in
-        var buffer = RecordBuffer(capacity: 8 << 20)
+        var encoder = RecordEncoder(reservingCapacity: 8 << 20)
         benchmark.startMeasurement()
-        blackHole(history!.encode(into: &buffer))
+        blackHole(history!.encode(into: &encoder))
     } setup: {
         history = SyntheticHistory(events: events)
     } teardown: {
@@ -100,8 +102,8 @@ let benchmarks: @Sendable () -> Void = {
         ledger = nil
     }
 
-    for hierarchy in BenchmarkStatistics.hierarchies {
-        Benchmark("Stats \(hierarchy) (every level, 100k events)") { _ in
+    for hierarchy in StatsHierarchy.allCases {
+        Benchmark("Stats \(hierarchy.rawValue) (every level, 100k events)") { _ in
             blackHole(try statistics!.walk(hierarchy))
         } setup: {
             ledger = try catalogueLedger(events: events)
