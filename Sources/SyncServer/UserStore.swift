@@ -48,9 +48,9 @@ package struct UserStore: Sendable {
     /// The user a token belongs to, if the token is known and not revoked.
     package func authenticate(token: String) -> String? {
         guard !token.isEmpty, let file = try? load() else { return nil }
-        let hash = SHA256Digest.hex(token)
+        let hash = TokenHash.hex(token)
         for user in file.users {
-            for entry in user.tokens where entry.revoked == nil && Self.constantTimeEqual(entry.sha256, hash) {
+            for entry in user.tokens where entry.revoked == nil && TokenHash.matches(entry.sha256, hash) {
                 return user.name
             }
         }
@@ -66,7 +66,7 @@ package struct UserStore: Sendable {
                 throw LedgerError(.usage, "user '\(name)' already exists in \(dataDirectory)")
             }
             let token = Self.newToken()
-            file.users.append(User(name: name, tokens: [TokenEntry(sha256: SHA256Digest.hex(token), created: ISO8601.format(milliseconds: now))]))
+            file.users.append(User(name: name, tokens: [TokenEntry(sha256: TokenHash.hex(token), created: ISO8601.format(milliseconds: now))]))
             try save(file)
             return token
         }
@@ -80,14 +80,14 @@ package struct UserStore: Sendable {
             var token = token
             var index = file.users.firstIndex(where: { $0.name == name })
             if index == nil, token == nil {
-                let hash = SHA256Digest.hex(name)
+                let hash = TokenHash.hex(name)
                 index = file.users.firstIndex { $0.tokens.contains { $0.sha256 == hash && $0.revoked == nil } }
                 if index != nil { token = name }
             }
             guard let index else {
                 throw LedgerError(.usage, "no user or active token '\(name.hasPrefix("ots_") ? "ots_…" : name)' in \(dataDirectory)")
             }
-            let hash = token.map(SHA256Digest.hex)
+            let hash = token.map(TokenHash.hex)
             var count = 0
             for t in file.users[index].tokens.indices where file.users[index].tokens[t].revoked == nil {
                 if let hash, file.users[index].tokens[t].sha256 != hash { continue }
@@ -111,14 +111,6 @@ package struct UserStore: Sendable {
             text += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
         }
         return text
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<x.count { diff |= x[i] ^ y[i] }
-        return diff == 0
     }
 
     private func load() throws -> File {

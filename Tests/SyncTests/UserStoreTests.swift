@@ -32,7 +32,7 @@ struct UserStoreTests {
         let dir = try ScratchDirectory("names")
         defer { dir.remove() }
         let error = #expect(throws: LedgerError.self) { try UserStore(dataDirectory: dir.path).addUser(name, now: 0) }
-        #expect(error?.exitCode == 64)
+        #expect(error?.category == .usage)
     }
 
     @Test("a duplicate user is refused and the file keeps only hashes")
@@ -45,5 +45,49 @@ struct UserStoreTests {
         let text = try String(contentsOfFile: dir.sub(UserStore.fileName), encoding: .utf8)
         #expect(!text.contains(token))
         #expect(try store.users().map(\.name) == ["carol"])
+    }
+
+    /// A users.json written before the digest came from swift-crypto (hashes by the hand-written
+    /// FIPS 180-4 code, checked against `sha256sum`): its tokens must still authenticate and revoke.
+    @Test("an existing users.json keeps working")
+    func existingFile() throws {
+        let dir = try ScratchDirectory("existing")
+        defer { dir.remove() }
+        let token = "ots_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        let hash = "ae22b3a72fc84b98334d3ba9f6fdfeadf6827bfab57614290e126ba3954e4b57"
+        let file = """
+            {"users":[{"name":"dana","tokens":[{"created":"2026-01-01T00:00:00.000Z","sha256":"\(hash)"}]}],"version":1}
+            """
+        try Data(file.utf8).write(to: URL(fileURLWithPath: dir.sub(UserStore.fileName)))
+        let store = UserStore(dataDirectory: dir.path)
+        #expect(TokenHash.hex(token) == hash)
+        #expect(store.authenticate(token: token) == "dana")
+        #expect(store.authenticate(token: String(token.dropLast()) + "0") == nil)
+        let revoked = try store.revoke(user: token, token: nil, now: 1)
+        #expect(revoked.user == "dana" && revoked.count == 1)
+        #expect(store.authenticate(token: token) == nil)
+    }
+
+    @Test("token hashes are SHA-256 (FIPS 180-4 vectors) in lowercase hex", arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        (String(repeating: "a", count: 1000), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"),
+    ])
+    func vectors(_ text: String, _ hex: String) {
+        #expect(TokenHash.hex(text) == hex)
+    }
+
+    @Test("the hash comparison tells equal from unequal at any position and length")
+    func comparison() {
+        let hash = TokenHash.hex("t")
+        #expect(TokenHash.matches(hash, hash))
+        for index in [0, 31, 63] {
+            var bytes = Array(hash.utf8)
+            bytes[index] = bytes[index] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            #expect(!TokenHash.matches(hash, String(decoding: bytes, as: UTF8.self)))
+        }
+        #expect(!TokenHash.matches(hash, String(hash.dropLast())))
     }
 }
