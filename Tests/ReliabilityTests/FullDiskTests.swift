@@ -79,7 +79,6 @@ import Testing
                 acknowledged = events.last!.id.seq
             } catch let error as LedgerError {
                 #expect(error.category == .io, "\(context)")
-                #expect(error.exitCode == 74)
                 let reason = c.code == .noSpace ? "the disk is full" : "input/output error"
                 #expect(error.message.hasSuffix(reason), "\(context): \(error.message)")
                 #expect(fileSystem.snapshot() == before, "\(context): a failed append changed the ledger")

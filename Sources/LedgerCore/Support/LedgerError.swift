@@ -1,5 +1,5 @@
-/// Every failure the ledger reports: a category (which decides the exit code), one sentence for
-/// people, and where it happened.
+/// Every failure the ledger reports: a category (which the CLI maps to its exit code, in
+/// `ExitStatus`), one sentence for people, and where it happened.
 package struct LedgerError: Error, Sendable, CustomStringConvertible {
     package enum Category: Sendable, Equatable {
         /// Bad arguments (exit 64).
@@ -64,19 +64,6 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
             text += " (line \(line))"
         }
         return text
-    }
-
-    /// The sysexits code the CLI exits with.
-    package var exitCode: Int32 {
-        switch category {
-        case .usage: return 64
-        case .badInput, .corruption, .conflict: return 65
-        case .missingLedger: return 66
-        case .unavailable: return 69
-        case .io: return 74
-        case .locked: return 75
-        case .permission: return 77
-        }
     }
 
     package static func corrupt(_ message: String, file: String, offset: Int) -> LedgerError {

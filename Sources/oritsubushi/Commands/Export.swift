@@ -19,10 +19,11 @@ struct Export: ParsableCommand {
     @Option(help: "tsv, jsonl or sqlite.") var format: ExportFormat = .tsv
     @Option(help: "Write to this file instead of stdout.") var output: String?
 
+    func validate() throws {
+        if format == .sqlite && output == nil { throw ValidationError("--format sqlite needs --output FILE") }
+    }
+
     func run() throws {
-        if format == .sqlite && output == nil {
-            throw LedgerError(.usage, "--format sqlite needs --output FILE")
-        }
         let ledger = try options.open()
         defer { ledger.close() }
         let rows = CompletionsFile.rows(try ProjectionUpdater.update(ledger))

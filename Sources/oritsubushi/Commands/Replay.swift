@@ -13,14 +13,18 @@ struct Replay: ParsableCommand {
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
     @Flag(help: "Also print catalogue-version and device-name records.") var all = false
 
+    func validate() throws {
+        if let since { _ = try Self.sinceTimestamp(since) }
+    }
+
+    /// `--since`: the first hlc of that millisecond.
+    static func sinceTimestamp(_ text: String) throws(ValidationError) -> HybridTimestamp {
+        guard let ms = ISO8601.parseMilliseconds(text) else { throw ValidationError("--since '\(text)' is not an ISO 8601 time") }
+        return HybridTimestamp(milliseconds: ms)
+    }
+
     func run() throws {
-        var sinceHLC: HybridTimestamp?
-        if let since {
-            guard let ms = ISO8601.parseMilliseconds(since) else {
-                throw LedgerError(.usage, "--since '\(since)' is not an ISO 8601 time")
-            }
-            sinceHLC = HybridTimestamp(milliseconds: ms)
-        }
+        let sinceHLC = try since.map { text throws(ValidationError) in try Self.sinceTimestamp(text) }
         let ledger = try options.open()
         defer { ledger.close() }
         let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }

@@ -76,6 +76,10 @@ struct StationShow: ParsableCommand {
     var asOf: String?
     @Flag(help: "Print as JSON.") var json = false
 
+    func validate() throws {
+        _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
+    }
+
     func run() throws {
         guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
         let ledger = try options.open()

@@ -22,6 +22,10 @@ struct Stats: ParsableCommand {
     @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
     var asOf: String?
 
+    func validate() throws {
+        _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
+    }
+
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }

@@ -30,10 +30,11 @@ enum CatalogSupport {
     }
 
     /// An ISO 8601 time (without an offset: Japan time) or Unix seconds. Every event of that
-    /// millisecond is included.
-    static func parseTime(_ text: String, option: String) throws -> HybridTimestamp {
+    /// millisecond is included. Commands call it from `validate()` too, so a bad time is a
+    /// usage error before anything is opened.
+    static func parseTime(_ text: String, option: String) throws(ValidationError) -> HybridTimestamp {
         guard let ms = ISO8601.parseMilliseconds(text) else {
-            throw LedgerError(.usage, "\(option) '\(text)' is not an ISO 8601 time or Unix seconds")
+            throw ValidationError("\(option) '\(text)' is not an ISO 8601 time or Unix seconds")
         }
         return HybridTimestamp(milliseconds: ms, counter: UInt16.max)
     }
