@@ -23,6 +23,7 @@ package enum SyncHTTPServer {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
+        router.add(middleware: SyncErrorMiddleware(logger: logger))
         let limit = configuration.maximumBodyBytes
 
         // /health is an alias for load balancers and probes that expect the bare path.
@@ -32,39 +33,33 @@ package enum SyncHTTPServer {
             }
         }
 
-        router.get("/v1/status") { request, _ -> Response in
-            await handle(logger: logger, request: request) {
-                let user = try authenticate(request, users)
-                let status = try await store.status(user: user)
-                struct Body: Encodable {
-                    var user: String
-                    var server_has: [String: UInt64]
-                    var records: UInt64
-                    var catalog_version: UInt32?
-                }
-                return try encode(200, Body(user: user, server_has: status.serverHas, records: status.records,
-                                            catalog_version: status.catalogVersion))
+        router.get("/v1/status") { request, _ async throws -> Response in
+            let user = try authenticate(request, users)
+            let status = try await store.status(user: user)
+            struct Body: Encodable {
+                var user: String
+                var server_has: [String: UInt64]
+                var records: UInt64
+                var catalog_version: UInt32?
             }
+            return try encode(200, Body(user: user, server_has: status.serverHas, records: status.records,
+                                        catalog_version: status.catalogVersion))
         }
 
-        router.post("/v1/pull") { request, _ -> Response in
-            await handle(logger: logger, request: request) {
-                let user = try authenticate(request, users)
-                let body: PullRequest = try await decode(request, limit: limit)
-                let response = try await store.pull(user: user, request: body)
-                logger.info("pull", metadata: ["user": "\(user)", "records": "\(response.records.count)", "more": "\(response.more)"])
-                return try encode(200, response)
-            }
+        router.post("/v1/pull") { request, _ async throws -> Response in
+            let user = try authenticate(request, users)
+            let body: PullRequest = try await decode(request, limit: limit)
+            let response = try await store.pull(user: user, request: body)
+            logger.info("pull", metadata: ["user": "\(user)", "records": "\(response.records.count)", "more": "\(response.more)"])
+            return try encode(200, response)
         }
 
-        router.post("/v1/push") { request, _ -> Response in
-            await handle(logger: logger, request: request) {
-                let user = try authenticate(request, users)
-                let body: PushRequest = try await decode(request, limit: limit)
-                let response = try await store.push(user: user, records: body.records)
-                logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
-                return try encode(200, response)
-            }
+        router.post("/v1/push") { request, _ async throws -> Response in
+            let user = try authenticate(request, users)
+            let body: PushRequest = try await decode(request, limit: limit)
+            let response = try await store.push(user: user, records: body.records)
+            logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
+            return try encode(200, response)
         }
 
         return Application(
@@ -91,41 +86,6 @@ package enum SyncHTTPServer {
     }
 
     // MARK: - Helpers
-
-    /// Runs a handler, turning every refusal into a JSON 4xx; only a failure of the server
-    /// itself (an I/O error) becomes a 500, and it is logged.
-    private static func handle(logger: Logger, request: Request, _ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let error as SyncServerError {
-            if error.kind == .unauthorized {
-                var response = errorResponse(error)
-                response.headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\""
-                return response
-            }
-            logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(error.kind.status)", "reason": "\(error.message)"])
-            return errorResponse(error)
-        } catch let error as LedgerError {
-            let refusal: SyncServerError? = switch error.category {
-            case .badInput: SyncServerError(.unprocessable, error.message)
-            case .conflict: SyncServerError(.conflict, error.message)
-            case .usage: SyncServerError(.malformed, error.message)
-            default: nil
-            }
-            if let refusal {
-                logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(refusal.kind.status)", "reason": "\(refusal.message)"])
-                return errorResponse(refusal)
-            }
-            logger.error("ledger failure", metadata: ["path": "\(request.uri.path)", "error": "\(error.description)"])
-            switch error.category {
-            default:
-                return (try? encode(500, ErrorBody(error: "internal", message: "the server could not complete the request; it was not applied"))) ?? Response(status: .internalServerError)
-            }
-        } catch {
-            logger.error("unexpected failure", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return (try? encode(500, ErrorBody(error: "internal", message: "the server could not complete the request; it was not applied"))) ?? Response(status: .internalServerError)
-        }
-    }
 
     private static func authenticate(_ request: Request, _ users: UserStore) throws -> String {
         guard let header = request.headers[.authorization] else {
@@ -163,11 +123,6 @@ package enum SyncHTTPServer {
         case DecodingError.dataCorrupted: return "not valid JSON"
         default: return "unreadable"
         }
-    }
-
-    private static func errorResponse(_ error: SyncServerError) -> Response {
-        (try? encode(error.kind.status, ErrorBody(error: error.kind.code, message: error.message)))
-            ?? Response(status: .init(code: error.kind.status))
     }
 
     private static func encode<T: Encodable>(_ status: Int, _ value: T) throws -> Response {

@@ -182,39 +182,3 @@ package actor SyncStore {
         catalogVersions[user] = .some(best)
     }
 }
-
-/// A refusal that maps to one 4xx status and a JSON error body.
-package struct SyncServerError: Error, Sendable {
-    package enum Kind: Sendable {
-        case malformed, unauthorized, forbidden, notFound, conflict, payloadTooLarge, unprocessable
-        package var status: Int {
-            switch self {
-            case .malformed: return 400
-            case .unauthorized: return 401
-            case .forbidden: return 403
-            case .notFound: return 404
-            case .conflict: return 409
-            case .payloadTooLarge: return 413
-            case .unprocessable: return 422
-            }
-        }
-        package var code: String {
-            switch self {
-            case .malformed: return "malformed"
-            case .unauthorized: return "unauthorized"
-            case .forbidden: return "forbidden"
-            case .notFound: return "not_found"
-            case .conflict: return "conflict"
-            case .payloadTooLarge: return "payload_too_large"
-            case .unprocessable: return "invalid"
-            }
-        }
-    }
-
-    package var kind: Kind
-    package var message: String
-    package init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-}

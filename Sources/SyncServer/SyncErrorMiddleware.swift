@@ -1,0 +1,32 @@
+import Hummingbird
+import LedgerCore
+import Logging
+
+/// Turns whatever a handler throws into a `SyncServerError` (which Hummingbird renders) and
+/// logs it: a refusal at notice level (no token ever appears in it), a failure of the server
+/// itself at error level with its cause. An unauthorised request is not logged, so a client
+/// probing tokens cannot fill the log.
+struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError where !(error is SyncServerError) {
+            throw error  // the router's own answers (an unknown path or method)
+        } catch {
+            let answer = SyncServerError(serving: error)
+            switch answer.kind {
+            case .unauthorized:
+                break
+            case .internal:
+                logger.error(error is LedgerError ? "ledger failure" : "unexpected failure",
+                             metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            default:
+                logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(answer.status.code)",
+                                                    "reason": "\(answer.message)"])
+            }
+            throw answer
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import LedgerCore
+import LedgerSync
+import NIOCore
+
+/// Every answer of the sync API that is not a success: one status and the JSON body
+/// `{"error": code, "message": sentence}` (Schemas/sync-api.yaml, `Error`). Hummingbird renders
+/// it through `HTTPResponseError`; `init(serving:)` is the one place where any failure of a
+/// handler becomes one of these.
+package struct SyncServerError: Error, Sendable {
+    package enum Kind: Sendable {
+        case malformed, unauthorized, forbidden, notFound, conflict, payloadTooLarge, unprocessable
+        /// A failure of the server itself (an I/O error): nothing was applied.
+        case `internal`
+
+        package var code: String {
+            switch self {
+            case .malformed: return "malformed"
+            case .unauthorized: return "unauthorized"
+            case .forbidden: return "forbidden"
+            case .notFound: return "not_found"
+            case .conflict: return "conflict"
+            case .payloadTooLarge: return "payload_too_large"
+            case .unprocessable: return "invalid"
+            case .internal: return "internal"
+            }
+        }
+
+        package var status: HTTPResponse.Status {
+            switch self {
+            case .malformed: return .badRequest
+            case .unauthorized: return .unauthorized
+            case .forbidden: return .forbidden
+            case .notFound: return .notFound
+            case .conflict: return .conflict
+            case .payloadTooLarge: return .contentTooLarge
+            case .unprocessable: return .unprocessableContent
+            case .internal: return .internalServerError
+            }
+        }
+    }
+
+    package var kind: Kind
+    package var message: String
+
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// What a client is told about any error a handler throws: refusals keep their kind, a
+    /// `LedgerError` about the request's content becomes a 4xx, and anything else a 500 that
+    /// says only that nothing was applied (the cause goes to the log, not to the client).
+    package init(serving error: any Error) {
+        switch error {
+        case let error as SyncServerError:
+            self = error
+        case let error as LedgerError where error.category == .badInput:
+            self.init(.unprocessable, error.message)
+        case let error as LedgerError where error.category == .conflict:
+            self.init(.conflict, error.message)
+        case let error as LedgerError where error.category == .usage:
+            self.init(.malformed, error.message)
+        default:
+            self.init(.internal, "the server could not complete the request; it was not applied")
+        }
+    }
+}
+
+extension SyncServerError: HTTPResponseError {
+    package var status: HTTPResponse.Status { kind.status }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
+        let body = try encoder.encode(ErrorBody(error: kind.code, message: message))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
