@@ -20,8 +20,8 @@ struct Oritsubushi: AsyncParsableCommand {
             """,
         subcommands: [
             Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self,
-            History.self, Replay.self, Verify.self, Status.self, Generate.self,
-            Merge.self, Conflicts.self, Sync.self, Serve.self, Server.self,
+            History.self, Replay.self, Verify.self, Repair.self, Status.self, Generate.self,
+            Merge.self, Conflicts.self, Sync.self, Server.self, ServeAlias.self,
             CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
         ])
 

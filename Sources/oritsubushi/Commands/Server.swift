@@ -4,8 +4,8 @@ import SyncServer
 
 struct Server: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage the sync server's users and tokens.",
-        subcommands: [AddUser.self, RevokeToken.self])
+        abstract: "Run the sync server and manage its users and tokens.",
+        subcommands: [Serve.self, AddUser.self, RevokeToken.self])
 
     struct AddUser: ParsableCommand {
         static let configuration = CommandConfiguration(

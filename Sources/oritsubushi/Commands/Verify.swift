@@ -17,26 +17,22 @@ struct Verify: AsyncParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Flag(help: "Print the summary as JSON.") var json = false
-    @Flag(help: "Repair damaged segments from --from or --server.") var repair = false
-    @Option(help: ArgumentHelp("With --repair: a healthy replica's ledger directory.", valueName: "dir")) var from: String?
-    @Option(help: ArgumentHelp("With --repair: a sync server's base URL.", valueName: "url")) var server: String?
-    @Option(help: "With --repair --server: the bearer token (default: $ORITSUBUSHI_TOKEN, else the file sync-token).")
-    var token: String?
+    @Flag(help: "Repair damaged segments from --from or --server (the same as 'repair').") var repair = false
+    @OptionGroup var source: RepairSource
 
     func validate() throws {
         if repair {
-            guard (from == nil) != (server == nil) else {
-                throw ValidationError("--repair needs exactly one of --from DIR and --server URL")
-            }
-        } else if from != nil || server != nil {
+            try source.check(spelling: "--repair")
+        } else if source.isGiven {
             throw ValidationError("--from and --server are only for --repair")
+        } else if source.token != nil {
+            throw ValidationError("--token is only for --repair --server")
         }
-        if token != nil && server == nil { throw ValidationError("--token is only for --repair --server") }
     }
 
     func run() async throws {
         if repair {
-            try await VerifyRepair(options: options, from: from, server: server, token: token, json: json).run()
+            try await RepairRun(options: options, source: source, json: json).run()
             return
         }
         let ledger = try options.open()

@@ -3,15 +3,17 @@ import LedgerCore
 import LedgerSync
 import SyncClient
 
-/// `verify --repair --from DIR | --server URL`: the command side of `LedgerRepair` (which does
-/// the work and documents the steps). Prints one line per action, or one JSON object with
-/// `--json` (keys in README.md, "Repairing a damaged replica").
-struct VerifyRepair {
+/// `repair` (alias `verify --repair`) `--from DIR | --server URL`: the command side of
+/// `LedgerRepair` (which does the work and documents the steps). Prints one line per action,
+/// or one JSON object with `--json` (keys in README.md, "Repairing a damaged replica").
+struct RepairRun {
     var options: LedgerOptions
-    var from: String?
-    var server: String?
-    var token: String?
+    var source: RepairSource
     var json: Bool
+
+    private var from: String? { source.from }
+    private var server: String? { source.server }
+    private var token: String? { source.token }
 
     func run() async throws {
         let clock = try Environment.clock()
