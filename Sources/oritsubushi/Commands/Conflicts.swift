@@ -25,8 +25,7 @@ struct Conflicts: ParsableCommand {
         let names = ledger.deviceNameTable
         var out = OutputBuffer()
         if json {
-            let items = conflicts.map { ConflictText.json($0, names: names) }
-            out.writeLine("{\"count\":\(conflicts.count),\"conflicts\":[\(items.joined(separator: ","))]}")
+            out.writeLine(try OrderedJSONEncoder().encode(ConflictsOutput(conflicts, names: names)))
         } else if conflicts.isEmpty {
             out.writeLine("no conflicts")
         } else {
@@ -63,14 +62,5 @@ enum ConflictText {
 
     static func line(_ c: Conflict, names: [DeviceID: String]) -> String {
         "station \(c.station) \(c.field.rawValue): kept \(JSONText.quoted(value(c.winner, c.field))) (\(who(c.winner, names: names))) over \(JSONText.quoted(value(c.loser, c.field))) (\(who(c.loser, names: names)))"
-    }
-
-    static func json(_ c: Conflict, names: [DeviceID: String]) -> String {
-        func side(_ s: Conflict.Side) -> String {
-            var out = "{\"device\":\"\(s.id.device)\",\"device_name\":\(JSONText.quoted(names[s.id.device] ?? "")),\"seq\":\(s.id.seq),\"hlc\":\"\(s.hlc.rawValue)\",\"time\":\"\(s.hlc)\",\"value\":\(JSONText.quoted(value(s, c.field)))"
-            if c.field == .date { out += ",\"comp_date\":\(s.compDateCode ?? 0)" }
-            return out + "}"
-        }
-        return "{\"station\":\(c.station),\"field\":\"\(c.field.rawValue)\",\"winner\":\(side(c.winner)),\"loser\":\(side(c.loser))}"
     }
 }

@@ -25,7 +25,7 @@ struct RepairRun {
         defer { repair.close() }
         repair.derivedFiles = [LedgerFiles.projection]
         guard repair.needsRepair else {
-            print(json ? "{\"ok\":true,\"repaired\":false}" : "ok: nothing to repair")
+            print(json ? try OrderedJSONEncoder().encode(RepairOutput.nothingToRepair) : "ok: nothing to repair")
             return
         }
         let sourceName: String
@@ -44,7 +44,7 @@ struct RepairRun {
         let verified = try ledger.verify()
         let projection = try ProjectionStore.rebuild(ledger)
         if json {
-            printJSON(report, source: sourceName, verified: verified)
+            print(try OrderedJSONEncoder().encode(RepairOutput(report, source: sourceName, verified: verified)))
         } else {
             printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
         }
@@ -68,11 +68,5 @@ struct RepairRun {
         for name in report.finished { print("finished the interrupted repair in \(LedgerRepair.quarantineDirectory)/\(name)/") }
         print("rebuilt the projection: \(stations) stations")
         print("repaired: \(verified.events) events (\(verified.records) records) in \(verified.segments) segments; verify is ok; the originals are in \(report.quarantine ?? "")/")
-    }
-
-    private func printJSON(_ report: RepairReport, source: String, verified: VerifyReport) {
-        let strings = { (list: [String]) in "[" + list.map(JSONText.quoted).joined(separator: ",") + "]" }
-        let optional = { (text: String?) in text.map(JSONText.quoted) ?? "null" }
-        print("{\"ok\":true,\"repaired\":true,\"damaged_segment\":\(optional(report.damagedSegment)),\"damage\":\(optional(report.damage)),\"quarantine\":\(optional(report.quarantine)),\"moved\":\(strings(report.moved)),\"source\":\(JSONText.quoted(source)),\"recovered_events\":\(report.recoveredEvents),\"reappended_records\":\(report.reappendedRecords),\"merged_events\":\(report.mergedEvents),\"finished\":\(strings(report.finished)),\"segments\":\(verified.segments),\"events\":\(verified.events),\"records\":\(verified.records)}")
     }
 }

@@ -14,10 +14,7 @@ struct Status: ParsableCommand {
         let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
         let sealed = ledger.segments.filter(\.sealed).count
         if json {
-            let list = devices.map { d in
-                "{\"device\":\"\(d)\",\"name\":\(JSONText.quoted(ledger.deviceNames[d]?.name ?? "")),\"events\":\(ledger.versionVector[d] ?? 0),\"local\":\(d == ledger.localDevice)}"
-            }
-            print("{\"ledger\":\(JSONText.quoted(ledger.directory)),\"ledger_id\":\"\(ledger.metadata.ledgerID)\",\"device\":\"\(ledger.localDevice)\",\"device_name\":\(JSONText.quoted(ledger.metadata.deviceName)),\"events\":\(ledger.eventCount),\"records\":\(ledger.recordCount),\"segments\":\(ledger.segments.count),\"sealed_segments\":\(sealed),\"bytes_on_disk\":\(ledger.bytesOnDisk),\"clock\":\"\(ledger.lastHLC)\",\"devices\":[\(list.joined(separator: ","))]}")
+            print(try OrderedJSONEncoder().encode(StatusOutput(ledger, devices: devices)))
             return
         }
         print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")

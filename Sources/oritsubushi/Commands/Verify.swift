@@ -40,7 +40,7 @@ struct Verify: AsyncParsableCommand {
         let r = try ledger.verify()
         let ratio = (r.compressionRatio * 100).rounded() / 100
         if json {
-            print("{\"ok\":true,\"segments\":\(r.segments),\"sealed_segments\":\(r.sealedSegments),\"frames\":\(r.frames),\"events\":\(r.events),\"records\":\(r.records),\"devices\":\(r.devices),\"bytes_on_disk\":\(r.bytesOnDisk),\"raw_bytes\":\(r.rawBytes),\"compression_ratio\":\(ratio),\"ignored_checkpoint\":\(r.ignoredCheckpoint.map(JSONText.quoted) ?? "null")}")
+            print(try OrderedJSONEncoder().encode(VerifyOutput(r, ratio: ratio)))
         } else {
             print("ok: \(r.segments) segments (\(r.sealedSegments) sealed), \(r.frames) frames, \(r.events) events (\(r.records) records) from \(r.devices) devices")
             print("    \(r.bytesOnDisk) bytes on disk, \(r.rawBytes) bytes raw, compression ratio \(ratio)")

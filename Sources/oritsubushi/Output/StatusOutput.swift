@@ -1,0 +1,46 @@
+import LedgerCore
+
+/// `status --json`: one object, keys in declaration order (README.md, "status").
+struct StatusOutput: Encodable {
+    struct Device: Encodable {
+        var device: String
+        var name: String
+        var events: UInt64
+        var local: Bool
+    }
+
+    var ledger: String
+    var ledgerID: String
+    var device: String
+    var deviceName: String
+    var events: UInt64
+    var records: UInt64
+    var segments: Int
+    var sealedSegments: Int
+    var bytesOnDisk: Int
+    var clock: String
+    var devices: [Device]
+
+    enum CodingKeys: String, CodingKey {
+        case ledger, ledgerID = "ledger_id", device, deviceName = "device_name", events, records, segments
+        case sealedSegments = "sealed_segments", bytesOnDisk = "bytes_on_disk", clock, devices
+    }
+
+    /// `devices`: every device the ledger knows, sorted by id.
+    init(_ ledger: Ledger, devices: [DeviceID]) {
+        self.ledger = ledger.directory
+        ledgerID = ledger.metadata.ledgerID
+        device = ledger.localDevice.description
+        deviceName = ledger.metadata.deviceName
+        events = ledger.eventCount
+        records = ledger.recordCount
+        segments = ledger.segments.count
+        sealedSegments = ledger.segments.filter(\.sealed).count
+        bytesOnDisk = ledger.bytesOnDisk
+        clock = ledger.lastHLC.description
+        self.devices = devices.map { d in
+            Device(device: d.description, name: ledger.deviceNames[d]?.name ?? "", events: ledger.versionVector[d] ?? 0,
+                   local: d == ledger.localDevice)
+        }
+    }
+}
