@@ -117,8 +117,7 @@ import Testing
         #expect(try cli.run("stats", "dates", "--json").stdout.contains("\"completed\":2,"))
     }
 
-    @Test func bothRealDumpsImportThroughTheCLI() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func bothRealDumpsImportThroughTheCLI() throws {
         let (dir, cli) = try Self.setUp()
         defer { dir.remove() }
         let first = try cli.run("catalog", "import", SharedData.dump(152))

@@ -5,11 +5,11 @@ import Testing
 @testable import LedgerCore
 
 @Suite(.serialized) struct CatalogImportTests {
-    static func catalog(_ ledger: Ledger) throws -> SQLiteDatabase {
-        try SQLiteDatabase(path: LedgerFiles.path(LedgerFiles.catalog, in: ledger.directory), mode: .readOnly)
+    static func catalog(_ ledger: Ledger) throws -> TestDatabase {
+        try TestDatabase(path: LedgerFiles.path(LedgerFiles.catalog, in: ledger.directory))
     }
 
-    static func counts(_ db: SQLiteDatabase) throws -> [String: Int64] {
+    static func counts(_ db: TestDatabase) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
         for (name, sql) in [
             ("stations", "SELECT count(*) FROM stations"), ("enabledStations", "SELECT count(*) FROM stations WHERE enabled = 1"),
@@ -17,15 +17,12 @@ import Testing
             ("operators", "SELECT count(*) FROM operators"), ("enabledOperators", "SELECT count(*) FROM operators WHERE enabled = 1"),
             ("stationsLines", "SELECT count(*) FROM stations_lines"),
         ] {
-            let statement = try db.prepare(sql)
-            _ = try statement.step()
-            result[name] = statement.int64(0)
+            result[name] = try db.integer(sql)
         }
         return result
     }
 
-    @Test func bothDumpsImportWithoutErrorsAndMatchTheDocumentedCounts() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func bothDumpsImportWithoutErrorsAndMatchTheDocumentedCounts() throws {
         let expected: [Int: [String: Int64]] = [
             176: ["stations": 9780, "enabledStations": 9520, "lines": 637, "enabledLines": 623, "operators": 181,
                   "enabledOperators": 176, "stationsLines": 10122],
@@ -48,8 +45,7 @@ import Testing
         }
     }
 
-    @Test func importing152Then176GivesTheSameCatalogueAs176Alone() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func importing152Then176GivesTheSameCatalogueAs176Alone() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let upgraded = try Harness.createLedger(dir, name: "a")
@@ -68,8 +64,7 @@ import Testing
 
     /// Completes the sources of every carry-over introduced after 152, plus a few older ones,
     /// then upgrades: the new carry-overs fire once, with the source's hlc; old ones never again.
-    @Test func upgrade152To176CarriesCompletionsOverOnce() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func upgrade152To176CarriesCompletionsOverOnce() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
@@ -106,8 +101,7 @@ import Testing
         #expect(try ledger.allRecords().count == count)
     }
 
-    @Test func the306029CarryOverComesFrom204291NotTheTypo204391() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func the306029CarryOverComesFrom204291NotTheTypo204391() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
@@ -120,8 +114,7 @@ import Testing
         #expect(try ProjectionStore.load(ledger).row(306029)?.compDate == 20090801)
     }
 
-    @Test func the302456CarryOverNeverOverwritesALaterUserEdit() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func the302456CarryOverNeverOverwritesALaterUserEdit() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)

@@ -146,16 +146,16 @@ import Glibc
         // Copy the ledger while another connection is inside a write transaction that has
         // outgrown its page cache: SQLite has then synced the journal (made it hot) and written
         // changed pages into the file itself, as in a kill during a large save.
-        let writer = try SQLiteDatabase(path: path + "/projection.sqlite", mode: .readWriteCreate)
-        try writer.execute("""
+        let writer = try TestDatabase(path: path + "/projection.sqlite", readonly: false)
+        let crashed = dir.sub("crashed")
+        try writer.insideTransaction("""
             PRAGMA cache_size = 10; BEGIN IMMEDIATE; UPDATE projection_meta SET value = '0' WHERE key = 'position';
             WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
             INSERT INTO completions (s_id, comp_date, update_date, memo) SELECT i, 20130000, 0, 'garbage' FROM n
-            """)
-        let crashed = dir.sub("crashed")
-        try FileManager.default.copyItem(atPath: path, toPath: crashed)
-        try writer.execute("ROLLBACK")
-        writer.close()
+            """) {
+            try FileManager.default.copyItem(atPath: path, toPath: crashed)
+        }
+        try writer.close()
         #expect(FileManager.default.fileExists(atPath: crashed + "/projection.sqlite-journal"), "the image holds a hot journal")
         return (crashed, expected)
     }
@@ -224,9 +224,9 @@ import Glibc
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: file))
         case .checkpointPastTheLog:
-            try SQLiteDatabase(path: file, mode: .readWriteCreate).execute("UPDATE projection_meta SET value = '1000' WHERE key = 'position'")
+            try TestDatabase(path: file, readonly: false).execute("UPDATE projection_meta SET value = '1000' WHERE key = 'position'")
         case .deviceAheadOfTheLog:
-            try SQLiteDatabase(path: file, mode: .readWriteCreate).execute("UPDATE projection_checkpoint SET seq = seq + 100")
+            try TestDatabase(path: file, readonly: false).execute("UPDATE projection_checkpoint SET seq = seq + 100")
         case .otherLedgersProjection:
             let other = CLIRunner(ledger: dir.sub("other"))
             #expect(try other.run("init").status == 0)

@@ -7,14 +7,10 @@ import Testing
 @Suite(.serialized) struct ProjectionTests {
     /// The projection as exported rows plus the winner keys, for equality checks.
     static func dump(_ ledger: Ledger) throws -> [String] {
-        let db = try SQLiteDatabase(path: ProjectionStore.path(ledger), mode: .readOnly)
-        let statement = try db.prepare("""
+        try TestDatabase(path: ProjectionStore.path(ledger)).rows("""
             SELECT c.s_id, c.comp_date, c.update_date, c.memo, w.date_hlc, w.date_device, w.date_seq,
             w.memo_hlc, w.memo_device, w.memo_seq, w.events FROM completions c JOIN completion_winners w USING (s_id) ORDER BY c.s_id
-            """)
-        var rows: [String] = []
-        while try statement.step() { rows.append((0..<11).map { statement.string($0) }.joined(separator: "|")) }
-        return rows
+            """).map { $0.joined(separator: "|") }
     }
 
     static func randomDrafts(_ rng: inout SeededGenerator, count: Int) -> [StationEditDraft] {

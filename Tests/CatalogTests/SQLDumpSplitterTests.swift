@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
@@ -52,8 +53,7 @@ import Testing
         }
     }
 
-    @Test func bothRealDumpsSplitIntoTheDocumentedStatementCounts() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func bothRealDumpsSplitIntoTheDocumentedStatementCounts() throws {
         for (version, expected) in [(152, 22_270), (176, 22_538)] {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: SharedData.dump(version))))
             let statements = try SQLDumpSplitter.split(bytes, file: SharedData.dump(version))

@@ -32,10 +32,10 @@ import Testing
     }
 
     struct Oracle {
-        let db: SQLiteDatabase
+        let db: TestDatabase
 
         init(ledger: Ledger) throws {
-            db = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
+            db = try TestDatabase()
             try db.execute("""
                 ATTACH DATABASE '\(LedgerFiles.path(LedgerFiles.catalog, in: ledger.directory))' AS cat;
                 ATTACH DATABASE '\(LedgerFiles.path(LedgerFiles.projection, in: ledger.directory))' AS p;
@@ -51,13 +51,7 @@ import Testing
         }
 
         func rows(_ sql: String, _ args: [String] = []) throws -> [[String]] {
-            let statement = try db.prepare(sql)
-            for (i, a) in args.enumerated() { try statement.bind(Int32(i + 1), a) }
-            var out: [[String]] = []
-            while try statement.step() {
-                out.append((0..<statement.columnCount).map { statement.string($0) })
-            }
-            return out
+            try db.rows(sql, args)
         }
 
         /// (key, total, completed) of each group, or the station ids of a station level.
@@ -154,9 +148,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [(152, UInt64(1)), (176, UInt64(2))])
+    @Test(.requiresSharedData, arguments: [(152, UInt64(1)), (176, UInt64(2))])
     func everyLevelMatchesTheSQLOracle(version: Int, seed: UInt64) throws {
-        guard SharedData.require() else { return }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
@@ -180,8 +173,7 @@ import Testing
     }
 
     /// 津 (reading 「つ」) forms its own group of three, and the header of that group says three.
-    @Test func theTsuGroupHoldsExactlyTheThreeTsuStations() throws {
-        guard SharedData.require() else { return }
+    @Test(.requiresSharedData) func theTsuGroupHoldsExactlyTheThreeTsuStations() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)

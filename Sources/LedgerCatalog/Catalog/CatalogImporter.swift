@@ -1,9 +1,5 @@
-import CSQLite
+import GRDB
 import LedgerCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A station carry-over the dump performed (domain.md §3.4): `target` received the completion
 /// of `source`.
@@ -17,9 +13,10 @@ package struct CarryOver: Sendable, Equatable, CustomStringConvertible {
     package var description: String { "\(target) ← \(source)" }
 }
 
-/// Applies a catalogue dump to `catalog.sqlite` inside one open transaction, so that the caller
-/// can append the catalogue-version and carry-over events to the ledger first and commit only
-/// then (a crash in between re-derives the same carry-overs, which no-op suppression drops).
+/// Applies a catalogue dump to a copy of `catalog.sqlite` in memory, so that the caller can
+/// append the catalogue-version and carry-over events to the ledger first and only then put the
+/// new catalogue in place (`commit`); a crash in between leaves the old file, and the next import
+/// re-derives the same carry-overs, which no-op suppression drops.
 ///
 /// The dump's `completions` statements run against a TEMP `completions` table seeded with the
 /// projection (and an empty row for every station of the previous catalogue, as the original
@@ -30,80 +27,84 @@ package final class CatalogImporter {
     package let version: UInt32
     package let statementCount: Int
     package private(set) var carryOvers: [CarryOver] = []
-    private let database: SQLiteDatabase
+    private let database: DatabaseQueue
     private let finalPath: String
-    private let workingPath: String
+    private let fileSystem: any FileSystem
     private var open = true
 
     /// The typo of the dumps' v73 carry-over (domain.md §3.4): 306029 (富山) must come from
     /// 204291 (富山, JR西日本), as the iOS app has it, not 204391 (市川大門).
     package static let sourceFixes: [UInt32: (wrong: UInt32, right: UInt32)] = [306029: (204391, 204291)]
 
-    /// Runs every statement; throws (rolling back and deleting any new file) on the first error,
-    /// with the statement's line number.
+    /// Statements a catalogue dump has no business running: attaching files, pragmas, and
+    /// transaction control (the whole import is one unit). GRDB owns the connection's SQLite
+    /// authorizer, so they are recognised by their leading keyword.
+    static let refusedKeywords: Set<String> = ["ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK",
+                                               "SAVEPOINT", "RELEASE"]
+
+    /// Named, versioned migrations of the catalogue's own bookkeeping (the catalogue tables come
+    /// from the dumps). The first is what earlier versions created; `IF NOT EXISTS` makes it a
+    /// no-op on their files.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: carry-over bookkeeping") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS carryovers (target INTEGER NOT NULL, source INTEGER NOT NULL, \
+                applied_source INTEGER NOT NULL, version INTEGER NOT NULL, fired INTEGER NOT NULL, PRIMARY KEY (target, source))
+                """)
+        }
+        return migrator
+    }()
+
+    /// Runs every statement; throws on the first error, with the statement's line number, and
+    /// leaves the catalogue file as it was.
     package init(
         ledgerDirectory: String, file: String, statements: [DumpStatement], version: UInt32,
-        projection: CompletionsProjection
+        projection: CompletionsProjection, fileSystem: any FileSystem = PosixFileSystem()
     ) throws {
         self.version = version
+        self.fileSystem = fileSystem
         statementCount = statements.count
         finalPath = LedgerFiles.path(LedgerFiles.catalog, in: ledgerDirectory)
-        let isNew = access(finalPath, F_OK) != 0
-        workingPath = isNew ? finalPath + ".importing" : finalPath
-        if isNew { unlink(workingPath); unlink(workingPath + "-journal") }
-        database = try SQLiteDatabase(path: workingPath, mode: .readWriteCreate)
-        do {
-            let applied = try database.userVersion()
+        if fileSystem.fileExists(finalPath) {
+            SQLiteFile.rollBackHotJournal(finalPath, fileSystem: fileSystem)
+            database = try SQLiteFile.inMemory(fileSystem.readFile(finalPath), file: finalPath)
+        } else {
+            database = try SQLiteFile.inMemory()
+        }
+        try SQLiteFile.mapped(file: finalPath) {
+            let applied = try database.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA user_version") ?? 0 }
             guard applied <= Int64(version) else {
                 throw LedgerError(.badInput, "catalogue version \(version) is older than the applied version \(applied); catalogues only move forward")
             }
-            try database.execute("PRAGMA temp_store = MEMORY")
-            try database.execute("BEGIN IMMEDIATE")
-            try prepareBookkeeping(projection: projection)
-            try run(statements, file: file)
-            try database.setUserVersion(Int64(version))
-        } catch {
-            abort()
-            throw error
+            try Self.migrator.migrate(database)
+        }
+        try database.inDatabase { db in
+            try SQLiteFile.mapped(file: finalPath) { try prepareBookkeeping(projection: projection, db) }
+            try run(statements, file: file, db)
+            try SQLiteFile.mapped(file: finalPath) { try db.execute(sql: "PRAGMA user_version = \(version)") }
         }
     }
 
-    deinit { if open { abort() } }
-
-    private func prepareBookkeeping(projection: CompletionsProjection) throws {
-        try database.execute("""
-            CREATE TABLE IF NOT EXISTS carryovers (target INTEGER NOT NULL, source INTEGER NOT NULL, \
-            applied_source INTEGER NOT NULL, version INTEGER NOT NULL, fired INTEGER NOT NULL, PRIMARY KEY (target, source));
-            CREATE TEMP TABLE completions ("s_id" INTEGER PRIMARY KEY  NOT NULL ,"comp_date" INTEGER NOT NULL  DEFAULT (0) ,"update_date" INTEGER NOT NULL  DEFAULT (0) ,"memo" TEXT);
-            """)
-        if try database.tableExists("stations") {
-            try database.execute("INSERT OR IGNORE INTO temp.completions SELECT s_id, 0, 0, '' FROM main.stations")
+    private func prepareBookkeeping(projection: CompletionsProjection, _ db: Database) throws {
+        try db.execute(sql: CompletionsTable.create("CREATE TEMP TABLE"))
+        if try db.tableExists("stations") {
+            try db.execute(sql: "INSERT OR IGNORE INTO temp.completions SELECT s_id, 0, 0, '' FROM main.stations")
         }
-        let seed = try database.prepare("INSERT OR REPLACE INTO temp.completions VALUES (?, ?, ?, ?)")
-        for (station, row) in projection.sortedRows() {
-            seed.reset()
-            try seed.bind(1, Int64(station))
-            try seed.bind(2, Int64(row.compDate))
-            try seed.bind(3, row.updateDate)
-            try seed.bind(4, row.memo)
-            try seed.step()
+        try CompletionsTable.insert(projection.sortedRows().lazy.map { CompletionRow($0.station, $0.row) },
+                                    into: "temp.completions", db)
+        for row in try Row.fetchAll(db, sql: "SELECT target, source FROM carryovers") {
+            evaluated.insert("\(row.integer("target"))<\(row.integer("source"))")
         }
-        var seen = Set<String>()
-        let done = try database.prepare("SELECT target, source FROM carryovers")
-        while try done.step() { seen.insert("\(done.int64(0))<\(done.int64(1))") }
-        evaluated = seen
     }
 
     private var evaluated: Set<String> = []
 
-    private func run(_ statements: [DumpStatement], file: String) throws {
+    private func run(_ statements: [DumpStatement], file: String, _ db: Database) throws {
         let carryOverPattern = try Regex(
             #"^\s*INSERT\s+OR\s+(IGNORE|REPLACE)\s+INTO\s+"?completions"?\s+SELECT\s+(\d+)\s*,.*FROM\s+"?completions"?\s+WHERE\s+s_id\s*=\s*(\d+)\s+AND\s+comp_date\s*>\s*0\s*;?\s*$"#
         ).ignoresCase().dotMatchesNewlines()
         let createCompletions = try Regex(#"^\s*CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?"?completions"?\s*\("#).ignoresCase()
-        let record = try database.prepare("INSERT OR REPLACE INTO carryovers VALUES (?, ?, ?, ?, ?)")
-        sqlite3_set_authorizer(database.handle, CatalogImporter.authorize, nil)
-        defer { sqlite3_set_authorizer(database.handle, nil, nil) }
 
         for statement in statements {
             var sql = statement.sql
@@ -124,83 +125,75 @@ package final class CatalogImporter {
                     carry = CarryOver(target: target, source: applied, sourceInFile: source, replaces: replaces)
                 }
             }
-            try execute(sql, line: statement.line, file: file)
+            try execute(sql, line: statement.line, file: file, db)
             if let carry {
-                let fired = database.changes > 0
+                let fired = db.changesCount > 0
                 if fired { carryOvers.append(carry) }
                 evaluated.insert("\(carry.target)<\(carry.sourceInFile)")
-                record.reset()
-                try record.bind(1, Int64(carry.target))
-                try record.bind(2, Int64(carry.sourceInFile))
-                try record.bind(3, Int64(carry.source))
-                try record.bind(4, Int64(version))
-                try record.bind(5, fired ? 1 : 0)
-                try record.step()
+                try SQLiteFile.mapped(file: finalPath) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO carryovers VALUES (?, ?, ?, ?, ?)", arguments: [
+                        Int64(carry.target), Int64(carry.sourceInFile), Int64(carry.source), Int64(version), fired ? 1 : 0,
+                    ])
+                }
             }
         }
     }
 
-    private func execute(_ sql: String, line: Int, file: String) throws {
+    private func execute(_ sql: String, line: Int, file: String, _ db: Database) throws {
         do {
-            let prepared = try SQLiteStatement.prepareInput(database, sql)
-            if prepared.isEmpty { return }
+            let statements = try db.allStatements(sql: sql)
+            guard let first = try statements.next() else { return }
+            if Self.refusedKeywords.contains(Self.leadingKeyword(first.sql)) {
+                throw LedgerError(.badInput, "the catalogue statement failed: not authorized")
+            }
             // The apps ignore text after the first statement; a second statement there is
             // almost certainly a damaged dump, so refuse it instead of dropping it silently.
-            let rest = prepared.tail.trimmingSpaces
-            if !rest.isEmpty, !rest.hasPrefix("--"), !(try SQLiteStatement.prepareInput(database, rest).isEmpty) {
+            if try statements.next() != nil {
                 throw LedgerError(.badInput, "a second statement follows the first on one line")
             }
-            while try prepared.step(category: .badInput) {}
+            try first.execute()
+        } catch let error as DatabaseError {
+            throw LedgerError(.badInput, "the catalogue statement failed: \(error.message ?? "\(error.resultCode)")",
+                              file: file, line: line, cause: .sqlite(error.extendedResultCode.rawValue))
         } catch let error as LedgerError {
-            var message = error.message
-            if message.hasPrefix("SQLite: ") { message = "the catalogue statement failed: " + message.dropFirst(8) }
-            throw LedgerError(.badInput, message, file: file, line: line)
+            throw LedgerError(.badInput, error.message, file: file, line: line)
         }
     }
 
-    /// Refuses statements a catalogue dump has no business running: attaching files, pragmas,
-    /// and transaction control (the whole import is one transaction).
-    private static let authorize: @convention(c) (
-        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-        UnsafePointer<CChar>?, UnsafePointer<CChar>?
-    ) -> Int32 = { _, action, _, _, _, _ in
-        switch action {
-        case SQLITE_ATTACH, SQLITE_DETACH, SQLITE_PRAGMA, SQLITE_TRANSACTION, SQLITE_SAVEPOINT: return SQLITE_DENY
-        default: return SQLITE_OK
-        }
-    }
-
-    /// Commits the catalogue (after the ledger holds the events) and puts a new file in place.
-    package func commit() throws {
-        try database.execute("DROP TABLE temp.completions; COMMIT")
-        database.close()
-        open = false
-        if workingPath != finalPath {
-            guard rename(workingPath, finalPath) == 0 else {
-                unlink(workingPath)
-                throw LedgerError(.io, "cannot put the catalogue in place: errno \(errno)", file: finalPath)
+    /// The first word of a statement, past spaces, comments and `EXPLAIN [QUERY PLAN]`.
+    static func leadingKeyword(_ sql: String) -> String {
+        var rest = Substring(sql)
+        while true {
+            rest = rest.drop(while: \.isWhitespace)
+            if rest.hasPrefix("--") {
+                rest = rest.drop(while: { $0 != "\n" })
+            } else if rest.hasPrefix("/*") {
+                rest = rest.dropFirst(2)
+                rest = rest.firstRange(of: "*/").map { rest[$0.upperBound...] } ?? ""
+            } else {
+                let word = rest.prefix(while: { $0.isLetter }).uppercased()
+                guard word == "EXPLAIN" || word == "QUERY" || word == "PLAN" else { return word }
+                rest = rest.dropFirst(word.count)
             }
         }
     }
 
-    /// Rolls everything back; a catalogue file created by this import is removed.
-    package func abort() {
+    /// Puts the new catalogue in place (after the ledger holds the events): the same atomic
+    /// replacement as the projection's, through the file system (`SQLiteFile.replace`).
+    package func commit() throws {
         guard open else { return }
         open = false
-        try? database.execute("ROLLBACK")
-        database.close()
-        if workingPath != finalPath {
-            unlink(workingPath)
-            unlink(workingPath + "-journal")
-        }
+        try SQLiteFile.replace(finalPath, with: database, fileSystem: fileSystem,
+                               staleTemporaries: [finalPath + ".importing", finalPath + ".importing-journal"])
+    }
+
+    /// Drops the import; the catalogue file was never touched.
+    package func abort() {
+        open = false
     }
 }
 
 extension String {
-    var trimmingSpaces: String {
-        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
-    }
-
     func replacingFirst(_ target: String, with replacement: String) -> String {
         guard let range = firstRange(of: target) else { return self }
         var copy = self

@@ -1,41 +1,56 @@
+import Foundation
+import GRDB
 import LedgerCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Read access to the catalogue database of a ledger (`catalog.sqlite`). Opening never creates
 /// the file: a ledger without a catalogue simply has none (`open` returns `nil`).
 package final class CatalogStore {
-    package let database: SQLiteDatabase
+    package let database: DatabaseQueue
+    /// The file, for error messages.
+    package let path: String
     /// The applied catalogue version (`PRAGMA user_version`, as the iOS app keeps it).
     package let version: Int64
 
-    private init(database: SQLiteDatabase) throws {
+    private init(database: DatabaseQueue, path: String) throws {
         self.database = database
-        version = try database.userVersion()
+        self.path = path
+        version = try SQLiteFile.mapped(file: path) { try database.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA user_version") ?? 0 } }
     }
 
-    package static func exists(inLedger directory: String) -> Bool {
-        access(LedgerFiles.path(LedgerFiles.catalog, in: directory), F_OK) == 0
+    package static func exists(inLedger directory: String, fileSystem: any FileSystem = PosixFileSystem()) -> Bool {
+        fileSystem.fileExists(LedgerFiles.path(LedgerFiles.catalog, in: directory))
     }
 
     /// Opens the catalogue read-only, or returns `nil` when none was imported yet.
-    package static func open(ledgerDirectory: String) throws -> CatalogStore? {
-        guard exists(inLedger: ledgerDirectory) else { return nil }
-        let database = try SQLiteDatabase(path: LedgerFiles.path(LedgerFiles.catalog, in: ledgerDirectory), mode: .readOnly)
-        guard try database.tableExists("stations") else {
-            throw LedgerError(.corruption, "the catalogue database has no stations table", file: database.path)
+    package static func open(ledgerDirectory: String, fileSystem: any FileSystem = PosixFileSystem()) throws -> CatalogStore? {
+        guard exists(inLedger: ledgerDirectory, fileSystem: fileSystem) else { return nil }
+        let path = LedgerFiles.path(LedgerFiles.catalog, in: ledgerDirectory)
+        let database = try SQLiteFile.openForReading(path, fileSystem: fileSystem)
+        guard try SQLiteFile.mapped(file: path, { try database.inDatabase { try $0.tableExists("stations") } }) else {
+            throw LedgerError(.corruption, "the catalogue database has no stations table", file: path)
         }
-        return try CatalogStore(database: database)
+        return try CatalogStore(database: database, path: path)
+    }
+
+    /// The catalogue of `ledger`, read through its file system.
+    package static func open(_ ledger: Ledger) throws -> CatalogStore? {
+        try open(ledgerDirectory: ledger.directory, fileSystem: ledger.fileSystem)
+    }
+
+    /// Releases the connection (it is also released when the store is).
+    package func close() {
+        try? database.close()
+    }
+
+    /// Runs a read, mapping SQLite's errors.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try SQLiteFile.mapped(file: path) { try database.inDatabase(body) }
     }
 
     /// Whether `station` is a catalogue station (enabled or not: disabled stations keep their
     /// history and can still be edited).
     package func contains(_ station: UInt32) throws -> Bool {
-        let statement = try database.prepare("SELECT 1 FROM stations WHERE s_id = ?")
-        try statement.bind(1, Int64(station))
-        return try statement.step()
+        try read { try Bool.fetchOne($0, sql: "SELECT 1 FROM stations WHERE s_id = ?", arguments: [Int64(station)]) ?? false }
     }
 
     /// Throws the documented "unknown station" error (exit 65) unless `station` is catalogued.
@@ -47,32 +62,32 @@ package final class CatalogStore {
 
     package func loadSnapshot() throws -> CatalogSnapshot {
         var snapshot = CatalogSnapshot(version: version)
-        let operators = try database.prepare("SELECT o_id, operator, type, enabled FROM operators ORDER BY o_id")
-        while try operators.step() {
-            snapshot.operators.append(CatalogOperator(id: operators.int64(0), name: operators.string(1),
-                                                      type: operators.int64(2), enabled: operators.int64(3) == 1))
-        }
-        let lines = try database.prepare("SELECT l_id, line, o_id, enabled, l_type FROM lines ORDER BY l_id")
-        while try lines.step() {
-            snapshot.lines.append(CatalogLine(id: lines.int64(0), name: lines.string(1), operatorID: lines.int64(2),
-                                              enabled: lines.int64(3) == 1, lineType: lines.isNull(4) ? nil : lines.int64(4)))
-        }
-        let stations = try database.prepare(
-            "SELECT s_id, station, yomi, wiki, pref, address, lat, lng, o_id, enabled, weight FROM stations ORDER BY s_id")
-        while try stations.step() {
-            let id = stations.int64(0)
-            guard id > 0, id <= Int64(UInt32.max) else { continue }
-            snapshot.stations.append(CatalogStation(
-                id: UInt32(id), name: stations.string(1), yomi: stations.string(2), wiki: stations.string(3),
-                pref: stations.int64(4), address: stations.string(5), lat: stations.int64(6), lng: stations.int64(7),
-                operatorID: stations.int64(8), enabled: stations.int64(9) == 1, weight: stations.int64(10)))
-        }
-        if try database.tableExists("stations_lines") {
-            let members = try database.prepare("SELECT l_id, s_id, s_sort FROM stations_lines ORDER BY l_id, s_sort, s_id")
-            while try members.step() {
-                let id = members.int64(1)
+        try read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT o_id, operator, type, enabled FROM operators ORDER BY o_id") {
+                snapshot.operators.append(CatalogOperator(id: row.integer("o_id"), name: row.text("operator"),
+                                                          type: row.integer("type"), enabled: row.integer("enabled") == 1))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT l_id, line, o_id, enabled, l_type FROM lines ORDER BY l_id") {
+                snapshot.lines.append(CatalogLine(id: row.integer("l_id"), name: row.text("line"), operatorID: row.integer("o_id"),
+                                                  enabled: row.integer("enabled") == 1,
+                                                  lineType: row.isNull("l_type") ? nil : row.integer("l_type")))
+            }
+            let stations = try Row.fetchCursor(
+                db, sql: "SELECT s_id, station, yomi, wiki, pref, address, lat, lng, o_id, enabled, weight FROM stations ORDER BY s_id")
+            while let row = try stations.next() {
+                let id = row.integer("s_id")
                 guard id > 0, id <= Int64(UInt32.max) else { continue }
-                snapshot.memberships.append(CatalogMembership(lineID: members.int64(0), stationID: UInt32(id), sort: members.int64(2)))
+                snapshot.stations.append(CatalogStation(
+                    id: UInt32(id), name: row.text("station"), yomi: row.text("yomi"), wiki: row.text("wiki"),
+                    pref: row.integer("pref"), address: row.text("address"), lat: row.integer("lat"), lng: row.integer("lng"),
+                    operatorID: row.integer("o_id"), enabled: row.integer("enabled") == 1, weight: row.integer("weight")))
+            }
+            guard try db.tableExists("stations_lines") else { return }
+            let members = try Row.fetchCursor(db, sql: "SELECT l_id, s_id, s_sort FROM stations_lines ORDER BY l_id, s_sort, s_id")
+            while let row = try members.next() {
+                let id = row.integer("s_id")
+                guard id > 0, id <= Int64(UInt32.max) else { continue }
+                snapshot.memberships.append(CatalogMembership(lineID: row.integer("l_id"), stationID: UInt32(id), sort: row.integer("s_sort")))
             }
         }
         snapshot.index()
@@ -102,10 +117,8 @@ package final class CatalogStore {
                 JOIN lines l ON l.l_id = sl.l_id WHERE l.enabled = 1 AND l.line LIKE ?1 ESCAPE '*'\(enabled) ORDER BY s.s_id
                 """
         }
-        let statement = try database.prepare(sql)
-        try statement.bind(1, pattern)
-        var ids: [UInt32] = []
-        while try statement.step() { ids.append(UInt32(truncatingIfNeeded: statement.int64(0))) }
-        return ids
+        return try read { db in
+            try Int64.fetchAll(db, sql: sql, arguments: [pattern]).map { UInt32(truncatingIfNeeded: $0) }
+        }
     }
 }

@@ -1,8 +1,5 @@
+import GRDB
 import LedgerCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Persists the completions projection in `projection.sqlite` (Schemas/projection.md):
 ///
@@ -14,7 +11,8 @@ import Glibc
 ///
 /// Loading never writes and never creates the file, so a command that is later rejected leaves
 /// the ledger directory as it was. A missing, foreign or unreadable file is treated as empty and
-/// rebuilt from the log on the next save.
+/// rebuilt from the log on the next save. All file operations go through the ledger's
+/// `FileSystem` (`SQLiteFile`).
 package enum ProjectionStore {
     package static let formatVersion = 1
 
@@ -60,28 +58,30 @@ package enum ProjectionStore {
         return projection
     }
 
-    /// A command killed inside an incremental save leaves a hot journal (`-journal`). A read-only
-    /// connection cannot roll it back and refuses the file ("attempt to write a readonly
-    /// database"), so a writable one is opened first: its first read rolls the journal back and
-    /// the file holds the previous checkpoint again. Where the file cannot be written (a read-only
-    /// file system), the read-only open then fails and the projection is rebuilt in memory.
-    private static func rollBackInterruptedSave(_ file: String, ledger: Ledger) {
-        guard access(file + "-journal", F_OK) == 0,
-              (try? ledger.fileSystem.prepareExternalWrite(file)) != nil,
-              let db = try? SQLiteDatabase(path: file, mode: .readWriteCreate)
-        else { return }
-        _ = try? db.execute("SELECT count(*) FROM sqlite_master")
-        db.close()
-    }
-
     private static func readStored(_ ledger: Ledger, lazy: Bool) throws -> CompletionsProjection? {
         let file = path(ledger)
-        guard access(file, F_OK) == 0 else { return nil }
-        rollBackInterruptedSave(file, ledger: ledger)
-        let db = try SQLiteDatabase(path: file, mode: .readOnly)
+        guard ledger.fileSystem.fileExists(file) else { return nil }
+        let queue = try SQLiteFile.openForReading(file, fileSystem: ledger.fileSystem)
+        return try SQLiteFile.mapped(file: file) {
+            var projection = try queue.inDatabase { db in try readCheckpoint(db, ledger: ledger) }
+            if lazy {
+                projection.loader = ProjectionRowLoader(queue: queue, file: file)
+            } else {
+                try queue.inDatabase { db in
+                    let rows = try Row.fetchCursor(db, sql: "SELECT \(ProjectionRows.columns) \(ProjectionRows.source)")
+                    while let row = try rows.next() {
+                        projection.insertLoaded(UInt32(truncatingIfNeeded: row["s_id"] as Int64), ProjectionRows.decode(row))
+                    }
+                }
+            }
+            return projection
+        }
+    }
+
+    /// The stored checkpoint, validated against the ledger (an empty projection positioned there).
+    private static func readCheckpoint(_ db: Database, ledger: Ledger) throws -> CompletionsProjection {
         var meta: [String: String] = [:]
-        let metaRows = try db.prepare("SELECT key, value FROM projection_meta")
-        while try metaRows.step() { meta[metaRows.string(0)] = metaRows.string(1) }
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM projection_meta") { meta[row["key"]] = row["value"] }
         guard meta["format"] == String(formatVersion) else {
             throw UnusableProjection(reason: "has format \(meta["format"] ?? "none"), not \(formatVersion)")
         }
@@ -96,27 +96,18 @@ package enum ProjectionStore {
             throw UnusableProjection(reason: "has its checkpoint at record \(position), past the end of the log (\(ledger.recordCount) records)")
         }
         var projection = CompletionsProjection()
-        let checkpoint = try db.prepare("SELECT device, seq FROM projection_checkpoint")
-        while try checkpoint.step() {
-            guard let device = DeviceID(hex: checkpoint.string(0)) else {
+        for row in try Row.fetchAll(db, sql: "SELECT device, seq FROM projection_checkpoint") {
+            guard let device = DeviceID(hex: row["device"]) else {
                 throw UnusableProjection(reason: "names a device that is not a device id")
             }
-            let seq = UInt64(bitPattern: checkpoint.int64(1))
+            let seq = UInt64(bitPattern: row["seq"])
             guard seq <= ledger.versionVector[device] ?? 0 else {
                 throw UnusableProjection(reason: "has a checkpoint ahead of the log for device \(device)")
             }
             projection.versionVector[device] = seq
         }
-        let versions = try db.prepare("SELECT version FROM projection_catalog_versions")
-        while try versions.step() { projection.catalogVersions.insert(UInt32(truncatingIfNeeded: versions.int64(0))) }
-        if lazy {
-            projection.loader = try ProjectionRowLoader(database: db)
-        } else {
-            defer { db.close() }
-            let rows = try db.prepare("SELECT \(rowColumns) FROM completions c JOIN completion_winners w ON w.s_id = c.s_id")
-            while try rows.step() {
-                projection.insertLoaded(UInt32(truncatingIfNeeded: rows.int64(0)), decodeRow(rows))
-            }
+        for version in try Int64.fetchAll(db, sql: "SELECT version FROM projection_catalog_versions") {
+            projection.catalogVersions.insert(UInt32(truncatingIfNeeded: version))
         }
         projection.position = position
         projection.storedPosition = position
@@ -124,169 +115,66 @@ package enum ProjectionStore {
         return projection
     }
 
-    static let rowColumns = """
-        c.s_id, c.comp_date, c.memo, w.date_hlc, w.date_device, w.date_seq, \
-        w.memo_hlc, w.memo_device, w.memo_seq, w.events
-        """
-
-    static func decodeRow(_ rows: SQLiteStatement) -> ProjectedStation {
-        var row = ProjectedStation()
-        row.compDate = UInt32(truncatingIfNeeded: rows.int64(1))
-        row.memo = rows.isNull(2) ? "" : rows.string(2)
-        row.dateWinner = order(rows, 3)
-        row.memoWinner = order(rows, 6)
-        row.events = UInt32(truncatingIfNeeded: rows.int64(9))
-        return row
-    }
-
-    private static func order(_ statement: SQLiteStatement, _ column: Int32) -> EventOrder? {
-        guard !statement.isNull(column) else { return nil }
-        return EventOrder(hlc: HybridTimestamp(rawValue: UInt64(bitPattern: statement.int64(column))),
-                          device: DeviceID(rawValue: UInt64(bitPattern: statement.int64(column + 1))),
-                          seq: UInt64(bitPattern: statement.int64(column + 2)))
-    }
-
-    /// The schema; `completions` is the original apps' DDL byte for byte.
-    package static let schema = """
-        CREATE TABLE IF NOT EXISTS "completions" ("s_id" INTEGER PRIMARY KEY  NOT NULL ,"comp_date" INTEGER NOT NULL  DEFAULT (0) ,"update_date" INTEGER NOT NULL  DEFAULT (0) ,"memo" TEXT);
-        CREATE TABLE IF NOT EXISTS completion_winners (s_id INTEGER PRIMARY KEY NOT NULL, date_hlc INTEGER, date_device INTEGER, date_seq INTEGER, memo_hlc INTEGER, memo_device INTEGER, memo_seq INTEGER, events INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS projection_checkpoint (device TEXT PRIMARY KEY NOT NULL, seq INTEGER NOT NULL);
-        CREATE TABLE IF NOT EXISTS projection_catalog_versions (version INTEGER PRIMARY KEY NOT NULL);
-        CREATE TABLE IF NOT EXISTS projection_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-        """
-
     /// Writes the rows changed since loading and the new checkpoint in one transaction, or the
-    /// whole projection into a fresh file that replaces the old one.
+    /// whole projection into a new file that replaces the old one.
+    ///
+    /// On the real disk the changed rows are written in place (SQLite's rollback journal makes
+    /// that atomic); elsewhere the stored image is updated in memory and replaces the file.
     package static func save(_ projection: inout CompletionsProjection, ledger: Ledger) throws {
         let file = path(ledger)
-        if projection.needsFullWrite || access(file, F_OK) != 0 {
-            let temporary = file + ".new"
-            try ledger.fileSystem.prepareExternalWrite(temporary)
-            unlink(temporary)
-            do {
-                let db = try SQLiteDatabase(path: temporary, mode: .readWriteCreate)
-                try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
-                try db.execute(schema)
-                try db.transaction {
-                    try write(projection.sortedRows(), to: db)
-                    try writeCheckpoint(projection, ledger: ledger, to: db)
-                }
-                // The file is derived data, so one fsync at the end (not per page) is enough.
-                try db.execute("PRAGMA journal_mode = DELETE")
-                db.close()
-                try syncFile(temporary)
-            } catch {
-                unlink(temporary)
-                throw error
-            }
-            // A leftover hot journal would be played back into the new file once it has the old
-            // one's name, so when there is one, the old file goes first, then its journal (a
-            // crash in between leaves no projection, which the next command rebuilds).
-            if access(file + "-journal", F_OK) == 0 {
-                unlink(file)
-                unlink(file + "-journal")
-            }
-            guard rename(temporary, file) == 0 else {
-                unlink(temporary)
-                throw LedgerError(.io, "cannot replace the projection: errno \(errno)", file: file)
-            }
+        let fileSystem = ledger.fileSystem
+        // A previous version's temporary of a full write, and the name of its working file.
+        let stale = [file + ".new"]
+        if projection.needsFullWrite || !fileSystem.fileExists(file) {
+            try fileSystem.prepareExternalWrite(file)
+            let queue = try SQLiteFile.inMemory()
+            try write(projection.sortedRows(), projection, ledger: ledger, to: queue, file: file)
+            try SQLiteFile.replace(file, with: queue, fileSystem: fileSystem, staleTemporaries: stale)
         } else if !projection.dirtyRows().isEmpty || projection.position != projection.storedPosition {
-            try ledger.fileSystem.prepareExternalWrite(file)
-            let db = try SQLiteDatabase(path: file, mode: .readWriteCreate)
-            defer { db.close() }
-            try db.transaction {
-                try write(projection.dirtyRows(), to: db)
-                try writeCheckpoint(projection, ledger: ledger, to: db)
+            try fileSystem.prepareExternalWrite(file)
+            if let native = fileSystem.nativePath(file) {
+                let queue = try SQLiteFile.openInPlace(file, native: native)
+                try write(projection.dirtyRows(), projection, ledger: ledger, to: queue, file: file)
+                try SQLiteFile.mapped(file: file) { try queue.close() }
+            } else {
+                let queue = try SQLiteFile.inMemory(fileSystem.readFile(file), file: file)
+                try write(projection.dirtyRows(), projection, ledger: ledger, to: queue, file: file)
+                try SQLiteFile.replace(file, with: queue, fileSystem: fileSystem, staleTemporaries: stale)
             }
         }
         projection.markSaved()
     }
 
-
-    private static func write(_ rows: [(station: UInt32, row: ProjectedStation)], to db: SQLiteDatabase) throws {
-        let completion = try db.prepare("INSERT OR REPLACE INTO completions (s_id, comp_date, update_date, memo) VALUES (?, ?, ?, ?)")
-        let winners = try db.prepare("""
-            INSERT OR REPLACE INTO completion_winners \
-            (s_id, date_hlc, date_device, date_seq, memo_hlc, memo_device, memo_seq, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (station, row) in rows {
-            completion.reset()
-            try completion.bind(1, Int64(station))
-            try completion.bind(2, Int64(row.compDate))
-            try completion.bind(3, row.updateDate)
-            try completion.bind(4, row.memo)
-            try completion.step()
-            winners.reset()
-            try winners.bind(1, Int64(station))
-            for (offset, winner) in [(Int32(2), row.dateWinner), (Int32(5), row.memoWinner)] {
-                if let winner {
-                    try winners.bind(offset, Int64(bitPattern: winner.hlc.rawValue))
-                    try winners.bind(offset + 1, Int64(bitPattern: winner.device.rawValue))
-                    try winners.bind(offset + 2, Int64(bitPattern: winner.seq))
-                } else {
-                    for k in offset..<offset + 3 { try winners.bindNull(k) }
-                }
+    /// Brings the schema up to date, then writes `rows` and the checkpoint in one transaction.
+    private static func write(_ rows: [(station: UInt32, row: ProjectedStation)], _ projection: CompletionsProjection,
+                              ledger: Ledger, to queue: DatabaseQueue, file: String) throws {
+        try SQLiteFile.mapped(file: file) {
+            try ProjectionRows.migrator.migrate(queue)
+            try queue.write { db in
+                try CompletionsTable.insert(rows.lazy.map { CompletionRow($0.station, $0.row) }, db)
+                try ProjectionRows.insertWinners(rows, db)
+                try writeCheckpoint(projection, ledger: ledger, db)
             }
-            try winners.bind(8, Int64(row.events))
-            try winners.step()
         }
     }
 
-    private static func writeCheckpoint(_ projection: CompletionsProjection, ledger: Ledger, to db: SQLiteDatabase) throws {
-        try db.execute("DELETE FROM projection_checkpoint; DELETE FROM projection_catalog_versions")
-        let checkpoint = try db.prepare("INSERT INTO projection_checkpoint (device, seq) VALUES (?, ?)")
+    private static func writeCheckpoint(_ projection: CompletionsProjection, ledger: Ledger, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM projection_checkpoint; DELETE FROM projection_catalog_versions")
         for (device, seq) in projection.versionVector.sorted(by: { $0.key < $1.key }) {
-            checkpoint.reset()
-            try checkpoint.bind(1, device.description)
-            try checkpoint.bind(2, Int64(bitPattern: seq))
-            try checkpoint.step()
+            try db.execute(sql: "INSERT INTO projection_checkpoint (device, seq) VALUES (?, ?)",
+                           arguments: [device.description, Int64(bitPattern: seq)])
         }
-        let versions = try db.prepare("INSERT INTO projection_catalog_versions (version) VALUES (?)")
         for version in projection.catalogVersions.sorted() {
-            versions.reset()
-            try versions.bind(1, Int64(version))
-            try versions.step()
+            try db.execute(sql: "INSERT INTO projection_catalog_versions (version) VALUES (?)", arguments: [Int64(version)])
         }
-        let meta = try db.prepare("INSERT OR REPLACE INTO projection_meta (key, value) VALUES (?, ?)")
         for (key, value) in [("format", String(formatVersion)), ("ledger_id", "\(ledger.metadata.ledgerID)"),
                              ("position", String(projection.position))] {
-            meta.reset()
-            try meta.bind(1, key)
-            try meta.bind(2, value)
-            try meta.step()
+            try db.execute(sql: "INSERT OR REPLACE INTO projection_meta (key, value) VALUES (?, ?)", arguments: [key, value])
         }
     }
-
-    private static func syncFile(_ path: String) throws {
-        let fd = Glibc.open(path, O_RDONLY)
-        guard fd >= 0 else { throw LedgerError(.io, "cannot open for fsync: errno \(errno)", file: path) }
-        defer { Glibc.close(fd) }
-        guard fsync(fd) == 0 else { throw LedgerError(.io, "fsync failed: errno \(errno)", file: path) }
-    }
 }
-
 
 /// Why a stored projection file cannot be used (it is then rebuilt from the log).
 struct UnusableProjection: Error {
     var reason: String
-}
-
-/// Reads single stored rows on demand for a lazily loaded projection. Each lookup resets its
-/// statement, so no read lock outlives it and the same process can then write the file.
-final class ProjectionRowLoader: @unchecked Sendable {
-    private let database: SQLiteDatabase
-    private let statement: SQLiteStatement
-
-    init(database: SQLiteDatabase) throws {
-        self.database = database
-        statement = try database.prepare(
-            "SELECT \(ProjectionStore.rowColumns) FROM completions c JOIN completion_winners w ON w.s_id = c.s_id WHERE c.s_id = ?")
-    }
-
-    func load(_ station: UInt32) throws -> ProjectedStation? {
-        statement.reset()
-        defer { statement.reset() }
-        try statement.bind(1, Int64(station))
-        return try statement.step() ? ProjectionStore.decodeRow(statement) : nil
-    }
 }

@@ -21,6 +21,9 @@ package protocol FileSystem: Sendable {
     /// Called before a library with its own I/O (SQLite) creates or writes `path`, so that a file
     /// system simulating a fault refuses that write the way it refuses its own.
     func prepareExternalWrite(_ path: String) throws
+    /// Where a library with its own I/O (SQLite) finds `path` on the real disk, or `nil` when the
+    /// file lives only inside this file system (an in-memory one): read its bytes instead.
+    func nativePath(_ path: String) -> String?
 }
 
 /// A file open for appending.
@@ -35,6 +38,14 @@ package protocol WritableFile: AnyObject {
 extension FileSystem {
     /// The real file system has nothing to check: SQLite reports its own errors.
     package func prepareExternalWrite(_ path: String) throws {}
+
+    /// A file system that is not the real disk has no native paths.
+    package func nativePath(_ path: String) -> String? { nil }
+
+    /// Removes `path` if it exists (a stale temporary or journal); other failures are thrown.
+    package func removeFileIfPresent(_ path: String) throws {
+        if fileExists(path) { try removeFile(path) }
+    }
 
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new content:
     /// write a temporary file, fsync it, rename it over, fsync the directory.

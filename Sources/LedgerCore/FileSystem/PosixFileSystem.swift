@@ -8,6 +8,8 @@ import Darwin
 package struct PosixFileSystem: FileSystem {
     package init() {}
 
+    package func nativePath(_ path: String) -> String? { path }
+
     package func fileExists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
@@ -48,7 +50,7 @@ package struct PosixFileSystem: FileSystem {
     package func readFile(_ path: String, offset: Int, length: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open", path) }
-        defer { _ = Glibc.close(fd) }
+        defer { _ = systemClose(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Self.error("cannot stat", path) }
         let available = max(0, Int(st.st_size) - offset)
@@ -85,13 +87,13 @@ package struct PosixFileSystem: FileSystem {
     package func truncateFile(_ path: String, to size: Int) throws {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open", path) }
-        defer { _ = Glibc.close(fd) }
+        defer { _ = systemClose(fd) }
         guard ftruncate(fd, off_t(size)) == 0 else { throw Self.error("cannot truncate", path) }
         guard fsync(fd) == 0 else { throw Self.error("cannot fsync", path) }
     }
 
     package func rename(_ from: String, to: String) throws {
-        guard Glibc.rename(from, to) == 0 else { throw Self.error("cannot rename \(from) to", to) }
+        guard systemRename(from, to) == 0 else { throw Self.error("cannot rename \(from) to", to) }
     }
 
     package func removeFile(_ path: String) throws {
@@ -101,16 +103,22 @@ package struct PosixFileSystem: FileSystem {
     package func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open directory", path) }
-        defer { _ = Glibc.close(fd) }
+        defer { _ = systemClose(fd) }
         guard fsync(fd) == 0 else { throw Self.error("cannot fsync directory", path) }
     }
 
-    /// An I/O error naming the system's reason; a full disk gets its own clear wording.
+    /// An I/O error naming the system's reason (strerror's text, not a number; a full disk gets
+    /// its own clear wording), keeping the errno as its cause.
     static func error(_ what: String, _ path: String, errno code: Int32 = errno) -> LedgerError {
         let reason = code == ENOSPC ? "the disk is full" : String(cString: strerror(code)).lowercased()
-        return LedgerError(.io, "\(what) \(path): \(reason)")
+        return LedgerError(.io, "\(what) \(path): \(reason)", cause: .errno(code))
     }
 }
+
+// The C functions under names that do not clash with this file's methods.
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
 
 final class PosixWritableFile: WritableFile {
     private var fd: Int32
@@ -128,7 +136,7 @@ final class PosixWritableFile: WritableFile {
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            let n = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw PosixFileSystem.error("cannot write", path) }
             done += n
@@ -143,6 +151,6 @@ final class PosixWritableFile: WritableFile {
     }
 
     func close() {
-        if fd >= 0 { _ = Glibc.close(fd); fd = -1 }
+        if fd >= 0 { _ = systemClose(fd); fd = -1 }
     }
 }

@@ -159,6 +159,10 @@ package final class CrashableFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// Nothing here is on the real disk: SQLite files are read from their bytes and written
+    /// through this file system as whole images (LedgerCatalog's `SQLiteFile`).
+    package func nativePath(_ path: String) -> String? { nil }
+
     // MARK: - FileSystem: mutating
 
     package func createDirectory(_ path: String) throws {
