@@ -8,7 +8,7 @@ import Testing
 struct SyncCLITests {
     @Test("merge in both directions, any number of times: equal exports; conflicts --json")
     func mergeBothWays() throws {
-        let dir = try ScratchDirectory("cli-merge")
+        let dir = try TemporaryDirectory("cli-merge")
         defer { dir.remove() }
         let a = dir.sub("a"), b = dir.sub("b")
         try CLI.run("init", "--ledger", a, "--device", "phone").expectSuccess()
@@ -45,9 +45,10 @@ struct SyncCLITests {
         #expect(try CLI.run("merge", a, "--ledger", a).status == 64)
     }
 
-    @Test("serve, add-user, sync two devices, revoke, stop on SIGTERM")
-    func serveAndSync() throws {
-        let dir = try ScratchDirectory("cli-sync")
+    /// `server serve` and the top-level `serve` that existing scripts call are one command.
+    @Test("serve, add-user, sync two devices, revoke, stop on SIGTERM", arguments: [["server", "serve"], ["serve"]])
+    func serveAndSync(_ serve: [String]) throws {
+        let dir = try TemporaryDirectory("cli-sync")
         defer { dir.remove() }
         let data = dir.sub("server")
         let added = try CLI.run("server", "add-user", "alice", "--data", data)
@@ -55,7 +56,7 @@ struct SyncCLITests {
         let token = try #require(added.stdout.split(separator: "\n").last.map(String.init))
         #expect(try CLI.run("server", "add-user", "alice", "--data", data).status == 64)
 
-        let server = try ServerProcess(data: data)
+        let server = try ServerProcess(data: data, command: serve)
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(server.port)"
         let phone = dir.sub("phone"), laptop = dir.sub("laptop")
@@ -85,6 +86,23 @@ struct SyncCLITests {
         #expect(!server.log.contains(token), "the token is never logged")
         #expect(try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env).status == 69)
     }
+
+    @Test("both spellings of serve refuse the same bad arguments alike", arguments: [
+        ["--data", "D", "--port", "70000"], ["--data", "D", "--port", "-1"], ["--port", "1"], ["--data", "D", "--bogus"],
+    ])
+    func serveRefusals(_ arguments: [String]) throws {
+        let dir = try TemporaryDirectory("cli-serve-usage")
+        defer { dir.remove() }
+        let resolved = arguments.map { $0 == "D" ? dir.sub("data") : $0 }
+        let results = try [["server", "serve"], ["serve"]].map { try CLI.run($0 + resolved, environment: [:]) }
+        for result in results {
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(result.stdout.isEmpty && result.stderr.hasPrefix("error: ") && lines.count == 1)
+        }
+        #expect(results[0].stderr == results[1].stderr)
+        #expect(!FileManager.default.fileExists(atPath: dir.sub("data")), "nothing is created")
+    }
 }
 
 /// The sync suites' face of the shared runner (LedgerTestSupport's `CLIRunner`): the machine's
@@ -112,17 +130,17 @@ enum CLI {
     }
 }
 
-/// `oritsubushi serve --port 0` in a child process; the bound port is read from its log.
+/// `oritsubushi server serve --port 0` in a child process; the bound port is read from its log.
 final class ServerProcess {
     let process = Process()
     let logFile: URL
     private(set) var port = 0
 
-    init(data: String) throws {
+    init(data: String, command: [String] = ["server", "serve"]) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = ["serve", "--data", data, "--port", "0"]
+        process.arguments = command + ["--data", data, "--port", "0"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
