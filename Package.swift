@@ -81,7 +81,7 @@ let package = Package(
         // Test support, outside Sources/: the crashable in-memory file system, the crash workloads,
         // the fuzz checks, the CLI runner and temporary directories, shared by every test target and
         // by the tools below.
-        .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerSync"],
+        .target(name: "LedgerTestSupport", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerSync", "LedgerGenerator"],
                 path: "Tests/Support/LedgerTestSupport", swiftSettings: swiftSettings),
 
         // Tools, outside Sources/: the process-kill child (Tools/crash-test), the server under load

@@ -1,7 +1,7 @@
 /// A small, fast, seeded generator (xoshiro256**, seeded through SplitMix64), so that the same
 /// seed gives the same history on every machine and Swift version; the standard library's
 /// generators promise neither.
-package struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var s0, s1, s2, s3: UInt64
 
     package init(seed: UInt64) {

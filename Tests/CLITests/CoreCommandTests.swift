@@ -6,7 +6,7 @@ import Testing
 /// End-to-end tests of the ledger-core commands through the built executable.
 @Suite struct CoreCommandTests {
     @Test func recordReplayAndVerify() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
         let created = try cli.run("init", "--device", "phone")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func unchangedValuesAppendNothing() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
         try cli.run("init")
@@ -90,7 +90,7 @@ import Testing
         (["replay", "--format", "xml"], 64, ""),
     ])
     func rejectedCommandsChangeNothing(args: [String], status: Int32, message: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
         try cli.run("init")
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func missingLedgerExits66() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/none")
         for args in [["complete", "5", "2013"], ["replay"], ["verify"], ["status"], ["history", "5"]] {
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func invalidUTF8ArgumentIsRefused() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
         try cli.run("init")
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func initRefusesAnExistingLedger() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
         try cli.run("init")
@@ -150,7 +150,7 @@ import Testing
     /// A writer in another process (this test) is refused, and named: the command finds the
     /// holder's pid through the record lock every ledger process holds (`F_GETLK`).
     @Test func secondWriterProcessIsRefusedNamingThePid() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
@@ -167,7 +167,7 @@ import Testing
     }
 
     /// A ledger with two single-event frames after the device-name frame, and its only segment.
-    private func ledgerWithTwoCompletions(in scratch: Scratch) throws -> (CLIRunner, String) {
+    private func ledgerWithTwoCompletions(in scratch: TemporaryDirectory) throws -> (CLIRunner, String) {
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
         try cli.run("init")
@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func tornTailIsRecoveredAndReported() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
@@ -192,7 +192,7 @@ import Testing
     }
 
     @Test func corruptionIsReportedWithFileAndOffset() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))

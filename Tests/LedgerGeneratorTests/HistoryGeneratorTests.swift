@@ -3,10 +3,6 @@ import LedgerGenerator
 import LedgerTestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @Suite struct HistoryGeneratorTests {
     func events(seed: UInt64, devices: Int = 3, count: Int) -> [StationEdit] {
         var generator = HistoryGenerator(seed: seed, deviceCount: devices, catalog: .synthetic(), expectedEvents: count)
@@ -71,8 +67,9 @@ import Glibc
     }
 
     @Test func writtenLedgerVerifies() throws {
-        let directory = "/tmp/oritsubushi-generator-test-\(getpid())"
-        defer { _ = system("rm -rf '\(directory)'") }
+        let scratch = try TemporaryDirectory("generator")
+        defer { scratch.remove() }
+        let directory = scratch.sub("ledger")
         let ledger = try Ledger.create(directory: directory, deviceName: "test")
         var generator = HistoryGenerator(seed: 11, deviceCount: 4, catalog: .synthetic(), expectedEvents: 25_000)
         try HistoryWriter.write(events: 25_000, from: &generator, into: ledger, batchSize: 4_000)

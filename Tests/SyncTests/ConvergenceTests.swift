@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerSync
 import Testing
+import LedgerTestSupport
 
 /// Seeded random histories on 2–5 devices: random edits, random merges in random directions,
 /// and duplicated, reordered deliveries. Whatever the schedule, once every replica has merged
@@ -11,7 +12,7 @@ struct ConvergenceTests {
     func randomSchedules(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
         let deviceCount = Int.random(in: 2...5, using: &rng)
-        let dir = try ScratchDirectory("conv\(seed)")
+        let dir = try TemporaryDirectory("conv\(seed)")
         defer { dir.remove() }
         var clocks: [DeviceClock] = []
         var ledgers: [Ledger] = []
@@ -102,7 +103,7 @@ struct ConvergenceTests {
 
     @Test("merging A and B in any order, any number of times, gives equal sets", arguments: [0, 1, 2, 3, 5])
     func pairwise(extraRounds: Int) throws {
-        let dir = try ScratchDirectory("pair")
+        let dir = try TemporaryDirectory("pair")
         defer { dir.remove() }
         let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
         let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock(skew: 3_600_000))

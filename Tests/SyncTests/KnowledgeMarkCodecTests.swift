@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerSync
 import Testing
+import LedgerTestSupport
 
 @Suite("Knowledge mark record (kind 4)")
 struct KnowledgeMarkCodecTests {
@@ -53,7 +54,7 @@ struct KnowledgeMarkCodecTests {
 
     @Test("a ledger stores, reopens and verifies marks")
     func persisted() throws {
-        let dir = try ScratchDirectory("mark")
+        let dir = try TemporaryDirectory("mark")
         defer { dir.remove() }
         let ledger = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
         let device = ledger.localDevice

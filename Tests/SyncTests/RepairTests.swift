@@ -25,7 +25,7 @@ struct RepairTests {
 
     @Test("repair from a healthy replica's directory", arguments: Damage.allCases)
     func repairFromDirectory(damage: Damage) throws {
-        let dir = try ScratchDirectory("repair-\(damage.rawValue)")
+        let dir = try TemporaryDirectory("repair-\(damage.rawValue)")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let segment = try replicas.damage(damage)
@@ -45,7 +45,7 @@ struct RepairTests {
 
     @Test("repair from the sync server; wrong token 77, unreachable server 69")
     func repairFromServer() async throws {
-        let dir = try ScratchDirectory("repair-server")
+        let dir = try TemporaryDirectory("repair-server")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let server = try await TestServer.start(data: dir.sub("server"))
@@ -88,7 +88,7 @@ struct RepairTests {
 
     @Test("a source without the damaged segment's events: exit 65, nothing changes")
     func sourceLacksEvents() throws {
-        let dir = try ScratchDirectory("repair-lacking")
+        let dir = try TemporaryDirectory("repair-lacking")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir, unsyncedSegments: true)
         let segment = try replicas.damage(.middleFrame, segment: replicas.firstUnsyncedSegment!)
@@ -103,7 +103,7 @@ struct RepairTests {
 
     @Test("nothing damaged: exit 0 and nothing changes; bad arguments 64, no ledger 66, locked 75")
     func nothingToRepair() throws {
-        let dir = try ScratchDirectory("repair-none")
+        let dir = try TemporaryDirectory("repair-none")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let before = try directorySnapshot(replicas.a)
@@ -133,7 +133,7 @@ struct RepairTests {
 
     @Test("a repair interrupted at any file-system step is finished by running it again")
     func interruptedRepair() throws {
-        let dir = try ScratchDirectory("repair-interrupted")
+        let dir = try TemporaryDirectory("repair-interrupted")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let segment = try replicas.damage(.middleFrame)
@@ -186,7 +186,7 @@ struct Replicas {
     let firstUnsyncedSegment: UInt32?
     let newestSegment: UInt32
 
-    static func make(in dir: ScratchDirectory, unsyncedSegments: Bool = false) throws -> Replicas {
+    static func make(in dir: TemporaryDirectory, unsyncedSegments: Bool = false) throws -> Replicas {
         let a = dir.sub("a"), b = dir.sub("b")
         let phone = try Ledger.create(directory: a, deviceName: "phone", clock: DeviceClock())
         let tablet = try Ledger.create(directory: b, deviceName: "tablet", clock: DeviceClock(skew: 5))

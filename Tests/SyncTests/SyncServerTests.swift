@@ -6,12 +6,13 @@ import LedgerSync
 import SyncClient
 import SyncServer
 import Testing
+import LedgerTestSupport
 
 @Suite("Sync server on loopback")
 struct SyncServerTests {
     @Test("health answers without a token; tokens are stored only as hashes")
     func health() async throws {
-        let dir = try ScratchDirectory("health")
+        let dir = try TemporaryDirectory("health")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -27,7 +28,7 @@ struct SyncServerTests {
 
     @Test("missing, wrong and revoked tokens get 401 with a JSON error")
     func unauthorized() async throws {
-        let dir = try ScratchDirectory("auth")
+        let dir = try TemporaryDirectory("auth")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -46,7 +47,7 @@ struct SyncServerTests {
 
     @Test("malformed, oversize and invalid bodies get 4xx JSON errors and change nothing")
     func refusals() async throws {
-        let dir = try ScratchDirectory("refuse")
+        let dir = try TemporaryDirectory("refuse")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"), stations: StationSet([120_004]), maximumBodyBytes: 64 << 10)
         let token = try server.addUser("alice")
@@ -78,7 +79,7 @@ struct SyncServerTests {
 
     @Test("a token never reaches another user's log")
     func crossUser() async throws {
-        let dir = try ScratchDirectory("cross")
+        let dir = try TemporaryDirectory("cross")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let aliceToken = try server.addUser("alice")
@@ -103,7 +104,7 @@ struct SyncServerTests {
 
     @Test("two and more clients syncing concurrently converge")
     func concurrentClients() async throws {
-        let dir = try ScratchDirectory("concurrent")
+        let dir = try TemporaryDirectory("concurrent")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -143,7 +144,7 @@ struct SyncServerTests {
 
     @Test("an interrupted sync resumes; a retried push appends nothing twice")
     func interrupted() async throws {
-        let dir = try ScratchDirectory("resume")
+        let dir = try TemporaryDirectory("resume")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -178,7 +179,7 @@ struct SyncServerTests {
 
     @Test("a server restart between pull and push loses nothing acknowledged")
     func restart() async throws {
-        let dir = try ScratchDirectory("restart")
+        let dir = try TemporaryDirectory("restart")
         defer { dir.remove() }
         var server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -210,7 +211,7 @@ struct SyncServerTests {
 extension SyncServerTests {
     @Test("a new device learns the catalogue version the history assumes")
     func catalogueVersion() async throws {
-        let dir = try ScratchDirectory("catalog")
+        let dir = try TemporaryDirectory("catalog")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
@@ -243,7 +244,7 @@ extension SyncServerTests {
     @Test("random edit and sync schedules through the server converge", arguments: [UInt64(3), 17, 42])
     func randomSyncSchedules(seed: UInt64) async throws {
         var rng = SeededGenerator(seed: seed)
-        let dir = try ScratchDirectory("random-sync\(seed)")
+        let dir = try TemporaryDirectory("random-sync\(seed)")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")

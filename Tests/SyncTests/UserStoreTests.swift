@@ -2,12 +2,13 @@ import Foundation
 import LedgerCore
 import SyncServer
 import Testing
+import LedgerTestSupport
 
 @Suite("Server users and tokens")
 struct UserStoreTests {
     @Test("tokens authenticate their own user only, and revoking by name or by token works")
     func tokens() throws {
-        let dir = try ScratchDirectory("users")
+        let dir = try TemporaryDirectory("users")
         defer { dir.remove() }
         let store = UserStore(dataDirectory: dir.sub("data"))
         let alice = try store.addUser("alice", now: 0)
@@ -29,7 +30,7 @@ struct UserStoreTests {
 
     @Test("user names are safe directory names", arguments: ["", ".hidden", "../escape", "a/b", "spaces here", String(repeating: "x", count: 65)])
     func badNames(_ name: String) throws {
-        let dir = try ScratchDirectory("names")
+        let dir = try TemporaryDirectory("names")
         defer { dir.remove() }
         let error = #expect(throws: LedgerError.self) { try UserStore(dataDirectory: dir.path).addUser(name, now: 0) }
         #expect(error?.category == .usage)
@@ -37,7 +38,7 @@ struct UserStoreTests {
 
     @Test("a duplicate user is refused and the file keeps only hashes")
     func duplicate() throws {
-        let dir = try ScratchDirectory("dup")
+        let dir = try TemporaryDirectory("dup")
         defer { dir.remove() }
         let store = UserStore(dataDirectory: dir.path)
         let token = try store.addUser("carol", now: 0)
@@ -51,7 +52,7 @@ struct UserStoreTests {
     /// FIPS 180-4 code, checked against `sha256sum`): its tokens must still authenticate and revoke.
     @Test("an existing users.json keeps working")
     func existingFile() throws {
-        let dir = try ScratchDirectory("existing")
+        let dir = try TemporaryDirectory("existing")
         defer { dir.remove() }
         let token = "ots_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
         let hash = "ae22b3a72fc84b98334d3ba9f6fdfeadf6827bfab57614290e126ba3954e4b57"

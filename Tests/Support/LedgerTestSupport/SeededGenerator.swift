@@ -1,15 +1,13 @@
-/// A deterministic random number generator (SplitMix64), so that every property test and
-/// crash schedule can be replayed from its seed.
+import LedgerGenerator
+
+/// The one seeded generator of the tests, so that every property test, crash schedule and load
+/// run can be replayed from its seed. It wraps the product's `SeededRandom` (LedgerGenerator,
+/// xoshiro256**) rather than keeping a second algorithm; a wrapper, not a typealias, so that test
+/// files need not import LedgerGenerator to call `next()`.
 package struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    package init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    package mutating func next() -> UInt64 { random.next() }
 }

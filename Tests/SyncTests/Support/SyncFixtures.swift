@@ -1,19 +1,7 @@
 import Foundation
 import LedgerCore
 import LedgerSync
-
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct ScratchDirectory {
-    let path: String
-
-    init(_ label: String) throws {
-        path = FileManager.default.temporaryDirectory.path + "/oritsubushi-sync-\(label)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func sub(_ name: String) -> String { path + "/" + name }
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
+import LedgerTestSupport
 
 /// A device clock: a shared base time plus this device's skew, moving forward a little on
 /// every reading, so that tests are reproducible and independent of the machine's clock.
@@ -34,18 +22,6 @@ final class DeviceClock: WallClock, @unchecked Sendable {
             now += 7
             return now + skew
         }
-    }
-}
-
-/// xorshift64*: a small seeded generator so that every property run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
     }
 }
 
