@@ -8,17 +8,13 @@ struct ConflictsOutput: Encodable {
     struct Item: Encodable {
         var station: UInt32
         var field: String
-        var winner: Side
-        var loser: Side
+        var winner, loser: Side
     }
 
     struct Side: Encodable {
-        var device: String
-        var deviceName: String
+        var device, deviceName: String
         var seq: UInt64
-        var hlc: String
-        var time: String
-        var value: String
+        var hlc, time, value: String
         /// Only for a date conflict: left out (not null) for a memo.
         var compDate: UInt32?
 

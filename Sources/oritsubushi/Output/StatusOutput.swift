@@ -9,10 +9,7 @@ struct StatusOutput: Encodable {
         var local: Bool
     }
 
-    var ledger: String
-    var ledgerID: String
-    var device: String
-    var deviceName: String
+    var ledger, ledgerID, device, deviceName: String
     var events: UInt64
     var records: UInt64
     var segments: Int

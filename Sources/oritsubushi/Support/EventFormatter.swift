@@ -11,6 +11,9 @@ enum EventFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// Formats events as text lines or JSON Lines (keys: device, device_name, seq, hlc, time,
 /// station, comp_date, memo, origin; comp_date and memo only when the event sets them).
+/// The JSON is written by hand on purpose: this is the per-event streaming path of `replay` and
+/// `history` (millions of lines), where an encoder per line would cost more than the write. The
+/// commands' single objects go through `Encodable` types (Output/).
 struct EventFormatter {
     var format: EventFormat
     var deviceNames: [DeviceID: String]
