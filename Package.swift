@@ -71,7 +71,9 @@ let package = Package(
                 "LedgerSync", "SyncServer", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings),
+            // The ORITSUBUSHI_SIMULATE_FAULT hook (Testing/FaultInjectingFileSystem.swift) exists
+            // only in debug builds, which the end-to-end tests run.
+            swiftSettings: swiftSettings + [.define("ORITSUBUSHI_FAULT_HOOKS", .when(configuration: .debug))]),
 
         // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
         // append, timed in one process on the same events.

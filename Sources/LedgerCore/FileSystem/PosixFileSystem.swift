@@ -109,7 +109,7 @@ package struct PosixFileSystem: FileSystem {
 
     /// An I/O error naming the system's reason (strerror's text, not a number; a full disk gets
     /// its own clear wording), keeping the errno as its cause.
-    static func error(_ what: String, _ path: String, errno code: Int32 = errno) -> LedgerError {
+    package static func error(_ what: String, _ path: String, errno code: Int32 = errno) -> LedgerError {
         let reason = code == ENOSPC ? "the disk is full" : String(cString: strerror(code)).lowercased()
         return LedgerError(.io, "\(what) \(path): \(reason)", cause: .errno(code))
     }

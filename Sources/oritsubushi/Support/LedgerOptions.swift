@@ -29,7 +29,11 @@ enum Environment {
     /// The real file system; in debug builds, wrapped by the fault simulation that
     /// `ORITSUBUSHI_SIMULATE_FAULT=disk-full|read-only` selects (a test hook, RELIABILITY.md).
     static func fileSystem() throws -> any FileSystem {
+        #if ORITSUBUSHI_FAULT_HOOKS
         try FaultInjectingFileSystem.fromEnvironment(base: PosixFileSystem())
+        #else
+        PosixFileSystem()
+        #endif
     }
 
     /// The system clock, or the instant in `ORITSUBUSHI_NOW` (ISO 8601 or Unix seconds), which
