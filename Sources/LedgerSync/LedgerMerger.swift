@@ -1,21 +1,5 @@
 import LedgerCore
 
-/// How a merge checks and writes what it receives.
-package struct MergeOptions: Sendable {
-    /// Events more than this far ahead of the receiver's clock are refused (one day).
-    package var maximumClockLead: Int64 = 86_400_000
-    /// Records per durable batch (one fsync each).
-    package var batchSize = 20_000
-    package var stations: any StationDirectory = AnyPositiveStation()
-    /// Devices write a knowledge mark after a batch that brought station edits; the server,
-    /// which edits nothing, does not.
-    package var writesKnowledgeMarks = true
-    /// Compare conflicts before and after to report the new ones (costs one scan).
-    package var countsConflicts = true
-
-    package init() {}
-}
-
 /// What a merge did.
 package struct MergeReport: Sendable, Equatable {
     /// Events appended (station edits, catalogue versions and other devices' knowledge marks).
@@ -96,11 +80,9 @@ package enum LedgerMerger {
         }
 
         let now = ledger.clock.nowMilliseconds()
-        let limit = now + options.maximumClockLead
         func checkClock(_ hlc: HybridTimestamp, _ device: DeviceID) throws {
-            guard hlc.milliseconds <= limit else {
-                throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than a day ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
-            }
+            guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
+            throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
         }
         keys.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         var events: [LedgerRecord] = []
@@ -115,19 +97,12 @@ package enum LedgerMerger {
         }
         fresh = []
         // Sorted by (device, seq): each device's events form one run.
-        var currentDevice: DeviceID?
-        var lastSeq: UInt64 = 0
+        var continuity = SeqContinuity(held: held)
         for record in events {
             let id = record.eventID!
-            if id.device != currentDevice {
-                currentDevice = id.device
-                lastSeq = held[id.device] ?? 0
+            if let gap = continuity.accept(id) {
+                throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written")
             }
-            let expected = lastSeq + 1
-            guard id.seq == expected else {
-                throw LedgerError(.conflict, "device \(nameOf(id.device))'s events jump from seq \(expected - 1) to \(id.seq); the missing events must come first; nothing was written")
-            }
-            lastSeq = id.seq
             try checkClock(record.hlc, id.device)
             if case .stationEdit(let edit) = record {
                 do { try Ledger.validate(edit) } catch let error as LedgerError {
@@ -162,7 +137,6 @@ package enum LedgerMerger {
     @discardableResult
     package static func apply(_ prepared: PreparedMerge, to ledger: Ledger, options: MergeOptions = MergeOptions(),
                               conflictBase: ConflictDetector? = nil,
-                              observer: (any MergeObserver)? = nil,
                               progress: ((Int) -> Void)? = nil) throws -> MergeReport {
         var report = MergeReport()
         report.duplicates = prepared.duplicates
@@ -209,7 +183,6 @@ package enum LedgerMerger {
             if detector != nil { for record in batch { detector!.add(record) } }
             report.batches += 1
             report.eventsIn += end - start
-            try observer?.ledger(ledger, didAppend: batch)
             progress?(end)
             start = end
         } while start < prepared.events.count
@@ -285,7 +258,6 @@ package enum LedgerMerger {
     /// those and to collect the affected stations' events for conflict detection.
     @discardableResult
     package static func merge(from other: Ledger, into ledger: Ledger, options: MergeOptions = MergeOptions(),
-                              observer: (any MergeObserver)? = nil,
                               progress: ((Int) -> Void)? = nil) throws -> MergeReport {
         let held = ledger.versionVector
         var overlap = OverlapFingerprints()
@@ -324,7 +296,6 @@ package enum LedgerMerger {
                 detector?.add(view)
             }
         }
-        return try apply(prepared, to: ledger, options: options, conflictBase: detector,
-                         observer: observer, progress: progress)
+        return try apply(prepared, to: ledger, options: options, conflictBase: detector, progress: progress)
     }
 }

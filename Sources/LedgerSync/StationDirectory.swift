@@ -19,9 +19,3 @@ package struct StationSet: StationDirectory {
     package init(_ ids: Set<UInt32>) { self.ids = ids }
     package func isKnown(_ station: UInt32) -> Bool { ids.contains(station) }
 }
-
-/// Told about the records a merge or sync appended, batch by batch, so that a projection can be
-/// updated incrementally instead of rebuilt.
-package protocol MergeObserver {
-    func ledger(_ ledger: Ledger, didAppend records: [LedgerRecord]) throws
-}

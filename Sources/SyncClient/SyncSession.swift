@@ -28,7 +28,6 @@ package struct SyncSession {
     package var maximumRounds = 8
     /// Called after every page; throwing from it interrupts the sync (tests use this).
     package var progress: (SyncProgress) throws -> Void = { _ in }
-    package var observer: (any MergeObserver)?
 
     package init(connection: SyncConnection) { self.connection = connection }
 
@@ -54,7 +53,7 @@ package struct SyncSession {
                     have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: pageSize))
                 let records = try page.records.map { try $0.record() }
                 let prepared = try LedgerMerger.prepare(records, for: ledger, options: pageOptions)
-                let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observer: observer)
+                let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions)
                 pulledThisRound += merged.eventsIn
                 for case .stationEdit(let e) in prepared.events {
                     affected.insert(e.station)

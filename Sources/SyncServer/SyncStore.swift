@@ -81,24 +81,21 @@ package actor SyncStore {
         var bytes = 0
         var cursor = start
         var more = false
-        let stop = LedgerError(.io, "pull page full")
-        do {
-            try ledger.forEachRecord(from: start) { view, position in
-                if records.count >= limit || bytes >= limits.maximumPullBytes {
-                    more = true
-                    throw stop
-                }
-                cursor = position + 1
-                if view.kind == .deviceName {
-                    guard view.device != ledger.localDevice else { return }
-                } else if view.seq <= have[view.device] ?? 0 {
-                    return
-                }
-                bytes += view.length
-                records.append(WireRecord(view.record))
+        try ledger.forEachRecord(from: start) { (view, position) -> RecordIteration in
+            if records.count >= limit || bytes >= limits.maximumPullBytes {
+                // The page is full; `cursor` points at the first record not examined.
+                more = true
+                return .stop
             }
-        } catch let error as LedgerError where error.message == stop.message && more {
-            // The page is full; `cursor` points at the first record not examined.
+            cursor = position + 1
+            if view.kind == .deviceName {
+                guard view.device != ledger.localDevice else { return .continue }
+            } else if view.seq <= have[view.device] ?? 0 {
+                return .continue
+            }
+            bytes += view.length
+            records.append(WireRecord(view.record))
+            return .continue
         }
         return PullResponse(records: records, more: more, cursor: cursor,
                             serverHas: WireVersionVector.encode(ledger.versionVector),
@@ -131,11 +128,7 @@ package actor SyncStore {
                 throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
             }
         }
-        var options = MergeOptions()
-        options.stations = stations
-        options.writesKnowledgeMarks = false
-        options.countsConflicts = false
-        options.batchSize = Int.max
+        let options = MergeOptions.acceptingPush(stations: stations)
         let prepared: PreparedMerge
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
             throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)

@@ -92,7 +92,18 @@ package enum RecordStream {
     package static func forEach(
         in bytes: UnsafeRawBufferPointer, _ body: (RecordView) throws -> Void
     ) throws {
-        guard let base = bytes.baseAddress else { return }
+        try forEach(in: bytes) { (view) throws -> RecordIteration in
+            try body(view)
+            return .continue
+        }
+    }
+
+    /// The same, stopping early when `body` says so; returns `.stop` if it did.
+    @discardableResult
+    package static func forEach(
+        in bytes: UnsafeRawBufferPointer, _ body: (RecordView) throws -> RecordIteration
+    ) throws -> RecordIteration {
+        guard let base = bytes.baseAddress else { return .continue }
         var offset = 0
         let end = bytes.count
         while offset < end {
@@ -163,9 +174,10 @@ package enum RecordStream {
                     previous = entry.device.rawValue
                 }
             }
-            try body(view)
+            if try body(view) == .stop { return .stop }
             offset += length
         }
+        return .continue
     }
 
     package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {

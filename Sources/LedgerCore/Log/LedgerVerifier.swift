@@ -19,39 +19,23 @@ package struct VerifyReport: Sendable, Equatable {
 extension Ledger {
     package func verify() throws -> VerifyReport {
         var report = VerifyReport()
-        var held: [DeviceID: UInt64] = [:]
-        let decoder = LZ4FrameDecoder()
+        var continuity = SeqContinuity()
         var position: UInt64 = 0
         for segment in segments {
             let bytes = try fileSystem.readFile(segment.path)
-            var summary = SegmentSummary()
-            let outcome = try bytes.withUnsafeBytes { (buffer) throws -> SegmentScanner.Outcome in
-                let scanner = SegmentScanner(path: segment.path, bytes: buffer, decoder: decoder)
-                return try scanner.scan(tolerateTornTail: false) { (content, frameOffset, _) throws in
-                    summary.addFrame(rawBytes: content.count)
-                    try Self.forEachRecord(in: content, path: segment.path, frameOffset: frameOffset) { (view) throws in
-                        summary.add(view)
-                        guard view.hasEventID else { return }
-                        let expected = (held[view.device] ?? 0) + 1
-                        guard view.seq == expected else {
-                            throw LedgerError.corrupt("device \(view.device) has seq \(view.seq) where \(expected) was expected",
-                                           file: segment.path, offset: frameOffset)
-                        }
-                        held[view.device] = view.seq
+            let reader = SegmentReader(path: segment.path, policy: .strict,
+                                       expectation: expectation(of: segment.number, firstRecordPosition: position, mustBeSealed: false),
+                                       decoder: decoder)
+            let outcome = try bytes.withUnsafeBytes { (buffer) throws in
+                try reader.read(buffer, summarize: true) { (view, frameOffset) throws -> RecordIteration in
+                    if view.hasEventID, let gap = continuity.accept(device: view.device, seq: view.seq) {
+                        throw LedgerError.corrupt(gap.message(), file: segment.path, offset: frameOffset)
                     }
+                    return .continue
                 }
             }
-            guard case .clean(let header, let footerOffset) = outcome else {
-                throw LedgerError.corrupt("the segment ends in a torn frame", file: segment.path, offset: bytes.count)
-            }
-            guard header.segmentNumber == segment.number, header.ledgerID == metadata.ledgerIDBytes,
-                  header.firstRecordPosition == position
-            else { throw LedgerError.corrupt("the segment header does not fit the ledger", file: segment.path, offset: 0) }
-            if let footerOffset {
-                let footer = bytes.withUnsafeBytes { SegmentFooter.decodeFrame(UnsafeRawBufferPointer(rebasing: $0[footerOffset...])) }
-                guard let footer, footer.summary == summary else {
-                    throw LedgerError.corrupt("the segment footer does not match the segment's frames", file: segment.path, offset: footerOffset)
-                }
+            let summary = outcome.summary
+            if outcome.footerOffset != nil {
                 report.sealedSegments += 1
             } else if segment.summary != summary {
                 // Opening took this summary from the checkpoint instead of scanning.
@@ -66,7 +50,7 @@ extension Ledger {
             report.rawBytes += summary.rawBytes
             report.bytesOnDisk += bytes.count
         }
-        report.devices = held.count
+        report.devices = continuity.versionVector.count
         report.ignoredCheckpoint = ignoredCheckpoint
         return report
     }

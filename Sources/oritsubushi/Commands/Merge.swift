@@ -35,7 +35,7 @@ struct Merge: ParsableCommand {
         }
         let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
         defer { source.close() }
-        let report = try LedgerMerger.merge(from: source, into: ledger, observer: ProjectionUpdater.make(for: ledger))
+        let report = try LedgerMerger.merge(from: source, into: ledger)
         if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
         let names = ledger.deviceNameTable
         print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")

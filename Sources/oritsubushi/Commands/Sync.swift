@@ -26,7 +26,6 @@ struct Sync: AsyncParsableCommand {
         let ledger = try options.open()
         defer { ledger.close() }
         var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
-        session.observer = ProjectionUpdater.make(for: ledger)
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
         session.progress = { event in
             switch event {

@@ -1,6 +1,5 @@
 import LedgerCatalog
 import LedgerCore
-import LedgerSync
 
 /// Keeps the station projection (projection.sqlite, issue 3) current for every command:
 /// `ProjectionStore` folds only the records past its checkpoint, so the cost is proportional to
@@ -8,9 +7,6 @@ import LedgerSync
 /// ledger's, a checkpoint past the log) is rebuilt from the whole log, and the command says so
 /// in a note on stderr.
 enum ProjectionUpdater {
-    /// Per-batch observer: nothing to do per batch; the projection catches up once at the end.
-    static func make(for ledger: Ledger) -> (any MergeObserver)? { nil }
-
     /// The current projection, caught up from its checkpoint (not saved).
     static func load(_ ledger: Ledger, lazy: Bool = false) throws -> CompletionsProjection {
         let projection = try ProjectionStore.load(ledger, lazy: lazy)

@@ -52,11 +52,15 @@ package final class SegmentFuzzing {
     private func worthALedger(_ segment: [UInt8]) -> Bool {
         segment.withUnsafeBytes { bytes in
             if case .sealed = SegmentFooter.decodeTrailing(bytes) { return true }
-            var frames = 0
-            _ = try? SegmentScanner(path: "input.seg", bytes: bytes, decoder: decoder)
-                .scan(tolerateTornTail: true) { _, _, _ in frames += 1 }
-            return frames > 0
+            let frames = try? reader(.salvage).read(bytes, summarize: true).summary.frameCount
+            return (frames ?? 0) > 0
         }
+    }
+
+    private func reader(_ policy: SegmentReader.Policy) -> SegmentReader {
+        SegmentReader(path: "input.seg", policy: policy,
+                      expectation: .init(number: 1, ledgerID: ledgerID, firstRecordPosition: 0, mustBeSealed: false),
+                      decoder: decoder)
     }
 
     package func run(_ bytes: [UInt8]) -> Int {
@@ -68,11 +72,11 @@ package final class SegmentFuzzing {
         _ = SegmentFooter.decodeTrailing(input)
         _ = SegmentFooter.decodeFrame(input)
         _ = LZ4Frame.extent(of: input)
-        for tolerate in [false, true] {
-            let scanner = SegmentScanner(path: "input.seg", bytes: input, decoder: decoder)
+        for policy in [SegmentReader.Policy.strict, .tolerateTornTail, .salvage] {
             expectLedgerErrors {
-                _ = try scanner.scan(tolerateTornTail: tolerate) { content, _, _ in
-                    try? RecordStream.forEach(in: content) { Self.touch($0) }
+                _ = try reader(policy).read(input, summarize: true) { view, _ in
+                    Self.touch(view)
+                    return .continue
                 }
             }
         }

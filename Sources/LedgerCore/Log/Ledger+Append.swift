@@ -1,0 +1,157 @@
+extension Ledger {
+    /// Appends local station edits as one durable batch, giving each the next seq and hlc.
+    /// Returns the events as written.
+    @discardableResult
+    package func appendLocal(_ drafts: [StationEditDraft]) throws -> [StationEdit] {
+        var seq = versionVector[localDevice] ?? 0
+        var hlc = lastHLC
+        let now = clock.nowMilliseconds()
+        var events: [StationEdit] = []
+        events.reserveCapacity(drafts.count)
+        for draft in drafts {
+            try Self.validate(draft)
+            seq += 1
+            let stamp: HybridTimestamp
+            if let fixed = draft.hlc {
+                stamp = fixed
+            } else {
+                hlc = .next(after: hlc, wallClock: now)
+                stamp = hlc
+            }
+            events.append(StationEdit(id: EventID(device: localDevice, seq: seq), hlc: stamp, station: draft.station,
+                                      compDate: draft.compDate, memo: draft.memo, origin: draft.origin))
+        }
+        try append(events.map { .stationEdit($0) })
+        return events
+    }
+
+    /// Records that catalogue `version` was applied.
+    @discardableResult
+    package func appendCatalogVersion(_ version: UInt32) throws -> CatalogVersionEvent {
+        let event = CatalogVersionEvent(
+            id: EventID(device: localDevice, seq: (versionVector[localDevice] ?? 0) + 1),
+            hlc: .next(after: lastHLC, wallClock: clock.nowMilliseconds()), version: version)
+        try append([.catalogVersion(event)])
+        return event
+    }
+
+    /// Appends records received from another replica, in the order given. Every event must
+    /// continue its device's seq exactly (no gaps, no repeats); the caller removes events
+    /// already held. The clock advances past every received hlc.
+    package func appendReplicated(_ records: [LedgerRecord]) throws {
+        try append(records[...], checking: true)
+    }
+
+    /// The same for a slice of a larger array (no copy of the batch).
+    package func appendReplicated(_ records: ArraySlice<LedgerRecord>) throws {
+        try append(records, checking: true)
+    }
+
+    package static func validate(_ draft: StationEditDraft) throws {
+        try validate(station: draft.station, compDate: draft.compDate, memo: draft.memo)
+    }
+
+    package static func validate(_ e: StationEdit) throws {
+        try validate(station: e.station, compDate: e.compDate, memo: e.memo)
+    }
+
+    private static func validate(station: UInt32, compDate: CompletionDate?, memo: String?) throws {
+        guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
+        guard compDate != nil || memo != nil else {
+            throw LedgerError(.badInput, "an edit must set a completion date, a memo or both")
+        }
+        if let memo, memo.utf8.count > StationEdit.maximumMemoBytes {
+            throw LedgerError(.badInput, "the memo is \(memo.utf8.count) bytes of UTF-8; the limit is \(StationEdit.maximumMemoBytes)")
+        }
+    }
+
+    /// Encodes `records` into frames of at most 4 MiB of content, writes them to the active
+    /// segment (creating one if needed), fsyncs once, and seals the segment if it is full.
+    /// On failure the segment is cut back to its previous length: nothing partial stays.
+    package func append(_ records: [LedgerRecord]) throws {
+        try append(records[...], checking: false)
+    }
+
+    /// The append itself. One pass over `records` validates (when `checking`), encodes, and
+    /// builds the segment summary and version-vector changes; they take effect only once the
+    /// batch is durable. (Each pass over `[LedgerRecord]` copies every enum value: three passes
+    /// cost about a third of a batched append.)
+    private func append(_ records: ArraySlice<LedgerRecord>, checking: Bool) throws {
+        guard !records.isEmpty else { return }
+        let createsSegment = active == nil
+        var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
+        var frames: [UInt8] = []
+        var encoder = RecordEncoder(reservingCapacity: min(LZ4Frame.maximumContentSize, records.count * 48))
+        func flush() {
+            encoder.bytes.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
+            summary.addFrame(rawBytes: encoder.bytes.count)
+            encoder.removeAll()
+        }
+        var continuity = SeqContinuity(held: versionVector)
+        var names: [DeviceNameRecord] = []
+        var maxHLC = lastHLC
+        func account(_ id: EventID) throws {
+            if let gap = continuity.accept(id), checking {
+                throw LedgerError(.conflict, "event \(id) does not continue its device: \(gap.message())")
+            }
+        }
+        for record in records {
+            let size = RecordEncoder.encodedSize(of: record)
+            if encoder.bytes.count + size > LZ4Frame.maximumContentSize { flush() }
+            switch record {
+            case .stationEdit(let e):
+                if checking { try Self.validate(e) }
+                try account(e.id)
+                encoder.append(e)
+                summary.addEvent(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
+                if e.hlc > maxHLC { maxHLC = e.hlc }
+            case .deviceName(let name):
+                encoder.append(name)
+                summary.add(record)
+                names.append(name)
+                if name.hlc > maxHLC { maxHLC = name.hlc }
+            case .catalogVersion, .knowledgeMark:
+                try account(record.eventID!)
+                encoder.append(record)
+                summary.add(record)
+                if record.hlc > maxHLC { maxHLC = record.hlc }
+            }
+        }
+        if encoder.recordCount > 0 { flush() }
+
+        let segment: ActiveSegment
+        if let active {
+            segment = active
+            try segment.append(frames)
+        } else {
+            let number = UInt32(segments.count + 1)
+            let header = SegmentHeader(segmentNumber: number, ledgerID: metadata.ledgerIDBytes, firstRecordPosition: recordCount)
+            segment = try ActiveSegment.create(header: header, frames: frames, segmentsPath: segmentsPath, fileSystem: fileSystem)
+            segments.append(SegmentInfo(number: number, path: segment.path, header: header, summary: SegmentSummary(),
+                                        sealed: false, fileSize: SegmentHeader.frameSize))
+            active = segment
+        }
+        // Durable: the batch is acknowledged, so its effects take hold.
+        let index = segments.count - 1
+        segments[index].fileSize = segment.length
+        segments[index].summary = summary
+        versionVector = continuity.versionVector
+        for name in names where name.hlc >= (deviceNames[name.device]?.hlc ?? .zero) {
+            deviceNames[name.device] = name
+        }
+        lastHLC = maxHLC
+        // If the footer cannot be written (a full disk), the segment stays open and sealing is
+        // retried after the next append.
+        if segments[index].fileSize >= rollThreshold { try? sealActiveSegment() }
+        if !segments[index].sealed { segment.writeCheckpoint(summary) }
+    }
+
+    /// Writes the footer of the active segment; the next append starts a new segment.
+    package func sealActiveSegment() throws {
+        guard let active else { return }
+        let index = segments.count - 1
+        segments[index].fileSize += try active.seal(segments[index].summary)
+        segments[index].sealed = true
+        self.active = nil
+    }
+}

@@ -1,0 +1,77 @@
+extension Ledger {
+    /// Opens an existing ledger, taking its lock and recovering a torn tail.
+    package static func open(
+        directory: String, fileSystem: any FileSystem = PosixFileSystem(),
+        clock: any WallClock = SystemClock(), useLock: Bool = true
+    ) throws -> Ledger {
+        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
+        let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
+        try ledger.load()
+        return ledger
+    }
+
+    /// Every sealed segment from its header and footer; the newest from its checkpoint, or else
+    /// by a scan that cuts a torn tail away.
+    private func load() throws {
+        let numbers = try fileSystem.listDirectory(segmentsPath).compactMap(SegmentInfo.number(ofFileName:)).sorted()
+        var continuity = SeqContinuity()
+        for (index, number) in numbers.enumerated() {
+            let path = Path.join(segmentsPath, SegmentInfo.fileName(number))
+            guard number == UInt32(index + 1) else {
+                let missing = UInt32(index + 1)
+                throw SegmentFault(.missing(segment: missing), file: Path.join(segmentsPath, SegmentInfo.fileName(missing)), offset: 0).error
+            }
+            let isNewest = index == numbers.count - 1
+            let expected = expectation(of: number, firstRecordPosition: recordCount, mustBeSealed: !isNewest)
+            if let info = try SegmentReader.readSeal(path: path, expectation: expected, fileSystem: fileSystem) {
+                try account(info, &continuity)
+                continue
+            }
+            let (fromCheckpoint, ignored) = try ActiveSegment.fromCheckpoint(
+                path: path, expectation: expected, segmentsPath: segmentsPath, fileSystem: fileSystem)
+            ignoredCheckpoint = ignored
+            if let info = try fromCheckpoint ?? recoverNewestSegment(path: path, expectation: expected) {
+                try account(info, &continuity)
+            }
+        }
+        versionVector = continuity.versionVector
+        if let newest = segments.last, !newest.sealed {
+            active = ActiveSegment(number: newest.number, length: newest.fileSize, segmentsPath: segmentsPath, fileSystem: fileSystem)
+        }
+    }
+
+    /// Scans the newest, unsealed segment and cuts a torn tail away (`TornTailRecovery`).
+    /// Returns `nil` if the segment held nothing usable and was moved aside whole.
+    private func recoverNewestSegment(path: String, expectation: SegmentReader.Expectation) throws -> SegmentInfo? {
+        scannedNewestSegment = true
+        let bytes = try fileSystem.readFile(path)
+        let reader = SegmentReader(path: path, policy: .tolerateTornTail, expectation: expectation, decoder: decoder)
+        let outcome = try bytes.withUnsafeBytes { try reader.read($0, summarize: true) }
+        var size = bytes.count
+        if let tear = outcome.tear {
+            let cut = try TornTailRecovery.cut(tear, bytes: bytes, segmentNumber: expectation.number,
+                                               segmentsPath: segmentsPath, fileSystem: fileSystem)
+            recovery = cut.report
+            guard cut.segmentRemains else { return nil }
+            size = tear.offset
+        }
+        guard let header = outcome.header else { return nil }
+        return SegmentInfo(number: expectation.number, path: path, header: header, summary: outcome.summary,
+                           sealed: outcome.footerOffset != nil, fileSize: size)
+    }
+
+    /// Folds a segment's summary into the ledger state, checking that every device's seqs
+    /// continue where the previous segments left them.
+    private func account(_ info: SegmentInfo, _ continuity: inout SeqContinuity) throws {
+        for range in info.summary.deviceRanges {
+            if let gap = continuity.accept(device: range.device, first: range.firstSeq, last: range.lastSeq) {
+                throw LedgerError.corrupt(gap.message(), file: info.path, offset: 0)
+            }
+        }
+        for name in info.summary.deviceNames where name.hlc >= (deviceNames[name.device]?.hlc ?? .zero) {
+            deviceNames[name.device] = name
+        }
+        if !info.summary.isEmpty { lastHLC = max(lastHLC, info.summary.maxHLC) }
+        segments.append(info)
+    }
+}

@@ -1,0 +1,45 @@
+extension Ledger {
+    /// Calls `body` with every record at log position ≥ `position`, in log order, verifying
+    /// every frame's checksums. Memory stays bounded by one segment file.
+    package func forEachRecord(
+        from position: UInt64 = 0, _ body: (RecordView, UInt64) throws -> Void
+    ) throws {
+        try forEachRecord(from: position) { (view, index) throws -> RecordIteration in
+            try body(view, index)
+            return .continue
+        }
+    }
+
+    /// The same, ending early without an error when `body` returns `.stop` (a full pull page).
+    /// Disfavoured so that a closure that could be either (a lone `switch`) means the one above.
+    @_disfavoredOverload
+    package func forEachRecord(
+        from position: UInt64 = 0, _ body: (RecordView, UInt64) throws -> RecordIteration
+    ) throws {
+        for segment in segments where segment.endPosition > position {
+            let bytes = try fileSystem.readFile(segment.path)
+            var index = segment.header.firstRecordPosition
+            // Opening checked where each segment belongs; reading checks what it holds.
+            let reader = SegmentReader(path: segment.path, policy: .strict,
+                                       expectation: expectation(of: segment.number, firstRecordPosition: nil, mustBeSealed: false),
+                                       decoder: decoder)
+            let outcome = try bytes.withUnsafeBytes { (buffer) throws in
+                try reader.read(buffer) { (view, _) throws -> RecordIteration in
+                    defer { index += 1 }
+                    guard index >= position else { return .continue }
+                    do { return try body(view, index) } catch let error as LedgerError { throw error } catch {
+                        throw LedgerError(.io, "\(error)")
+                    }
+                }
+            }
+            if outcome.stopped { return }
+        }
+    }
+
+    /// Records of every kind, materialised (allocating; for small logs and tests).
+    package func allRecords() throws -> [LedgerRecord] {
+        var records: [LedgerRecord] = []
+        try forEachRecord { view, _ in records.append(view.record) }
+        return records
+    }
+}

@@ -1,0 +1,60 @@
+/// One segment file read on its own, tolerating damage: what it still holds that checksums
+/// vouch for, and the first fault found, if any (used by `LedgerRepair`).
+///
+/// Unlike `Ledger.open`, nothing here trusts the file: it is read through `SegmentReader` with
+/// the salvage policy, so the header, every frame and the footer are all checked, and a fault
+/// stops the reading instead of failing it, so that the records before the fault stay usable.
+package struct SalvagedSegment: Sendable {
+    package var number: UInt32
+    package var path: String
+    package var fileName: String { SegmentInfo.fileName(number) }
+    package var header: SegmentHeader?
+    /// The records that decoded with good checksums, in file order, up to the first fault.
+    package var records: [LedgerRecord] = []
+    /// The footer's summary, if the footer itself is intact (even when frames are damaged).
+    package var footer: SegmentSummary?
+    /// The first fault; `nil` for an intact segment.
+    package var damage: LedgerError?
+
+    package var isIntact: Bool { damage == nil }
+
+    /// Reads `path`. A torn tail is tolerated only in the newest segment (opening truncates it);
+    /// every other segment must be sealed with a footer that matches its frames.
+    package static func read(number: UInt32, path: String, ledgerID: [UInt8], isNewest: Bool,
+                             fileSystem: any FileSystem) -> SalvagedSegment {
+        var segment = SalvagedSegment(number: number, path: path)
+        let bytes: [UInt8]
+        do { bytes = try fileSystem.readFile(path) } catch let error as LedgerError {
+            segment.damage = error
+            return segment
+        } catch {
+            segment.damage = LedgerError(.io, "\(error)", file: path)
+            return segment
+        }
+        let reader = SegmentReader(path: path, policy: .salvage,
+                                   expectation: .init(number: number, ledgerID: ledgerID, mustBeSealed: !isNewest))
+        var records: [LedgerRecord] = []
+        bytes.withUnsafeBytes { buffer in
+            segment.footer = SegmentReader.intactFooter(of: buffer, number: number)
+            // The salvage policy reports faults instead of throwing, and the visitor throws nothing.
+            let outcome = try? reader.read(buffer, summarize: true) { view, _ in
+                records.append(view.record)
+                return .continue
+            }
+            segment.header = outcome?.header
+            segment.damage = outcome?.fault?.error
+        }
+        segment.records = records
+        return segment
+    }
+
+    /// The highest seq per device among the readable records.
+    package var highestSeqs: [DeviceID: UInt64] {
+        var highest: [DeviceID: UInt64] = [:]
+        for record in records {
+            guard let id = record.eventID else { continue }
+            highest[id.device] = max(highest[id.device] ?? 0, id.seq)
+        }
+        return highest
+    }
+}

@@ -1,0 +1,158 @@
+/// Reads one segment file held in memory: the header, every frame with its checksums, every
+/// record, the footer, and whether the segment fits its place in the ledger — every check of a
+/// segment's frames, in one place (Schemas/segment-format.md §1–5). Reading only the header and
+/// footer of a sealed segment is in `SegmentReader+Seal.swift`.
+///
+/// Faults name the file and the byte offset of the header, frame or footer at fault. What a
+/// fault does depends on the policy: in the newest segment a frame that fails at the very end of
+/// the file, with no valid frame behind it, is a torn write rather than corruption.
+package struct SegmentReader {
+    package enum Policy: Sendable, Equatable {
+        /// Every fault throws (`forEachRecord`, `verify`).
+        case strict
+        /// A fault at the tail of a segment that need not be sealed is a torn write: reading
+        /// stops there and reports the tear (opening the newest segment). Other faults throw.
+        case tolerateTornTail
+        /// Nothing in the file throws: reading stops at the first fault and reports it, after
+        /// handing out every record before it (repair). Tears are tolerated as above.
+        case salvage
+    }
+
+    /// What a segment must be to belong where it was found.
+    package struct Expectation: Sendable {
+        package var number: UInt32
+        /// `nil`: not checked (a segment left by an interrupted `create`, before ledger.json).
+        package var ledgerID: [UInt8]?
+        /// The log position of its first record; `nil`: not checked here.
+        package var firstRecordPosition: UInt64?
+        /// Every segment but the newest must end in a footer, and only the newest may be torn.
+        package var mustBeSealed: Bool
+
+        package init(number: UInt32, ledgerID: [UInt8]?, firstRecordPosition: UInt64? = nil, mustBeSealed: Bool) {
+            self.number = number
+            self.ledgerID = ledgerID
+            self.firstRecordPosition = firstRecordPosition
+            self.mustBeSealed = mustBeSealed
+        }
+
+        /// The first way `header` does not fit, if any.
+        package func check(_ header: SegmentHeader, path: String) -> SegmentFault? {
+            if header.segmentNumber != number { return SegmentFault(.wrongNumber(header.segmentNumber), file: path, offset: 0) }
+            if let ledgerID, header.ledgerID != ledgerID { return SegmentFault(.otherLedger, file: path, offset: 0) }
+            if let expected = firstRecordPosition, header.firstRecordPosition != expected {
+                return SegmentFault(.wrongPosition(found: header.firstRecordPosition, expected: expected), file: path, offset: 0)
+            }
+            return nil
+        }
+    }
+
+    /// What a read found.
+    package struct Outcome {
+        package var header: SegmentHeader?
+        /// The frames' summary, when the read was asked to summarise.
+        package var summary = SegmentSummary()
+        /// The footer's offset and summary, when the segment is sealed.
+        package var footerOffset: Int?
+        package var footer: SegmentSummary?
+        /// A torn write: the bytes from `tear.offset` to the end are to be cut away.
+        package var tear: SegmentFault?
+        /// The first fault (salvage only; the other policies throw it).
+        package var fault: SegmentFault?
+        /// Whether the visitor ended the read early.
+        package var stopped = false
+    }
+
+    package let path: String
+    package let policy: Policy
+    package let expectation: Expectation
+    let decoder: LZ4FrameDecoder
+
+    package init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder = LZ4FrameDecoder()) {
+        self.path = path
+        self.policy = policy
+        self.expectation = expectation
+        self.decoder = decoder
+    }
+
+    private var toleratesTear: Bool { policy != .strict && !expectation.mustBeSealed }
+
+    /// Reads `bytes` (the whole file), handing every record to `visit` with its frame's offset.
+    /// With `summarize`, the frames' summary is built and a footer must match it.
+    /// Throws `LedgerError(.corruption)` for a fault under the strict and torn-tail policies, and
+    /// whatever `visit` throws.
+    package func read(
+        _ bytes: UnsafeRawBufferPointer, summarize: Bool = false,
+        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration = { _, _ in .continue }
+    ) throws -> Outcome {
+        var outcome = Outcome()
+        do {
+            try scan(bytes, summarize: summarize, into: &outcome, visit)
+        } catch let fault as SegmentFault {
+            guard policy == .salvage else { throw fault.error }
+            outcome.fault = fault
+        }
+        return outcome
+    }
+
+    private func scan(
+        _ bytes: UnsafeRawBufferPointer, summarize: Bool, into outcome: inout Outcome,
+        _ visit: (RecordView, Int) throws -> RecordIteration
+    ) throws {
+        let n = bytes.count
+        switch SegmentHeader.decode(bytes) {
+        case .success(let header):
+            outcome.header = header
+            if let fault = expectation.check(header, path: path) { throw fault }
+        case .failure(let failure):
+            let kind: SegmentFault.Kind
+            if case .malformed(let reason) = failure { kind = .headerMalformed(reason) } else { kind = .headerCutOff }
+            let fault = SegmentFault(kind, file: path, offset: 0)
+            guard toleratesTear && n <= SegmentHeader.frameSize else { throw fault }
+            outcome.tear = fault
+            return
+        }
+        let frames = SegmentFrames(bytes: bytes, decoder: decoder)
+        var offset = SegmentHeader.frameSize
+        while offset < n {
+            switch frames.examine(at: offset) {
+            case .data(let end, let content):
+                if summarize { outcome.summary.addFrame(rawBytes: content.count) }
+                if try records(in: content, frameOffset: offset, summarize: summarize, into: &outcome, visit) == .stop {
+                    outcome.stopped = true
+                    return
+                }
+                offset = end
+            case .footer(let end):
+                guard end == n else { throw SegmentFault(.bytesAfterFooter, file: path, offset: end) }
+                let footer = SegmentFooter.decodeFrame(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                outcome.footerOffset = offset
+                outcome.footer = footer?.summary
+                if summarize && footer?.summary != outcome.summary {
+                    throw SegmentFault(.footerMismatch, file: path, offset: offset)
+                }
+                return
+            case .fault(let kind):
+                let fault = SegmentFault(kind, file: path, offset: offset)
+                guard toleratesTear && !frames.validFrameFollows(offset) else { throw fault }
+                outcome.tear = fault
+                return
+            }
+        }
+        if expectation.mustBeSealed { throw SegmentFault(.notSealed, file: path, offset: n) }
+    }
+
+    /// Hands out the records of one frame; a malformed record is a fault of the frame.
+    private func records(
+        in content: UnsafeRawBufferPointer, frameOffset: Int, summarize: Bool, into outcome: inout Outcome,
+        _ visit: (RecordView, Int) throws -> RecordIteration
+    ) throws -> RecordIteration {
+        do {
+            return try RecordStream.forEach(in: content) { (view) throws -> RecordIteration in
+                if summarize { outcome.summary.add(view) }
+                return try visit(view, frameOffset)
+            }
+        } catch let fault as RecordStream.Fault {
+            throw SegmentFault(.recordMalformed(contentOffset: fault.offset, reason: fault.reason), file: path, offset: frameOffset)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import LedgerCore
+
+/// The records a repair may take events from: the source, unfinished quarantines and the
+/// readable part of damaged segments. Two copies of one event must be identical.
+struct RecordPool {
+    private var events: [EventID: (record: LedgerRecord, from: String)] = [:]
+    private(set) var names: [DeviceNameRecord] = []
+
+    mutating func add(_ records: [LedgerRecord], from origin: String) throws {
+        for record in records {
+            guard let id = record.eventID else {
+                if case .deviceName(let name) = record { names.append(name) }
+                continue
+            }
+            if let other = events[id] {
+                guard other.record == record else { throw Self.differs(id, other.from, origin) }
+            } else {
+                events[id] = (record, origin)
+            }
+        }
+    }
+
+    func requireSameContent(_ records: [LedgerRecord], in origin: String) throws {
+        for record in records {
+            guard let id = record.eventID, let other = events[id] else { continue }
+            guard other.record == record else { throw Self.differs(id, other.from, origin) }
+        }
+    }
+
+    /// Device `device`'s events `seqs`, in seq order; refuses, naming the missing seqs, if any
+    /// is missing.
+    func events(of device: DeviceID, seqs: ClosedRange<UInt64>, neededBy segment: String) throws -> [LedgerRecord] {
+        var found: [LedgerRecord] = []
+        found.reserveCapacity(seqs.count)
+        for seq in seqs {
+            guard let entry = events[EventID(device: device, seq: seq)] else {
+                var last = seq
+                while last < seqs.upperBound, events[EventID(device: device, seq: last + 1)] == nil { last += 1 }
+                let range = last == seq ? "seq \(seq)" : "seqs \(seq)–\(last)"
+                throw LedgerError(.conflict, "cannot repair: \(segment) held device \(device)'s events \(range), which the source does not have; nothing was changed")
+            }
+            found.append(entry.record)
+        }
+        return found
+    }
+
+    /// The events past `held`, which must continue every device's seqs without a gap.
+    func events(after held: [DeviceID: UInt64]) throws -> [LedgerRecord] {
+        var byDevice: [DeviceID: [UInt64]] = [:]
+        for id in events.keys where id.seq > held[id.device] ?? 0 { byDevice[id.device, default: []].append(id.seq) }
+        var result: [LedgerRecord] = []
+        var continuity = SeqContinuity(held: held)
+        for (device, seqs) in byDevice.sorted(by: { $0.key < $1.key }) {
+            for seq in seqs.sorted() {
+                if let gap = continuity.accept(device: device, seq: seq) {
+                    throw LedgerError(.conflict, "cannot repair: \(gap.message()), and the events between are in neither the ledger nor the source; nothing was changed")
+                }
+                result.append(events[EventID(device: device, seq: seq)]!.record)
+            }
+        }
+        return result
+    }
+
+    private static func differs(_ id: EventID, _ first: String, _ second: String) -> LedgerError {
+        LedgerError(.conflict, "cannot repair: event \(id) differs between \(first) and \(second) (a corrupt or forged replica); nothing was changed")
+    }
+}
