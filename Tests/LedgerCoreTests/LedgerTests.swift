@@ -32,30 +32,54 @@ import Testing
         #expect(try reopened.verify().events == 102)
     }
 
+    /// Segments roll at the threshold, and opening reads each sealed segment's header and footer
+    /// (a 64 KiB probe at the end) and the newest segment's checkpoint and last 4 KiB, never a
+    /// whole segment: counted through the file-system seam, with segments larger than the probe.
     @Test func segmentsRollAndOpeningReadsOnlyFooters() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.sub("l")
         let ledger = try Ledger.create(directory: path, deviceName: "a", clock: Self.clock)
-        ledger.rollThreshold = 4096
+        ledger.rollThreshold = 256 << 10
         var rng = SeededGenerator(seed: 7)
-        for _ in 0..<40 {
+        // Memos of random letters compress poorly, so that the segments outgrow the probe.
+        func memo() -> String { String((0..<400).map { _ in Character(UnicodeScalar(UInt8(65 + rng.next() % 58))) }) }
+        for _ in 0..<120 {
             let drafts = (0..<20).map { _ in
                 StationEditDraft(station: UInt32(rng.next() % 9000 + 1), compDate: .day(2013, 9, Int(rng.next() % 30 + 1)),
-                                 memo: rng.next() % 5 == 0 ? "memo \(rng.next())" : nil)
+                                 memo: memo())
             }
             try ledger.appendLocal(drafts)
         }
+        // One more, so that the newest segment is open whatever the roll did last.
+        try ledger.appendLocal([StationEditDraft(station: 1, memo: memo())])
         let expected = try ledger.allRecords()
         ledger.close()
-        #expect(ledger.segments.count > 3)
-        let reopened = try Ledger.open(directory: path, clock: Self.clock)
+        let sealed = ledger.segments.filter(\.sealed)
+        #expect(sealed.count >= 3 && !ledger.segments.last!.sealed)
+        #expect(sealed.allSatisfy { $0.fileSize > SegmentHeader.frameSize + (1 << 16) })
+
+        let counting = ReadCountingFileSystem()
+        let reopened = try Ledger.open(directory: path, fileSystem: counting, clock: Self.clock)
         defer { reopened.close() }
+        let reads = counting.reads
+        #expect(!reopened.scannedNewestSegment)
+        #expect(reads.filter { $0.key.hasSuffix(".seg") }.values.allSatisfy { $0.wholeFile == 0 }, "no segment is read whole: \(reads)")
+        for segment in sealed {
+            // The header frame and the footer probe, nothing else.
+            #expect(reads[segment.path]?.bytes == SegmentHeader.frameSize + (1 << 16), "\(segment.path)")
+        }
+        let newest = reopened.segments.last!
+        // The newest: the same probe finds no footer, then the checkpoint's tail check and header.
+        #expect(reads[newest.path]?.bytes
+                == 2 * SegmentHeader.frameSize + min(newest.fileSize, 1 << 16) + min(newest.fileSize, ActiveSegmentCheckpoint.tailLength))
+        #expect(counting.bytesRead { $0.hasSuffix(".seg") } < reopened.bytesOnDisk / 3)  // 64 KiB of each 256
+
         #expect(reopened.segments.dropLast().allSatisfy { $0.sealed })
         #expect(try reopened.allRecords() == expected)
         #expect(reopened.recordCount == UInt64(expected.count))
         let report = try reopened.verify()
-        #expect(report.events == 800 && report.segments == reopened.segments.count)
+        #expect(report.events == 2401 && report.segments == reopened.segments.count)
         // Positions: reading from the middle yields exactly the tail.
         var tail: [LedgerRecord] = []
         try reopened.forEachRecord(from: 500) { view, position in
