@@ -96,18 +96,33 @@ import Testing
         #expect(try Self.dump(ledger) == incremental)
     }
 
+    /// Catching up reads only the segments holding records past the checkpoint: counted through
+    /// the file-system seam, behind a checkpoint with several sealed segments.
     @Test func catchUpReadsOnlyRecordsPastTheCheckpoint() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let ledger = try Harness.createLedger(dir)
-        try ledger.appendLocal([StationEditDraft(station: 7, compDate: .year(2001))])
+        let counting = ReadCountingFileSystem()
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "test", fileSystem: counting, clock: Harness.clock)
+        ledger.rollThreshold = 2048
+        for batch in 0..<20 {
+            try ledger.appendLocal((1...20).map { StationEditDraft(station: UInt32(batch * 20 + $0), compDate: .year(2001)) })
+        }
         var projection = try ProjectionStore.update(ledger)
         #expect(projection.position == ledger.recordCount)
         #expect(projection.versionVector == ledger.versionVector)
+        // New records in a segment of their own: the only one catching up may read.
+        try ledger.sealActiveSegment()
+        let behind = ledger.segments
+        #expect(behind.count >= 3 && behind.allSatisfy(\.sealed))
         try ledger.appendLocal([StationEditDraft(station: 8, memo: "x")])
+        let newest = ledger.segments.last!
+        counting.reset()
         let reloaded = try ProjectionStore.load(ledger)
         #expect(reloaded.row(8)?.memo == "x")
         #expect(reloaded.row(7)?.compDate == 20010000)
+        let segmentReads = counting.reads.filter { $0.key.hasSuffix(".seg") }
+        #expect(Array(segmentReads.keys) == [newest.path], "\(segmentReads)")
+        #expect(segmentReads[newest.path]?.bytes == newest.fileSize)
         // A projection from another ledger (or ahead of the log) is ignored, not trusted.
         projection.position = 999
         let other = try Harness.createLedger(dir, name: "other")
