@@ -34,6 +34,19 @@ func catalogueLedger(events: Int) throws -> BenchmarkLedger {
 
 let events = 100_000
 
+/// A benchmark that reads a ledger holding `events` generated events, made once in its setup.
+func readingBenchmark(_ name: String, _ body: @escaping (BenchmarkLedger) throws -> Void) {
+    Benchmark(name) { _ in
+        try body(ledger!)
+    } setup: {
+        ledger = try BenchmarkLedger()
+        try ledger!.append(SyntheticHistory(events: events))
+    } teardown: {
+        ledger?.close()
+        ledger = nil
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .throughput],
@@ -83,15 +96,7 @@ let benchmarks: @Sendable () -> Void = {
         ledger = nil
     }
 
-    Benchmark("Replay (100k events)") { _ in
-        blackHole(try ledger!.replay())
-    } setup: {
-        ledger = try BenchmarkLedger()
-        try ledger!.append(SyntheticHistory(events: events))
-    } teardown: {
-        ledger?.close()
-        ledger = nil
-    }
+    readingBenchmark("Replay (100k events)") { blackHole(try $0.replay()) }
 
     Benchmark("Projection rebuild (100k events)") { _ in
         blackHole(try ledger!.rebuildProjection())
@@ -133,13 +138,5 @@ let benchmarks: @Sendable () -> Void = {
         history = nil
     }
 
-    Benchmark("Verify (100k events)") { _ in
-        blackHole(try ledger!.verify())
-    } setup: {
-        ledger = try BenchmarkLedger()
-        try ledger!.append(SyntheticHistory(events: events))
-    } teardown: {
-        ledger?.close()
-        ledger = nil
-    }
+    readingBenchmark("Verify (100k events)") { blackHole(try $0.verify()) }
 }
