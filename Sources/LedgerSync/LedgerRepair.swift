@@ -87,12 +87,16 @@ package final class LedgerRepair {
                               clock: any WallClock = SystemClock(), useLock: Bool = true) throws -> LedgerRepair {
         let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
         let repair = LedgerRepair(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
-        try repair.inspect()
+        // A refusal to read releases the lock at once, not when the repair is dropped.
+        do { try repair.inspect() } catch {
+            repair.close()
+            throw error
+        }
         return repair
     }
 
     private func inspect() throws {
-        let numbers = try fileSystem.listDirectory(segmentsPath).compactMap(SegmentInfo.number(ofFileName:)).sorted()
+        let numbers = try SegmentInfo.numbers(in: segmentsPath, fileSystem: fileSystem)
         for (index, number) in numbers.enumerated() {
             segments.append(.read(number: number, path: Path.join(segmentsPath, SegmentInfo.fileName(number)),
                                   ledgerID: metadata.ledgerIDBytes, isNewest: index == numbers.count - 1,

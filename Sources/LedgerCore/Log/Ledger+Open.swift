@@ -13,7 +13,7 @@ extension Ledger {
     /// Every sealed segment from its header and footer; the newest from its checkpoint, or else
     /// by a scan that cuts a torn tail away.
     private func load() throws {
-        let numbers = try fileSystem.listDirectory(segmentsPath).compactMap(SegmentInfo.number(ofFileName:)).sorted()
+        let numbers = try SegmentInfo.numbers(in: segmentsPath, fileSystem: fileSystem)
         var continuity = SeqContinuity()
         for (index, number) in numbers.enumerated() {
             let path = Path.join(segmentsPath, SegmentInfo.fileName(number))

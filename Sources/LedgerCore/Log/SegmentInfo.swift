@@ -14,6 +14,11 @@ package struct SegmentInfo: Sendable {
         Int(number).zeroPadded(8) + ".seg"
     }
 
+    /// The numbers of the segment files in `directory`, ascending (other files are not segments).
+    package static func numbers(in directory: String, fileSystem: any FileSystem) throws -> [UInt32] {
+        try fileSystem.listDirectory(directory).compactMap(number(ofFileName:)).sorted()
+    }
+
     /// Parses `NNNNNNNN.seg`; other names (`.torn` copies, temporaries) are not segments.
     package static func number(ofFileName name: String) -> UInt32? {
         guard name.count == 12, name.hasSuffix(".seg") else { return nil }
