@@ -33,23 +33,8 @@ struct CatalogImport: ParsableCommand {
         var projection = try ProjectionUpdater.load(ledger)
         // The catalogue is SQLite's own I/O: a simulated fault must refuse it before it starts.
         try ledger.fileSystem.prepareExternalWrite(LedgerFiles.path(LedgerFiles.catalog, in: ledger.directory))
-        let importer = try CatalogImporter(ledgerDirectory: ledger.directory, file: file, statements: statements,
-                                           version: version, projection: projection)
-        var appended = 0
-        do {
-            let recordsVersion = !projection.catalogVersions.contains(version)
-            let nextSeq = (ledger.versionVector[ledger.localDevice] ?? 0) + (recordsVersion ? 2 : 1)
-            let drafts = CarryOverPlanner.drafts(for: importer.carryOvers, projection: projection,
-                                                 device: ledger.localDevice, nextSeq: nextSeq)
-            if recordsVersion { try ledger.appendCatalogVersion(version) }
-            if !drafts.isEmpty { appended = try ledger.appendLocal(drafts).count }
-            try importer.commit()
-        } catch {
-            importer.abort()
-            throw error
-        }
-        try projection.catchUp(ledger)
-        try ProjectionStore.save(&projection, ledger: ledger)
+        let (importer, appended) = try CatalogImporter.apply(statements, file: file, version: version, to: ledger,
+                                                             projection: &projection)
         let snapshot = try CatalogSupport.requireCatalog(ledger).loadSnapshot()
         print("catalogue \(version): \(importer.statementCount) statements, \(snapshot.stations.count) stations (\(snapshot.stations.filter(\.enabled).count) enabled), \(snapshot.lines.count) lines, \(snapshot.operators.count) operators")
         let carried = importer.carryOvers.map(\.description).joined(separator: ", ")

@@ -17,16 +17,8 @@ enum Harness {
     static func importCatalog(_ ledger: Ledger, file: String, version: UInt32) throws -> CatalogImporter {
         let statements = try SQLDumpSplitter.split(Array(try Data(contentsOf: URL(fileURLWithPath: file))), file: file)
         var projection = try ProjectionStore.load(ledger)
-        let importer = try CatalogImporter(ledgerDirectory: ledger.directory, file: file, statements: statements,
-                                           version: version, projection: projection)
-        let recordsVersion = !projection.catalogVersions.contains(version)
-        let drafts = CarryOverPlanner.drafts(for: importer.carryOvers, projection: projection, device: ledger.localDevice,
-                                             nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + (recordsVersion ? 2 : 1))
-        if recordsVersion { try ledger.appendCatalogVersion(version) }
-        if !drafts.isEmpty { try ledger.appendLocal(drafts) }
-        try importer.commit()
-        try projection.catchUp(ledger)
-        try ProjectionStore.save(&projection, ledger: ledger)
+        let (importer, _) = try CatalogImporter.apply(statements, file: file, version: version, to: ledger,
+                                                      projection: &projection)
         return importer
     }
 
