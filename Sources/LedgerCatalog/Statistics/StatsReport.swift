@@ -34,7 +34,8 @@ package struct StatsStation: Sendable, Equatable {
 }
 
 /// One level of a hierarchy: its own counts, then either its groups or, at the last level, its
-/// stations in the original order. Rendered as `stats --json` (Schemas/stats.schema.json).
+/// stations in the original order. Encoded as `stats --json` (Schemas/stats.schema.json; the
+/// key order of every object is fixed by `StatsReport+Encodable.swift`).
 package struct StatsReport: Sendable, Equatable {
     package var hierarchy: StatsHierarchy
     package var path: [String]
@@ -43,29 +44,6 @@ package struct StatsReport: Sendable, Equatable {
     package var counts: StatsCounts
     package var groups: [StatsGroup]?
     package var stations: [StatsStation]?
-
-    package func json() -> String {
-        var out = "{\"hierarchy\":\"\(hierarchy.rawValue)\",\"path\":["
-        out += path.map(JSONText.quoted).joined(separator: ",")
-        out += "],\(Self.countFields(counts))"
-        if let groups {
-            out += ",\"groups\":["
-            out += groups.map { "{\"key\":\(JSONText.quoted($0.key)),\"label\":\(JSONText.quoted($0.label)),\(Self.countFields($0.counts))}" }
-                .joined(separator: ",")
-            out += "]"
-        }
-        if let stations {
-            out += ",\"stations\":["
-            out += stations.map { "{\"station\":\($0.station),\"name\":\(JSONText.quoted($0.name)),\"comp_date\":\($0.compDate),\"memo\":\(JSONText.quoted($0.memo))}" }
-                .joined(separator: ",")
-            out += "]"
-        }
-        return out + "}"
-    }
-
-    private static func countFields(_ c: StatsCounts) -> String {
-        "\"total\":\(c.total),\"completed\":\(c.completed),\"remaining\":\(c.remaining),\"ratio_permille\":\(c.ratioPermille)"
-    }
 
     /// The aligned table: a title, the header line `total / completed / rate / remaining`
     /// followed by key and label, this level's own counts, then one row per group (numbers

@@ -92,14 +92,8 @@ struct StationShow: ParsableCommand {
         let op = s.flatMap { snapshot?.operator($0.operatorID) }
         let lines = snapshot?.lines(of: station) ?? []
         if json {
-            var out = "{\"station\":\(station)"
-            if let s {
-                out += ",\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"wiki\":\(JSONText.quoted(s.wiki)),\"pref\":\(s.pref),\"address\":\(JSONText.quoted(s.address)),\"lat\":\(s.lat),\"lng\":\(s.lng),\"weight\":\(s.weight),\"enabled\":\(s.enabled)"
-                out += ",\"operator\":{\"id\":\(s.operatorID),\"name\":\(JSONText.quoted(op?.name ?? "")),\"type\":\(op?.type ?? 0)}"
-                out += ",\"lines\":[\(lines.map { "{\"id\":\($0.id),\"name\":\(JSONText.quoted($0.name)),\"enabled\":\($0.enabled)}" }.joined(separator: ","))]"
-            }
-            out += ",\"comp_date\":\(row.compDate),\"memo\":\(JSONText.quoted(row.memo)),\"update_date\":\(row.updateDate),\"history\":\(row.events)}"
-            print(out)
+            print(try OrderedJSONEncoder().encode(StationShowOutput(station: station, row: row, catalogued: s, operator: op,
+                                                                    lines: lines)))
             return
         }
         if let s {
