@@ -20,28 +20,13 @@ import Testing
     /// Each crash point replays two imports, so fewer models than for the projection alone.
     @Test(arguments: [CrashOptions.powerLoss, .processKill, .powerLoss(keepingRandomPrefix: 1)])
     func crashAtEveryOperation(model: CrashOptions) throws {
-        let points = CatalogSession.operations(CatalogSession.importCatalogues).total
-        var failures: [String] = []
-        for point in 0...points {
-            let fileSystem = CrashableFileSystem()
-            fileSystem.crash(afterOperations: point)
-            let progress = CatalogSession.importCatalogues(on: fileSystem)
-            do {
-                try Self.check(fileSystem.image(CatalogSession.crashOptions(model, at: point)), progress)
-            } catch {
-                failures.append("crash after operation \(point) (\(fileSystem.operationLog.last ?? "none")): \(error)")
-            }
-        }
-        print("catalogue import, \(model): \(points + 1) crash points, failures \(failures.count)")
-        #expect(failures.isEmpty, "\(failures.count) of \(points + 1) crash points failed:\n\(failures.prefix(8).joined(separator: "\n"))")
+        let (points, failures) = CatalogSession.crashAtEveryPoint(CatalogSession.importCatalogues, model: model, check: Self.check)
+        print("catalogue import, \(model): \(points) crash points, failures \(failures.count)")
+        #expect(failures.isEmpty, "\(failures.count) of \(points) crash points failed:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
 
     static func check(_ image: CrashableFileSystem, _ progress: CatalogSession.Progress) throws {
-        guard image.fileExists(Path.join(CatalogSession.directory, LedgerMetadata.fileName)) else {
-            guard !progress.created else { throw HarnessLedgerCheck.Failure("ledger.json vanished after init returned") }
-            return
-        }
-        let ledger = try CatalogSession.open(image)
+        guard let ledger = try CatalogSession.reopen(image, progress) else { return }
         defer { ledger.close() }
         let catalog = try CatalogStore.open(ledger)
         let allowed = [progress.importedVersions.last, progress.importingVersion].compactMap { $0 }

@@ -25,30 +25,15 @@ import Testing
 
     @Test(arguments: models)
     func crashAtEveryOperation(model: CrashOptions) throws {
-        let points = CatalogSession.operations(CatalogSession.saveProjection).total
-        var failures: [String] = []
-        for point in 0...points {
-            let fileSystem = CrashableFileSystem()
-            fileSystem.crash(afterOperations: point)
-            let progress = CatalogSession.saveProjection(on: fileSystem)
-            do {
-                try Self.check(fileSystem.image(CatalogSession.crashOptions(model, at: point)), progress)
-            } catch {
-                failures.append("crash after operation \(point) (\(fileSystem.operationLog.last ?? "none")): \(error)")
-            }
-        }
-        print("projection save, \(model): \(points + 1) crash points, failures \(failures.count)")
-        #expect(failures.isEmpty, "\(failures.count) of \(points + 1) crash points failed:\n\(failures.prefix(8).joined(separator: "\n"))")
+        let (points, failures) = CatalogSession.crashAtEveryPoint(CatalogSession.saveProjection, model: model, check: Self.check)
+        print("projection save, \(model): \(points) crash points, failures \(failures.count)")
+        #expect(failures.isEmpty, "\(failures.count) of \(points) crash points failed:\n\(failures.prefix(8).joined(separator: "\n"))")
     }
 
     /// The stored projection is the old or the new one and equals the fold of the log once caught
     /// up; then a `complete` and its save work and leave no temporary behind.
     static func check(_ image: CrashableFileSystem, _ progress: CatalogSession.Progress) throws {
-        guard image.fileExists(Path.join(CatalogSession.directory, LedgerMetadata.fileName)) else {
-            guard !progress.created else { throw HarnessLedgerCheck.Failure("ledger.json vanished after init returned") }
-            return
-        }
-        let ledger = try CatalogSession.open(image)
+        guard let ledger = try CatalogSession.reopen(image, progress) else { return }
         defer { ledger.close() }
         let loaded = try ProjectionStore.load(ledger)
         if let reason = loaded.discardedBecause { throw HarnessLedgerCheck.Failure("projection.sqlite \(reason)") }

@@ -29,20 +29,6 @@ extension StatsGroup: Encodable {
     }
 }
 
-extension StatsStation: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case station, name, compDate = "comp_date", memo
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(station, forKey: .station)
-        try container.encode(name, forKey: .name)
-        try container.encode(compDate, forKey: .compDate)
-        try container.encode(memo, forKey: .memo)
-    }
-}
-
 extension StatsReport: Encodable {
     enum CodingKeys: String, CodingKey { case hierarchy, path, groups, stations }
 

@@ -26,11 +26,15 @@ package struct StatsGroup: Sendable, Equatable {
     package var counts: StatsCounts
 }
 
-package struct StatsStation: Sendable, Equatable {
+package struct StatsStation: Sendable, Equatable, Encodable {
     package var station: UInt32
     package var name: String
     package var compDate: UInt32
     package var memo: String
+
+    enum CodingKeys: String, CodingKey {
+        case station, name, compDate = "comp_date", memo
+    }
 }
 
 /// One level of a hierarchy: its own counts, then either its groups or, at the last level, its

@@ -45,8 +45,21 @@ enum CatalogSession {
         var importingVersion: UInt32?
     }
 
-    static func open(_ fileSystem: any FileSystem) throws -> Ledger {
-        try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
+    private static func create(_ fileSystem: CrashableFileSystem, _ progress: inout Progress) throws -> Ledger {
+        let ledger = try Ledger.create(directory: directory, deviceName: HarnessEvents.deviceName,
+                                       fileSystem: fileSystem, clock: clock, useLock: false)
+        progress.created = true
+        return ledger
+    }
+
+    /// The ledger a crash image holds, or `nil` when `init` had not returned (there is nothing
+    /// to check then); a ledger that vanished after `init` returned is a failure.
+    static func reopen(_ image: CrashableFileSystem, _ progress: Progress) throws -> Ledger? {
+        guard image.fileExists(Path.join(directory, LedgerMetadata.fileName)) else {
+            guard !progress.created else { throw HarnessLedgerCheck.Failure("ledger.json vanished after init returned") }
+            return nil
+        }
+        return try Ledger.open(directory: directory, fileSystem: image, clock: clock, useLock: false)
     }
 
     /// `init`, then edits, each followed by a save: the first creates `projection.sqlite`, the
@@ -54,9 +67,7 @@ enum CatalogSession {
     static func saveProjection(on fileSystem: CrashableFileSystem) -> Progress {
         var progress = Progress()
         do {
-            let ledger = try Ledger.create(directory: directory, deviceName: HarnessEvents.deviceName,
-                                           fileSystem: fileSystem, clock: clock, useLock: false)
-            progress.created = true
+            let ledger = try create(fileSystem, &progress)
             defer { ledger.close() }
             for (step, count) in [3, 2, 4].enumerated() {
                 try ledger.appendLocal((0..<count).map {
@@ -76,9 +87,7 @@ enum CatalogSession {
     static func importCatalogues(on fileSystem: CrashableFileSystem) -> Progress {
         var progress = Progress()
         do {
-            let ledger = try Ledger.create(directory: directory, deviceName: HarnessEvents.deviceName,
-                                           fileSystem: fileSystem, clock: clock, useLock: false)
-            progress.created = true
+            let ledger = try create(fileSystem, &progress)
             defer { ledger.close() }
             try ledger.appendLocal([completion])
             progress.completed = true
@@ -98,6 +107,26 @@ enum CatalogSession {
         var projection = try ProjectionStore.load(ledger)
         _ = try CatalogImporter.apply(catalogue.statements, file: catalogue.file, version: catalogue.version,
                                       to: ledger, projection: &projection)
+    }
+
+    /// Runs `session` once per crash point (every mutating file operation of a complete run, and
+    /// none), takes the image `model` leaves, and has `check` judge it. Returns the number of
+    /// crash points and a line per failed one.
+    static func crashAtEveryPoint(_ session: (CrashableFileSystem) -> Progress, model: CrashOptions,
+                                  check: (CrashableFileSystem, Progress) throws -> Void) -> (points: Int, failures: [String]) {
+        let points = operations(session).total
+        var failures: [String] = []
+        for point in 0...points {
+            let fileSystem = CrashableFileSystem()
+            fileSystem.crash(afterOperations: point)
+            let progress = session(fileSystem)
+            do {
+                try check(fileSystem.image(crashOptions(model, at: point)), progress)
+            } catch {
+                failures.append("crash after operation \(point) (\(fileSystem.operationLog.last ?? "none")): \(error)")
+            }
+        }
+        return (points + 1, failures)
     }
 
     /// `model`, with a random-prefix seed mixed with the crash point.
