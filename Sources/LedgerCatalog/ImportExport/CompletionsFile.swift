@@ -70,7 +70,7 @@ package enum CompletionsFile {
     }
 
     /// Writes a new SQLite file holding the original `completions` table, replacing `path`
-    /// atomically (`SQLiteFile.replace`).
+    /// atomically (`SQLiteFile.replace`, through `PATH.tmp`).
     package static func writeSQLite(_ rows: [CompletionRow], to path: String,
                                     fileSystem: any FileSystem = PosixFileSystem()) throws {
         let queue = try SQLiteFile.inMemory()
@@ -80,6 +80,6 @@ package enum CompletionsFile {
                 try CompletionsTable.insert(rows, replacing: false, db)
             }
         }
-        try SQLiteFile.replace(path, with: queue, fileSystem: fileSystem, staleTemporaries: [path + ".partial"])
+        try SQLiteFile.replace(path, with: queue, fileSystem: fileSystem)
     }
 }

@@ -45,18 +45,20 @@ enum ProjectionRows {
     }
 
     static func insertWinners(_ rows: [(station: UInt32, row: ProjectedStation)], _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
+        let insert = try SQLiteInsert(db, sql: """
             INSERT OR REPLACE INTO completion_winners \
             (s_id, date_hlc, date_device, date_seq, memo_hlc, memo_device, memo_seq, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (station, row) in rows {
-            var arguments: [(any DatabaseValueConvertible)?] = [Int64(station)]
-            for winner in [row.dateWinner, row.memoWinner] {
-                arguments += [winner.map { Int64(bitPattern: $0.hlc.rawValue) }, winner.map { Int64(bitPattern: $0.device.rawValue) },
-                              winner.map { Int64(bitPattern: $0.seq) }]
+            try insert.run {
+                $0.bind(1, Int64(station))
+                for (offset, winner) in [(Int32(2), row.dateWinner), (Int32(5), row.memoWinner)] {
+                    $0.bind(offset, winner.map { Int64(bitPattern: $0.hlc.rawValue) })
+                    $0.bind(offset + 1, winner.map { Int64(bitPattern: $0.device.rawValue) })
+                    $0.bind(offset + 2, winner.map { Int64(bitPattern: $0.seq) })
+                }
+                $0.bind(8, Int64(row.events))
             }
-            arguments.append(Int64(row.events))
-            try statement.execute(arguments: StatementArguments(arguments))
         }
     }
 }

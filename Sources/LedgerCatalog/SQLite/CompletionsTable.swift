@@ -15,11 +15,16 @@ package enum CompletionsTable {
     /// same `s_id` when `replacing`.
     package static func insert(_ rows: some Sequence<CompletionRow>, into table: String = "completions",
                                replacing: Bool = true, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
+        let insert = try SQLiteInsert(db, sql: """
             INSERT \(replacing ? "OR REPLACE " : "")INTO \(table) (s_id, comp_date, update_date, memo) VALUES (?, ?, ?, ?)
             """)
         for row in rows {
-            try statement.execute(arguments: [Int64(row.station), Int64(row.compDate), row.updateDate, row.memo])
+            try insert.run {
+                $0.bind(1, Int64(row.station))
+                $0.bind(2, Int64(row.compDate))
+                $0.bind(3, row.updateDate)
+                $0.bind(4, row.memo)
+            }
         }
     }
 }
