@@ -148,10 +148,31 @@ import Testing
             try Harness.importCatalog(ledger, file: dump, version: 5)
         } throws: { error in
             let e = error as? LedgerError
-            return e?.line == 5 && e?.category == .badInput && e?.file == dump
+            return e?.line == 5 && e?.category == .badInput && e?.file == dump && e?.cause == .sqlite(1)
         }
         #expect(try directorySnapshot(ledger.directory) == before)
         #expect(!CatalogStore.exists(inLedger: ledger.directory))
+    }
+
+    /// The dump runs in one unit: attaching files, pragmas and transaction control are refused
+    /// wherever they hide (after a comment, behind EXPLAIN), with the line, and change nothing.
+    @Test(arguments: ["ATTACH DATABASE '/tmp/x.sqlite' AS x;", "pragma writable_schema = 1", "/* c */ BEGIN;",
+                      "ROLLBACK -- c", "EXPLAIN QUERY PLAN PRAGMA user_version", "  savepoint s;", "DETACH x"])
+    func statementsOutsideTheDumpsBusinessAreRefused(statement: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Harness.createLedger(dir)
+        let dump = dir.sub("bad-5.sql")
+        try "CREATE TABLE IF NOT EXISTS \"stations\" (\"s_id\" INTEGER PRIMARY KEY NOT NULL);\n\(statement)\n"
+            .write(toFile: dump, atomically: true, encoding: .utf8)
+        let before = try directorySnapshot(ledger.directory)
+        #expect {
+            try Harness.importCatalog(ledger, file: dump, version: 5)
+        } throws: { error in
+            let e = error as? LedgerError
+            return e?.line == 2 && e?.message == "the catalogue statement failed: not authorized"
+        }
+        #expect(try directorySnapshot(ledger.directory) == before)
     }
 
     @Test func catalogueVersionsOnlyMoveForward() throws {

@@ -139,6 +139,9 @@ package final class CatalogImporter {
         }
     }
 
+    /// Compiles and runs one dump statement through GRDB. Measured against raw `sqlite3_prepare`
+    /// and `step` (release, 22,500 one-line INSERTs): 0.097 s vs 0.081 s, about 16 ms per full
+    /// import; kept, because GRDB's statement cursor is what finds a second statement on a line.
     private func execute(_ sql: String, line: Int, file: String, _ db: Database) throws {
         do {
             let statements = try db.allStatements(sql: sql)
