@@ -5,7 +5,7 @@ import LedgerCore
 /// Read access to the catalogue database of a ledger (`catalog.sqlite`). Opening never creates
 /// the file: a ledger without a catalogue simply has none (`open` returns `nil`).
 package final class CatalogStore {
-    package let database: DatabaseQueue
+    private let database: DatabaseQueue
     /// The file, for error messages.
     package let path: String
     /// The applied catalogue version (`PRAGMA user_version`, as the iOS app keeps it).
