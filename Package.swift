@@ -24,18 +24,16 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // C system libraries (Debian: liblz4-dev, libsqlite3-dev).
+        // C system library (Debian: liblz4-dev). SQLite comes through GRDB (libsqlite3-dev).
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4",
                        providers: [.apt(["liblz4-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
 
         // Layer 1: events, dates, clock, segment codec, log directory.
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog",
-                dependencies: ["LedgerCore", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+                dependencies: ["LedgerCore", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
@@ -77,6 +75,9 @@ let package = Package(
 
         // Tools/bench's measuring helper: the SQLite and JSON Lines baselines and our replay and
         // append, timed in one process on the same events.
+        // Only Tools/bench-baseline calls SQLite's C API directly (its plain-table baseline).
+        .systemLibrary(name: "CSQLite", path: "Tools/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(name: "bench-baseline", dependencies: ["LedgerCore", "LedgerGenerator", "CSQLite"],
                           path: "Tools/bench-baseline", swiftSettings: swiftSettings),
 
@@ -112,9 +113,10 @@ let package = Package(
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CatalogTests", dependencies: ["LedgerCatalog", "LedgerCore", "CSQLite", "LedgerTestSupport"],
+        .testTarget(name: "CatalogTests",
+                    dependencies: ["LedgerCatalog", "LedgerCore", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
+        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerCore", "LedgerTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
