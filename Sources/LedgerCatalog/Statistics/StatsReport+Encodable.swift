@@ -1,8 +1,7 @@
 import LedgerCore
 
-// `stats --json` (Schemas/stats.schema.json). The keys are written in the order the output has
-// always had (each type's `CodingKeys`), for an encoder that keeps that order; a group's and the
-// level's counts are flattened into the object.
+// `stats --json` (Schemas/stats.schema.json): a group's and the level's counts are flattened
+// into the object, so the encoding is written out rather than synthesized.
 
 extension StatsCounts: Encodable {
     enum CodingKeys: String, CodingKey {

@@ -38,8 +38,8 @@ package struct StatsStation: Sendable, Equatable, Encodable {
 }
 
 /// One level of a hierarchy: its own counts, then either its groups or, at the last level, its
-/// stations in the original order. Encoded as `stats --json` (Schemas/stats.schema.json; the
-/// key order of every object is fixed by `StatsReport+Encodable.swift`).
+/// stations in the original order. Encoded as `stats --json` (Schemas/stats.schema.json,
+/// `StatsReport+Encodable.swift`).
 package struct StatsReport: Sendable, Equatable {
     package var hierarchy: StatsHierarchy
     package var path: [String]

@@ -25,7 +25,7 @@ struct Conflicts: ParsableCommand {
         let names = ledger.deviceNameTable
         var out = OutputBuffer()
         if json {
-            out.writeLine(try OrderedJSONEncoder().encode(ConflictsOutput(conflicts, names: names)))
+            out.writeLine(try JSONOutput.line(ConflictsOutput(conflicts, names: names)))
         } else if conflicts.isEmpty {
             out.writeLine("no conflicts")
         } else {

@@ -25,7 +25,7 @@ struct RepairRun {
         defer { repair.close() }
         repair.derivedFiles = [LedgerFiles.projection]
         guard repair.needsRepair else {
-            print(json ? try OrderedJSONEncoder().encode(RepairOutput.nothingToRepair) : "ok: nothing to repair")
+            print(json ? try JSONOutput.line(RepairOutput.nothingToRepair) : "ok: nothing to repair")
             return
         }
         let sourceName: String
@@ -44,7 +44,7 @@ struct RepairRun {
         let verified = try ledger.verify()
         let projection = try ProjectionStore.rebuild(ledger)
         if json {
-            print(try OrderedJSONEncoder().encode(RepairOutput(report, source: sourceName, verified: verified)))
+            print(try JSONOutput.line(RepairOutput(report, source: sourceName, verified: verified)))
         } else {
             printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
         }

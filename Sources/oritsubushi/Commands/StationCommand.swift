@@ -92,7 +92,7 @@ struct StationShow: ParsableCommand {
         let op = s.flatMap { snapshot?.operator($0.operatorID) }
         let lines = snapshot?.lines(of: station) ?? []
         if json {
-            print(try OrderedJSONEncoder().encode(StationShowOutput(station: station, row: row, catalogued: s, operator: op,
+            print(try JSONOutput.line(StationShowOutput(station: station, row: row, catalogued: s, operator: op,
                                                                     lines: lines)))
             return
         }

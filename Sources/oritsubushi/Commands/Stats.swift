@@ -33,6 +33,6 @@ struct Stats: ParsableCommand {
         let projection = try CatalogSupport.projection(ledger, asOf: asOf)
         let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
         let report = try engine.report(hierarchy, path: keys)
-        print(json ? try OrderedJSONEncoder().encode(report) : report.table())
+        print(json ? try JSONOutput.line(report) : report.table())
     }
 }

@@ -14,7 +14,7 @@ struct Status: ParsableCommand {
         let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
         let sealed = ledger.segments.filter(\.sealed).count
         if json {
-            print(try OrderedJSONEncoder().encode(StatusOutput(ledger, devices: devices)))
+            print(try JSONOutput.line(StatusOutput(ledger, devices: devices)))
             return
         }
         print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")

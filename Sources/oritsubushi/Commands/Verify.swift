@@ -40,7 +40,7 @@ struct Verify: AsyncParsableCommand {
         let r = try ledger.verify()
         let ratio = (r.compressionRatio * 100).rounded() / 100
         if json {
-            print(try OrderedJSONEncoder().encode(VerifyOutput(r, ratio: ratio)))
+            print(try JSONOutput.line(VerifyOutput(r, ratio: ratio)))
         } else {
             print("ok: \(r.segments) segments (\(r.sealedSegments) sealed), \(r.frames) frames, \(r.events) events (\(r.records) records) from \(r.devices) devices")
             print("    \(r.bytesOnDisk) bytes on disk, \(r.rawBytes) bytes raw, compression ratio \(ratio)")

@@ -3,7 +3,7 @@ import LedgerSync
 
 /// `conflicts --json`: `{"count", "conflicts": [{"station", "field", "winner", "loser"}]}`, each
 /// side with device, device_name, seq, hlc, time and value, plus comp_date for dates
-/// (the command's help; keys in declaration order).
+/// (the command's help; `JSONOutput` writes it).
 struct ConflictsOutput: Encodable {
     struct Item: Encodable {
         var station: UInt32

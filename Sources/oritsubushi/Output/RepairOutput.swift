@@ -1,8 +1,8 @@
 import LedgerCore
 import LedgerSync
 
-/// `repair --json` (and `verify --repair --json`): one object, keys in declaration order
-/// (README.md, "Repairing a damaged replica"). With nothing to repair only ok and repaired.
+/// `repair --json` (and `verify --repair --json`): one object
+/// (README.md, "Repairing a damaged replica"; `JSONOutput` writes it). With nothing to repair only ok and repaired.
 struct RepairOutput: Encodable {
     struct Done: Encodable {
         @NullWhenAbsent var damagedSegment: String?

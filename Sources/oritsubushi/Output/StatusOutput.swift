@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// `status --json`: one object, keys in declaration order (README.md, "status").
+/// `status --json`: one object (README.md, "status"); `JSONOutput` writes it.
 struct StatusOutput: Encodable {
     struct Device: Encodable {
         var device: String
