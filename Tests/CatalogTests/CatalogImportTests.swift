@@ -154,10 +154,11 @@ import Testing
         #expect(!CatalogStore.exists(inLedger: ledger.directory))
     }
 
-    /// The dump runs in one unit: attaching files, pragmas and transaction control are refused
+    /// The dump runs in one unit: attaching or writing files, pragmas and transaction control are refused
     /// wherever they hide (after a comment, behind EXPLAIN), with the line, and change nothing.
     @Test(arguments: ["ATTACH DATABASE '/tmp/x.sqlite' AS x;", "pragma writable_schema = 1", "/* c */ BEGIN;",
-                      "ROLLBACK -- c", "EXPLAIN QUERY PLAN PRAGMA user_version", "  savepoint s;", "DETACH x"])
+                      "ROLLBACK -- c", "EXPLAIN QUERY PLAN PRAGMA user_version", "  savepoint s;", "DETACH x",
+                      "VACUUM INTO '/tmp/oritsubushi-vacuum-into.sqlite'"])
     func statementsOutsideTheDumpsBusinessAreRefused(statement: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

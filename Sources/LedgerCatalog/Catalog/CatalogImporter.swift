@@ -36,11 +36,11 @@ package final class CatalogImporter {
     /// 204291 (富山, JR西日本), as the iOS app has it, not 204391 (市川大門).
     package static let sourceFixes: [UInt32: (wrong: UInt32, right: UInt32)] = [306029: (204391, 204291)]
 
-    /// Statements a catalogue dump has no business running: attaching files, pragmas, and
-    /// transaction control (the whole import is one unit). GRDB owns the connection's SQLite
-    /// authorizer, so they are recognised by their leading keyword.
+    /// Statements a catalogue dump has no business running: attaching or writing other files
+    /// (`VACUUM INTO`), pragmas, and transaction control (the whole import is one unit). GRDB
+    /// owns the connection's SQLite authorizer, so they are recognised by their leading keyword.
     static let refusedKeywords: Set<String> = ["ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK",
-                                               "SAVEPOINT", "RELEASE"]
+                                               "SAVEPOINT", "RELEASE", "VACUUM"]
 
     /// Named, versioned migrations of the catalogue's own bookkeeping (the catalogue tables come
     /// from the dumps). The first is what earlier versions created; `IF NOT EXISTS` makes it a
