@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Settings shared by every Swift target: strict, explicit imports keep layers honest.
@@ -6,6 +7,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
+
+/// The package directory, for the C target that embeds the catalogue by absolute path.
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
 let package = Package(
     name: "oritsubushi-ledger",
@@ -31,9 +35,15 @@ let package = Package(
         // Layer 1: events, dates, clock, segment codec, log directory.
         .target(name: "LedgerCore", dependencies: ["CLZ4"], swiftSettings: swiftSettings),
 
+        // The bundled station catalogue (v176, LZ4), linked into the binary with .incbin so that a
+        // copied executable needs no resource folder (Bundle.module does not survive that).
+        .target(name: "CCatalogData", exclude: ["stations-176.sql.lz4"],
+                cSettings: [.define("CATALOG_FILE",
+                                    to: "\"\(packageDirectory)/Sources/CCatalogData/stations-176.sql.lz4\"")]),
+
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog",
-                dependencies: ["LedgerCore", .product(name: "GRDB", package: "GRDB.swift")],
+                dependencies: ["LedgerCore", "CCatalogData", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),

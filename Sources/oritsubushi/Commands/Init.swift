@@ -1,4 +1,5 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
 
 #if canImport(Glibc)
@@ -7,12 +8,20 @@ import Glibc
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create a new, empty ledger with a new random device id.")
+        abstract: "Create a new ledger with a new random device id and the bundled station catalogue.",
+        discussion: """
+            The bundled catalogue (version \(BundledCatalog.version), the original apps' station database) is \
+            imported as `catalog import` would; --no-catalog creates a bare ledger instead (for a replica \
+            that gets its catalogue version through merge or sync, or to import an older dump first).
+            """)
 
     @OptionGroup var options: LedgerOptions
 
     @Option(help: "A human name for this device (default: the host name).")
     var device: String?
+
+    @Flag(help: "Create a bare ledger without importing the bundled catalogue.")
+    var noCatalog = false
 
     func run() throws {
         let name = device ?? Self.hostName()
@@ -20,6 +29,7 @@ struct Init: ParsableCommand {
                                        clock: try Environment.clock())
         defer { ledger.close() }
         print("created ledger \(options.directory) for device \(name) (\(ledger.localDevice))")
+        if !noCatalog { try CatalogImport.applyBundled(to: ledger) }
     }
 
     static func hostName() -> String {
