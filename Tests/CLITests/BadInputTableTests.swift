@@ -57,7 +57,7 @@ import Glibc
     /// Commands that write the ledger or a file inside it, with arguments valid in the fixture.
     /// `OTHER` and `TSV` are replaced by a second ledger with a new event and a valid TSV file.
     static let writeCommands: [[String]] = [
-        ["complete", station, "2013-09-01"], ["today", station], ["uncomplete", "201847"],
+        ["complete", station, "2013-09-01"], ["today", station, "--force"], ["uncomplete", "201847"],
         ["memo", station, "メモ"], ["import", "oritsubushi-tsv", "TSV"], ["catalog", "import", "CATALOG"],
         ["merge", "OTHER"], ["rebuild"],
     ]

@@ -4,31 +4,53 @@ import LedgerCore
 struct Complete: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record that a station was completed on a (fuzzy) date.",
-        discussion: "DATE is YYYY-MM-DD, YYYY-MM, YYYY, unknown, today (in Japan) or none.")
+        discussion: """
+            STATION is an s_id, a station name (津 or 津駅) or its reading (つ); --operator, --line \
+            and --pref narrow a name to one station. DATE is YYYY-MM-DD, YYYY-MM, YYYY, unknown, \
+            today (in Japan), none, or last (the date of this device's previous complete or today). \
+            --batch FILE (- for stdin) records many stations at once from lines \
+            STATION<TAB>DATE[<TAB>MEMO]: every line is checked first, then all are appended \
+            together; one bad line records nothing.
+            """)
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
-    @Argument(help: "The completion date.") var date: String
+    @Argument(help: "The station: s_id, name (津 or 津駅) or reading in hiragana (つ).") var station: String?
+    @Argument(help: "The completion date.") var date: String?
+    @OptionGroup var qualifiers: StationQualifierOptions
     @Option(help: "Also set the station's memo.") var memo: String?
+    @Option(help: ArgumentHelp("Record the stations listed in FILE (- for stdin), one STATION<TAB>DATE[<TAB>MEMO] a line.",
+                               valueName: "file"))
+    var batch: String?
+
+    func validate() throws {
+        if batch != nil {
+            guard station == nil, date == nil else { throw ValidationError("--batch takes no STATION or DATE argument") }
+            guard memo == nil else { throw ValidationError("--memo cannot be used with --batch; give each memo as the third column") }
+        } else {
+            guard station != nil, date != nil else { throw ValidationError("give STATION and DATE, or --batch FILE") }
+        }
+    }
 
     func run() throws {
-        try StationEditing.record(options, station: station, compDate: { (today) throws(CompletionDateError) in
-            try CompletionDate(parsing: date, today: today)
-        }, memo: memo)
+        if let batch {
+            try CompleteBatch(path: batch, qualifiers: qualifiers).run(options)
+            return
+        }
+        try StationEditing.record(options, station: (station ?? "", qualifiers), date: .text(date ?? ""), memo: memo)
     }
 }
 
 struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record that a station was completed today (the date in Japan).")
+        abstract: "Record that a station was completed today (the date in Japan).",
+        discussion: "A station that is already completed is refused (use 'complete STATION today' to change its date) unless --force is given.")
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
+    @OptionGroup var station: StationArgument
+    @Flag(help: "Record today's date even when the station is already completed.") var force = false
 
     func run() throws {
-        try StationEditing.record(options, station: station, compDate: { today in
-            .day(today.year, today.month, today.day)
-        }, memo: nil)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .today, memo: nil, refusingCompleted: !force)
     }
 }
 
@@ -37,10 +59,10 @@ struct Uncomplete: ParsableCommand {
         abstract: "Mark a station as not completed (its history and memo are kept).")
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
+    @OptionGroup var station: StationArgument
 
     func run() throws {
-        try StationEditing.record(options, station: station, compDate: { _ in .notCompleted }, memo: nil)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .notCompleted, memo: nil)
     }
 }
 
@@ -49,10 +71,10 @@ struct Memo: ParsableCommand {
         abstract: "Set a station's memo (an empty TEXT clears it; at most 4 KiB of UTF-8).")
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
+    @OptionGroup var station: StationArgument
     @Argument(help: "The memo text.") var text: String
 
     func run() throws {
-        try StationEditing.record(options, station: station, compDate: { _ in nil }, memo: text)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .unchanged, memo: text)
     }
 }

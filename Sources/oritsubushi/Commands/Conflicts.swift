@@ -16,11 +16,13 @@ struct Conflicts: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Flag(help: "Print JSON.") var json = false
-    @Option(help: "Only this station.") var station: UInt32?
+    @Option(help: "Only this station (s_id, name or reading).") var station: String?
+    @OptionGroup var qualifiers: StationQualifierOptions
 
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
+        let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let conflicts = try ledger.conflicts(stations: station.map { [$0] })
         let names = ledger.deviceNameTable
         var out = OutputBuffer()

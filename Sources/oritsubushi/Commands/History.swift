@@ -6,12 +6,13 @@ struct History: ParsableCommand {
         abstract: "Print every event of one station, oldest first (in last-writer-wins order).")
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
+    @OptionGroup var station: StationArgument
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
 
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
+        let station = try self.station.resolve(in: ledger)
         var found: [(EventOrder, String)] = []
         let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
         try ledger.forEachRecord { view, _ in

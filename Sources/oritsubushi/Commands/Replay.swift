@@ -6,7 +6,8 @@ struct Replay: ParsableCommand {
         abstract: "Print the log's events in log order, verifying every checksum on the way.")
 
     @OptionGroup var options: LedgerOptions
-    @Option(help: "Only this station.") var station: UInt32?
+    @Option(help: "Only this station (s_id, name or reading).") var station: String?
+    @OptionGroup var qualifiers: StationQualifierOptions
     @Option(help: "Only this device (name or 16-hex-digit id).") var device: String?
     @Option(help: "Only events at or after this time (ISO 8601; without an offset, Japan time).")
     var since: String?
@@ -27,6 +28,7 @@ struct Replay: ParsableCommand {
         let sinceHLC = try since.map { text throws(ValidationError) in try Self.sinceTimestamp(text) }
         let ledger = try options.open()
         defer { ledger.close() }
+        let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
         let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
         var out = OutputBuffer()

@@ -2,50 +2,110 @@ import ArgumentParser
 import LedgerCatalog
 import LedgerCore
 
-/// The shared path of `complete`, `today`, `uncomplete` and `memo`: validate, compare with the
-/// station's current state in the projection, and append one event only for the fields that
-/// change.
+/// The shared path of `complete` (one station or a batch), `today`, `uncomplete` and `memo`:
+/// validate, compare with each station's current state in the projection, and append one event
+/// only for the fields that change, all stations of a command in one append (one fsync).
 ///
 /// Everything is validated before any file is touched: the arguments, then (with the ledger
 /// locked) the station against the catalogue. Once a catalogue has been imported, an `s_id` not
 /// in it is refused (exit 65); before any catalogue import every positive id is accepted, so a
 /// ledger can be used (or filled by a merge) before its catalogue arrives. Disabled stations are
-/// in the catalogue and stay editable. The no-op check reads the projection (its checkpoint plus
-/// the few records after it), never the whole log, and the projection is saved afterwards.
+/// in the catalogue and stay editable by `s_id`. The no-op check reads the projection (its
+/// checkpoint plus the few records after it), never the whole log, and the projection is saved
+/// afterwards. A successful `complete`/`today` remembers its date for `last` (UIState).
 enum StationEditing {
-    static func record(
-        _ options: LedgerOptions, station: UInt32,
-        compDate: (CalendarDay) throws(CompletionDateError) -> CompletionDate?, memo: String?
-    ) throws {
-        guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
+    /// The date a command gives.
+    enum DateInput {
+        /// DATE as typed: a completion date, `today`, `none`, or `last`.
+        case text(String)
+        case today
+        case notCompleted
+        /// The command changes only the memo.
+        case unchanged
+    }
+
+    /// One station's wanted state (`nil`: leave that field as it is).
+    struct Change {
+        var station: UInt32
+        var date: CompletionDate?
+        var memo: String?
+    }
+
+    static func record(_ options: LedgerOptions, station: (station: String, qualifiers: StationQualifierOptions), date: DateInput, memo: String?,
+                       refusingCompleted: Bool = false) throws {
+        try validate(memo: memo)
+        let today = try Environment.clock().today
+        if case .text(let text) = date, !isLast(text) { _ = try parse(text, today: today, last: nil) }
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let id = try station.qualifiers.resolve(station.station, in: ledger)
+        guard id > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
+        try CatalogSupport.requireKnownStation(id, ledger: ledger)
+        let wanted: CompletionDate?
+        switch date {
+        case .text(let text): wanted = try parse(text, today: today, last: isLast(text) ? UIState.lastDate(in: ledger, today: today) : nil)
+        case .today: wanted = .day(today.year, today.month, today.day)
+        case .notCompleted: wanted = .notCompleted
+        case .unchanged: wanted = nil
+        }
+        try commit([Change(station: id, date: wanted, memo: memo)], ledger: ledger, refusingCompleted: refusingCompleted)
+    }
+
+    static func validate(memo: String?) throws {
         if let memo, memo.utf8.count > StationEdit.maximumMemoBytes {
             throw LedgerError(.badInput, "the memo is \(memo.utf8.count) bytes of UTF-8; the limit is \(StationEdit.maximumMemoBytes)")
         }
-        let clock = try Environment.clock()
-        let date: CompletionDate?
-        do { date = try compDate(clock.today) } catch { throw LedgerError(.badInput, error.description) }
+    }
 
-        let ledger = try options.open()
-        defer { ledger.close() }
-        try CatalogSupport.requireKnownStation(station, ledger: ledger)
+    static func isLast(_ text: String) -> Bool {
+        text.lowercased() == "last"
+    }
+
+    /// DATE, where `last` is `last` (the caller found it; `nil` only when `text` is not `last`).
+    static func parse(_ text: String, today: CalendarDay, last: CompletionDate?) throws -> CompletionDate {
+        if isLast(text), let last { return last }
+        do { return try CompletionDate(parsing: text, today: today) } catch { throw LedgerError(.badInput, error.description) }
+    }
+
+    /// Appends the changes that change something, in one append, prints one line per station,
+    /// and remembers the last completed date given for `last`. Returns how many stations changed.
+    @discardableResult
+    static func commit(_ changes: [Change], ledger: Ledger, refusingCompleted: Bool = false) throws -> Int {
         var projection = try ProjectionUpdater.load(ledger, lazy: true)
-        let current = try projection.lookup(station) ?? ProjectedStation()
-        let newDate = date.flatMap { $0.code == current.compDate ? nil : $0 }
-        let newMemo = memo.flatMap { $0 == current.memo ? nil : $0 }
-        guard newDate != nil || newMemo != nil else {
-            try ProjectionStore.save(&projection, ledger: ledger)
-            print("station \(station): unchanged (date \(current.completionDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded")
-            return
+        var drafts: [StationEditDraft] = []
+        var unchanged: [UInt32: String] = [:]
+        for change in changes {
+            let current = try projection.lookup(change.station) ?? ProjectedStation()
+            if refusingCompleted, current.completionDate.isCompleted {
+                throw LedgerError(.badInput, "station \(change.station) is already completed (\(current.completionDate)); use `complete \(change.station) today` to change its date")
+            }
+            let newDate = change.date.flatMap { $0.code == current.compDate ? nil : $0 }
+            let newMemo = change.memo.flatMap { $0 == current.memo ? nil : $0 }
+            if newDate != nil || newMemo != nil {
+                drafts.append(StationEditDraft(station: change.station, compDate: newDate, memo: newMemo))
+            } else {
+                unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
+            }
         }
-        let before = ledger.recordCount
-        let events = try ledger.appendLocal([StationEditDraft(station: station, compDate: newDate, memo: newMemo)])
-        try projection.applyAppended(events, since: before, ledger: ledger)
+        var events: [StationEdit] = []
+        if !drafts.isEmpty {
+            let before = ledger.recordCount
+            events = try ledger.appendLocal(drafts)
+            try projection.applyAppended(events, since: before, ledger: ledger)
+        }
         try ProjectionStore.save(&projection, ledger: ledger)
-        for event in events {
-            var parts: [String] = []
-            if let d = event.compDate { parts.append("date \(d)") }
-            if let m = event.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
-            print("station \(station): \(parts.joined(separator: ", ")) (event \(event.id.device)#\(event.id.seq))")
+        var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
+        for change in changes {
+            if let event = recorded.removeValue(forKey: change.station) { print(line(event)) } else if let text = unchanged[change.station] { print(text) }
         }
+        if let last = changes.last(where: { $0.date?.isCompleted == true })?.date { UIState.remember(last, in: ledger) }
+        return events.count
+    }
+
+    private static func line(_ event: StationEdit) -> String {
+        var parts: [String] = []
+        if let d = event.compDate { parts.append("date \(d)") }
+        if let m = event.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
+        return "station \(event.station): \(parts.joined(separator: ", ")) (event \(event.id.device)#\(event.id.seq))"
     }
 }
