@@ -24,7 +24,9 @@ enum CatalogSupport {
     /// that time folded in memory (the stored projection is not touched).
     static func projection(_ ledger: Ledger, asOf: String?) throws -> CompletionsProjection {
         if let asOf {
-            return try CompletionsProjection.fold(ledger, asOf: try parseTime(asOf, option: "--as-of"))
+            let projection = try CompletionsProjection.fold(ledger, asOf: try parseTime(asOf, option: "--as-of"))
+            CatalogVersionNotice.check(ledger, projection: projection)
+            return projection
         }
         return try ProjectionUpdater.update(ledger)
     }

@@ -13,6 +13,7 @@ enum ProjectionUpdater {
         if let reason = projection.discardedBecause {
             Terminal.error("note: \(LedgerFiles.projection) \(reason); rebuilding it from the log")
         }
+        CatalogVersionNotice.check(ledger, projection: projection)
         return projection
     }
 
