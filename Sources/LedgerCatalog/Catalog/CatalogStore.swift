@@ -42,8 +42,8 @@ package final class CatalogStore {
         try? database.close()
     }
 
-    /// Runs a read, mapping SQLite's errors.
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs a read, mapping SQLite's errors (internal: `StationQuery` reads through it).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         try SQLiteFile.mapped(file: path) { try database.inDatabase(body) }
     }
 
@@ -96,29 +96,9 @@ package final class CatalogStore {
 
     package enum SearchField: String, Sendable, CaseIterable { case name, yomi, line }
 
-    /// The original search filters (domain.md §5): `LIKE 'word%'` or `LIKE '%word%'` on the
-    /// name, the reading, or an enabled line's name; `%`, `_` and `*` in the word are escaped
-    /// with `*`. Returns station ids without duplicates, in `s_id` order.
+    /// The original text search (domain.md §5), as `StationQuery` runs it: station ids without
+    /// duplicates, in `s_id` order.
     package func find(_ word: String, by field: SearchField, partial: Bool, includeDisabled: Bool) throws -> [UInt32] {
-        var escaped = ""
-        for c in word {
-            if c == "%" || c == "_" || c == "*" { escaped.append("*") }
-            escaped.append(c)
-        }
-        let pattern = (partial ? "%" : "") + escaped + "%"
-        let enabled = includeDisabled ? "" : " AND s.enabled = 1"
-        let sql: String
-        switch field {
-        case .name: sql = "SELECT s.s_id FROM stations s WHERE s.station LIKE ?1 ESCAPE '*'\(enabled) ORDER BY s.s_id"
-        case .yomi: sql = "SELECT s.s_id FROM stations s WHERE s.yomi LIKE ?1 ESCAPE '*'\(enabled) ORDER BY s.s_id"
-        case .line:
-            sql = """
-                SELECT DISTINCT s.s_id FROM stations s JOIN stations_lines sl ON sl.s_id = s.s_id \
-                JOIN lines l ON l.l_id = sl.l_id WHERE l.enabled = 1 AND l.line LIKE ?1 ESCAPE '*'\(enabled) ORDER BY s.s_id
-                """
-        }
-        return try read { db in
-            try Int64.fetchAll(db, sql: sql, arguments: [pattern]).map { UInt32(truncatingIfNeeded: $0) }
-        }
+        try stations(StationQuery(text: word, field: field, partial: partial, includeDisabled: includeDisabled))
     }
 }
