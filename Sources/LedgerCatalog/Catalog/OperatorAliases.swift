@@ -34,6 +34,9 @@ package enum OperatorAliases {
         ("相鉄", ["相模鉄道"]),
         ("山陽", ["山陽電気鉄道"]),
         ("神鉄", ["神戸電鉄"]),
+        ("富山地鉄", ["富山地方鉄道"]),
+        ("広電", ["広島電鉄"]),
+        ("土佐電", ["とさでん交通"]),
     ]
 
     /// The full operator names an alias stands for, or `nil` when `folded` is no alias.
