@@ -82,7 +82,7 @@ import Testing
         (["complete", "5", "15"], 65, "not a completion date"),
         (["complete", "0", "2013"], 65, "station 0"),
         (["memo", "5", String(repeating: "x", count: 4097)], 65, "4096"),
-        (["complete", "abc", "2013"], 64, ""),
+        (["complete", "abc", "2013"], 65, "no enabled station is named abc"),
         (["complete", "5"], 64, ""),
         (["frobnicate"], 64, ""),
         (["replay", "--since", "yesterday"], 64, "ISO 8601"),
