@@ -71,7 +71,7 @@ struct StationShow: ParsableCommand {
         abstract: "Show a station: catalogue data, lines, completion, memo, last update, history count.")
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The station id (s_id).") var station: UInt32
+    @OptionGroup var stationArgument: StationArgument
     @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
     var asOf: String?
     @Flag(help: "Print as JSON.") var json = false
@@ -81,9 +81,10 @@ struct StationShow: ParsableCommand {
     }
 
     func run() throws {
-        guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
         let ledger = try options.open()
         defer { ledger.close() }
+        let station = try stationArgument.resolve(in: ledger)
+        guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
         try CatalogSupport.requireKnownStation(station, ledger: ledger)
         let snapshot = try CatalogStore.open(ledgerDirectory: ledger.directory)?.loadSnapshot()
         let projection = try CatalogSupport.projection(ledger, asOf: asOf)
