@@ -8,7 +8,7 @@ struct EncodedRecords {
     func decodeAll() throws -> UInt64 {
         var sum: UInt64 = 0
         try bytes.withUnsafeBytes { buffer in
-            try RecordStream.forEach(in: buffer) { view in
+            try RecordStream.forEach(in: buffer) { (view) -> Void in
                 sum &+= view.hlc.rawValue ^ view.device.rawValue
                 if view.kind == .stationEdit { sum &+= UInt64(view.station) &+ UInt64(view.compDateCode) }
             }
