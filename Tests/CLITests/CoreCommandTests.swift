@@ -9,7 +9,7 @@ import Testing
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
-        let created = try cli.run("init", "--device", "phone")
+        let created = try cli.run("init", "--device", "phone", "--no-catalog")
         #expect(created.status == 0, "\(created.stderr)")
         #expect(try cli.run("complete", "202919", "2013-09-01", "--memo", "東京駅\n\t\\ 🚃").status == 0)
         #expect(try cli.run("complete", "120004", "2013-09").status == 0)
@@ -59,7 +59,7 @@ import Testing
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         try cli.run("complete", "5", "2013", "--memo", "m")
         let before = try directorySnapshot(scratch.path)
         for args in [["complete", "5", "2013"], ["complete", "5", "2013", "--memo", "m"], ["memo", "5", "m"], ["uncomplete", "6"]] {
@@ -82,7 +82,7 @@ import Testing
         (["complete", "5", "15"], 65, "not a completion date"),
         (["complete", "0", "2013"], 65, "station 0"),
         (["memo", "5", String(repeating: "x", count: 4097)], 65, "4096"),
-        (["complete", "abc", "2013"], 65, "no enabled station is named abc"),
+        (["complete", "abc", "2013"], 66, "no station catalogue"),   // a name, on a ledger without a catalogue
         (["complete", "5"], 64, ""),
         (["frobnicate"], 64, ""),
         (["replay", "--since", "yesterday"], 64, "ISO 8601"),
@@ -93,7 +93,7 @@ import Testing
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         try cli.run("complete", "5", "2013")
         let before = try directorySnapshot(scratch.path)
         let result = try cli.run(args)
@@ -119,7 +119,7 @@ import Testing
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         let before = try directorySnapshot(scratch.path)
         // Process passes arguments as C strings; build one with an invalid byte via a shell.
         let process = Process()
@@ -139,9 +139,9 @@ import Testing
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }
         let cli = CLIRunner(ledger: scratch.path + "/l")
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         let before = try directorySnapshot(scratch.path)
-        let again = try cli.run("init")
+        let again = try cli.run("init", "--no-catalog")
         #expect(again.status == 64)
         #expect(again.stderr.contains("already exists"))
         #expect(try directorySnapshot(scratch.path) == before)
@@ -154,7 +154,7 @@ import Testing
         defer { scratch.remove() }
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         // Snapshots read LOCK, and closing any descriptor of it drops this process's record
         // lock, so both are taken while the ledger is not open here.
         let before = try directorySnapshot(scratch.path)
@@ -170,7 +170,7 @@ import Testing
     private func ledgerWithTwoCompletions(in scratch: TemporaryDirectory) throws -> (CLIRunner, String) {
         let ledger = scratch.path + "/l"
         let cli = CLIRunner(ledger: ledger)
-        try cli.run("init")
+        try cli.run("init", "--no-catalog")
         try cli.run("complete", "5", "2013")
         try cli.run("complete", "6", "2014")
         return (cli, ledger + "/segments/00000001.seg")

@@ -20,8 +20,8 @@ import Testing
         let scratch = try TemporaryDirectory("json-output")
         let a = CLIRunner(ledger: scratch.sub("a")), b = CLIRunner(ledger: scratch.sub("b"))
         let deviceName = "ph\"one/\\x"
-        try a.run("init", "--device", deviceName)
-        try b.run("init", "--device", "タブ")
+        try a.run("init", "--device", deviceName, "--no-catalog")
+        try b.run("init", "--device", "タブ", "--no-catalog")
         let memo = "a\u{8}b\u{c}c\"d\\e/é🚃\u{1}"
         #expect(try a.run("complete", "5", "2013", "--memo", memo).status == 0)
         #expect(try b.run("complete", "5", "2014", "--memo", "other").status == 0)

@@ -60,7 +60,7 @@ import Darwin
         defer { dir.remove() }
         let ledger = dir.sub("ledger")
         let cli = CLIRunner(ledger: ledger)
-        #expect(try cli.run("init", "--device", "phone").status == 0)
+        #expect(try cli.run("init", "--device", "phone", "--no-catalog").status == 0)
         var random = SeededGenerator(seed: 20_261_123)
         // Calibrate the kill window on one import that runs to the end.
         try Self.writeImport(dir.sub("0.tsv"), rows: 400, trial: 0, random: &random)
@@ -113,7 +113,7 @@ import Darwin
         defer { dir.remove() }
         let path = dir.sub("ledger")
         let cli = CLIRunner(ledger: path)
-        #expect(try cli.run("init").status == 0)
+        #expect(try cli.run("init", "--no-catalog").status == 0)
         #expect(try cli.run("complete", "5", "2013").status == 0)
         #expect(try cli.run("memo", "6", "six").status == 0)
         let saved = try Self.storedState(path)
@@ -141,7 +141,7 @@ import Darwin
     static func crashInsideProjectionSave(_ dir: TemporaryDirectory) throws -> (ledger: String, export: String) {
         let path = dir.sub("ledger")
         let cli = CLIRunner(ledger: path)
-        for arguments in [["init"], ["complete", "5", "2013"], ["memo", "6", "six"]] {
+        for arguments in [["init", "--no-catalog"], ["complete", "5", "2013"], ["memo", "6", "six"]] {
             #expect(try cli.run(arguments).status == 0)
         }
         let expected = try cli.run("export", "--format", "jsonl").stdout
@@ -211,7 +211,7 @@ import Darwin
         defer { dir.remove() }
         let path = dir.sub("ledger")
         let cli = CLIRunner(ledger: path)
-        #expect(try cli.run("init").status == 0)
+        #expect(try cli.run("init", "--no-catalog").status == 0)
         for (station, date) in [("5", "2013"), ("6", "2014-02"), ("7", "2015-03-04"), ("5", "2016")] {
             #expect(try cli.run("complete", station, date).status == 0)
         }
@@ -231,7 +231,7 @@ import Darwin
             try TestDatabase(path: file, readonly: false).execute("UPDATE projection_checkpoint SET seq = seq + 100")
         case .otherLedgersProjection:
             let other = CLIRunner(ledger: dir.sub("other"))
-            #expect(try other.run("init").status == 0)
+            #expect(try other.run("init", "--no-catalog").status == 0)
             #expect(try other.run("complete", "9", "2020").status == 0)
             try FileManager.default.removeItem(atPath: file)
             try FileManager.default.copyItem(atPath: dir.sub("other") + "/projection.sqlite", toPath: file)

@@ -99,7 +99,7 @@ import Testing
         #expect(reopened.versionVector == Dictionary(uniqueKeysWithValues: generator.devices.map { ($0.id, $0.seq) }))
     }
 
-    @Test(.requiresSharedData) func catalogDumpGivesRealLines() throws {
+    @Test func catalogDumpGivesRealLines() throws {
         let catalog = try LineCatalog.load(dumpAt: SharedData.stations176)
         #expect(catalog.lines.count > 500)
         #expect(catalog.stationCount > 9_000)

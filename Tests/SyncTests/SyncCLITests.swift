@@ -11,8 +11,8 @@ struct SyncCLITests {
         let dir = try TemporaryDirectory("cli-merge")
         defer { dir.remove() }
         let a = dir.sub("a"), b = dir.sub("b")
-        try CLI.run("init", "--ledger", a, "--device", "phone").expectSuccess()
-        try CLI.run("init", "--ledger", b, "--device", "tablet").expectSuccess()
+        try CLI.run("init", "--ledger", a, "--device", "phone", "--no-catalog").expectSuccess()
+        try CLI.run("init", "--ledger", b, "--device", "tablet", "--no-catalog").expectSuccess()
         try CLI.run("complete", "202919", "2020-05", "--ledger", a).expectSuccess()
         try CLI.run("complete", "202919", "2019", "--ledger", b).expectSuccess()
         try CLI.run("memo", "120004", "小田原", "--ledger", b).expectSuccess()
@@ -60,8 +60,8 @@ struct SyncCLITests {
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(server.port)"
         let phone = dir.sub("phone"), laptop = dir.sub("laptop")
-        try CLI.run("init", "--ledger", phone, "--device", "phone").expectSuccess()
-        try CLI.run("init", "--ledger", laptop, "--device", "laptop").expectSuccess()
+        try CLI.run("init", "--ledger", phone, "--device", "phone", "--no-catalog").expectSuccess()
+        try CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
         try CLI.run("complete", "202919", "2024-05-03", "--ledger", phone).expectSuccess()
         try CLI.run("memo", "202919", "丸の内口", "--ledger", laptop).expectSuccess()
         let env = ["ORITSUBUSHI_TOKEN": token]
