@@ -8,13 +8,14 @@ struct History: ParsableCommand {
     @OptionGroup var options: LedgerOptions
     @OptionGroup var station: StationArgument
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
+    @OptionGroup var language: LanguageOptions
 
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
         let station = try self.station.resolve(in: ledger)
         var found: [(EventOrder, String)] = []
-        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
+        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language)
         try ledger.forEachRecord { view, _ in
             guard view.kind == .stationEdit, view.station == station else { return }
             found.append((EventOrder(view), formatter.line(view)))

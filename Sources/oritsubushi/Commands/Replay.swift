@@ -13,6 +13,7 @@ struct Replay: ParsableCommand {
     var since: String?
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
     @Flag(help: "Also print catalogue-version and device-name records.") var all = false
+    @OptionGroup var language: LanguageOptions
 
     func validate() throws {
         if let since { _ = try Self.sinceTimestamp(since) }
@@ -30,7 +31,7 @@ struct Replay: ParsableCommand {
         defer { ledger.close() }
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
-        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable)
+        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language)
         var out = OutputBuffer()
         try ledger.forEachRecord { view, _ in
             if !all && view.kind != .stationEdit { return }

@@ -9,6 +9,15 @@ struct StationCommand: ParsableCommand {
         subcommands: [StationFind.self, StationShow.self])
 }
 
+extension StationQuery.Completion: EnumerableFlag {
+    package static func help(for value: StationQuery.Completion) -> ArgumentHelp? {
+        switch value {
+        case .completed: return "Only completed stations (comp_date > 0; 済)."
+        case .incomplete: return "Only stations not completed yet (comp_date = 0; 未)."
+        }
+    }
+}
+
 enum MatchMode: String, EnumerableFlag {
     case prefix, partial
 
@@ -28,27 +37,62 @@ enum SearchBy: String, ExpressibleByArgument, CaseIterable {
 struct StationFind: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find",
-        abstract: "Find enabled stations by name (including 駅), reading, or line name.",
-        discussion: "Prints one station per line: s_id, name, reading, operator, lines, completion date.")
+        abstract: "Find enabled stations by name (including 駅), reading or line name, by prefecture, date or completion.",
+        discussion: """
+            TEXT and the filters combine (all must hold); with neither, every enabled station is listed. \
+            --date takes the apps' date groups: YYYY (every date in that year, fuzzy or not), YYYY-MM, \
+            YYYY-MM-DD, unknown (date unknown), YYYY-unknown (month unknown), YYYY-MM-unknown (day unknown). \
+            Prints one station per line: s_id, name, reading, operator, lines, completion date.
+            """)
 
     @OptionGroup var options: LedgerOptions
-    @Argument(help: "The text to look for.") var text: String
-    @Option(help: "What to search: name, yomi or line.") var by: SearchBy = .name
-    @Flag var match: MatchMode = .prefix
+    @Argument(help: "The text to look for (optional).") var text: String?
+    @Option(help: "What to search: name, yomi or line (default: name).") var by: SearchBy?
+    @Flag var match: MatchMode?
+    @Option(help: ArgumentHelp("A prefecture: its code 1–47 or the start of its name (三重, 東京).", valueName: "pref"))
+    var pref: String?
+    @Option(help: ArgumentHelp("A completion date group: YYYY, YYYY-MM, YYYY-MM-DD, unknown, YYYY-unknown or YYYY-MM-unknown.",
+                               valueName: "date"))
+    var date: String?
+    @Flag(help: "Only completed (comp_date > 0) or only not completed (comp_date = 0) stations.")
+    var completion: StationQuery.Completion?
     @Flag(help: "Also list disabled (abolished or superseded) stations.") var includeDisabled = false
     @Flag(help: "Print JSON Lines.") var json = false
+    @OptionGroup var language: LanguageOptions
+
+    func validate() throws {
+        if text == nil, by != nil || match != nil {
+            throw ValidationError("--by, --prefix and --partial need TEXT to search for")
+        }
+        if let pref, StationResolver.prefectureCodes(matching: pref) == nil {
+            throw ValidationError("--pref '\(pref)' is not a prefecture code (1–47) or the start of a prefecture's name")
+        }
+        if let date {
+            do { _ = try CompletionDateGroup(parsing: date) } catch { throw ValidationError(error.description) }
+            if completion == .incomplete { throw ValidationError("--date selects completed stations, so it cannot be combined with --incomplete") }
+        }
+    }
+
+    /// The query the arguments describe (validate() has checked them).
+    var query: StationQuery {
+        StationQuery(text: text, field: (by ?? .name).field, partial: match == .partial, includeDisabled: includeDisabled,
+                     prefectures: pref.map { StationResolver.prefectureCodes(matching: $0) ?? [] },
+                     dateGroup: date.flatMap { try? CompletionDateGroup(parsing: $0) }, completion: completion)
+    }
 
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
         let catalog = try CatalogSupport.requireCatalog(ledger)
-        let ids = try catalog.find(text, by: by.field, partial: match == .partial, includeDisabled: includeDisabled)
+        let projection = try ProjectionUpdater.update(ledger)
+        let ids = try catalog.stations(query) { projection.row($0)?.compDate ?? 0 }
         guard !ids.isEmpty else {
-            Terminal.error("no station matches '\(text)'")
+            Terminal.error(text.map { "no station matches '\($0)'\(pref != nil || date != nil || completion != nil ? " with these filters" : "")" }
+                           ?? "no station matches these filters")
             return
         }
         let snapshot = try catalog.loadSnapshot()
-        let projection = try ProjectionUpdater.update(ledger)
+        let lang = language.language
         var out = OutputBuffer()
         for id in ids {
             guard let s = snapshot.station(id) else { continue }
@@ -58,7 +102,8 @@ struct StationFind: ParsableCommand {
             if json {
                 out.writeLine("{\"station\":\(id),\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"operator\":\(JSONText.quoted(op)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"enabled\":\(s.enabled),\"comp_date\":\(date.code)}")
             } else {
-                out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date)\(s.enabled ? "" : "  (disabled)")")
+                let disabled = s.enabled ? "" : lang == .ja ? "  (無効)" : "  (disabled)"
+                out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date.label(lang))\(disabled)")
             }
         }
         out.flush()
@@ -75,6 +120,7 @@ struct StationShow: ParsableCommand {
     @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
     var asOf: String?
     @Flag(help: "Print as JSON.") var json = false
+    @OptionGroup var language: LanguageOptions
 
     func validate() throws {
         _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
@@ -92,23 +138,7 @@ struct StationShow: ParsableCommand {
         let s = snapshot?.station(station)
         let op = s.flatMap { snapshot?.operator($0.operatorID) }
         let lines = snapshot?.lines(of: station) ?? []
-        if json {
-            print(try JSONOutput.line(StationShowOutput(station: station, row: row, catalogued: s, operator: op,
-                                                                    lines: lines)))
-            return
-        }
-        if let s {
-            print("station     \(station) \(s.name) (\(s.yomi))\(s.enabled ? "" : "  [disabled: counted nowhere]")")
-            print("operator    \(s.operatorID) \(op?.name ?? "?") (\(CatalogNames.operatorType(op?.type ?? 0)))")
-            print("prefecture  \(s.pref) \(CatalogNames.prefecture(s.pref)), \(s.address)")
-            print("lines       \(lines.isEmpty ? "none" : lines.map { "\($0.id) \($0.name)\($0.enabled ? "" : " (disabled)")" }.joined(separator: ", "))")
-        } else {
-            print("station     \(station) (no catalogue imported)")
-        }
-        let date = row.completionDate
-        print("completion  \(date.isCompleted ? "\(date)" : "not completed") (comp_date \(row.compDate))")
-        print("memo        \(row.memo.isEmpty ? "(none)" : JSONText.quoted(row.memo))")
-        print("updated     \(CatalogSupport.japanTime(row.updateDate)) (update_date \(row.updateDate))")
-        print("history     \(row.events) event\(row.events == 1 ? "" : "s")\(asOf.map { " as of \($0)" } ?? "")")
+        let output = StationShowOutput(station: station, row: row, catalogued: s, operator: op, lines: lines)
+        print(json ? try JSONOutput.line(output) : output.text(language.language, asOf: asOf))
     }
 }

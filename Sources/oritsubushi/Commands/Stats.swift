@@ -12,7 +12,9 @@ struct Stats: ParsableCommand {
             l_id; prefectures: pref code; yomi: one kana, then two; dates: a year (2013), unknown or \
             incomplete, then YYYYMM (YYYY00: month unknown), then YYYYMMDD (YYYYMM00: day unknown). \
             The last level lists the stations. Only enabled stations under enabled operators and \
-            lines count; rates are truncated per-mille. --json follows Schemas/stats.schema.json.
+            lines count; rates are truncated per-mille. --json follows Schemas/stats.schema.json; \
+            --lang ja prints the apps' 「N駅中 M駅 R.r% 残りK駅」. The dates table shows each date group \
+            as a number of stations and its share of the level above (stations / share / of).
             """)
 
     @OptionGroup var options: LedgerOptions
@@ -21,6 +23,7 @@ struct Stats: ParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
     @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
     var asOf: String?
+    @OptionGroup var language: LanguageOptions
 
     func validate() throws {
         _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
@@ -33,6 +36,6 @@ struct Stats: ParsableCommand {
         let projection = try CatalogSupport.projection(ledger, asOf: asOf)
         let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
         let report = try engine.report(hierarchy, path: keys)
-        print(json ? try JSONOutput.line(report) : report.table())
+        print(json ? try JSONOutput.line(report) : report.table(language.language))
     }
 }

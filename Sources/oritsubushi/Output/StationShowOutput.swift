@@ -1,7 +1,8 @@
 import LedgerCatalog
 
-/// `station show --json`: one object, keys in the order below. The catalogue's fields (name to
-/// lines) are present only for a catalogued station.
+/// `station show --json`: one object (sorted keys). The catalogue's fields (name to lines, and
+/// `wikipedia_url`) are present only for a catalogued station. The text form is
+/// `StationShowOutput+Text.swift`.
 struct StationShowOutput: Encodable {
     struct Operator: Encodable {
         var id: Int64
@@ -24,6 +25,12 @@ struct StationShowOutput: Encodable {
         var enabled: Bool
         var `operator`: Operator
         var lines: [Line]
+        var wikipediaURL: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, yomi, wiki, pref, address, lat, lng, weight, enabled, `operator`, lines
+            case wikipediaURL = "wikipedia_url"
+        }
     }
 
     var station: UInt32
@@ -44,7 +51,8 @@ struct StationShowOutput: Encodable {
             Catalogued(name: s.name, yomi: s.yomi, wiki: s.wiki, pref: s.pref, address: s.address, lat: s.lat, lng: s.lng,
                        weight: s.weight, enabled: s.enabled,
                        operator: Operator(id: s.operatorID, name: op?.name ?? "", type: op?.type ?? 0),
-                       lines: lines.map { Line(id: $0.id, name: $0.name, enabled: $0.enabled) })
+                       lines: lines.map { Line(id: $0.id, name: $0.name, enabled: $0.enabled) },
+                       wikipediaURL: s.wikipediaURL)
         }
         compDate = row.compDate
         memo = row.memo

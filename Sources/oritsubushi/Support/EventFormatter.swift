@@ -10,13 +10,15 @@ enum EventFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Formats events as text lines or JSON Lines (keys: device, device_name, seq, hlc, time,
-/// station, comp_date, memo, origin; comp_date and memo only when the event sets them).
+/// station, comp_date, memo, origin; comp_date and memo only when the event sets them). The
+/// text's dates follow `language` (`ja`: 2013年9月1日, 未乗下車); JSON Lines ignore it.
 /// The JSON is written by hand on purpose: this is the per-event streaming path of `replay` and
 /// `history` (millions of lines), where an encoder per line would cost more than the write. The
 /// commands' single objects go through `Encodable` types (Output/).
 struct EventFormatter {
     var format: EventFormat
     var deviceNames: [DeviceID: String]
+    var language: OutputLanguage = .en
 
     func line(_ view: RecordView) -> String {
         let device = view.device
@@ -48,7 +50,7 @@ struct EventFormatter {
             switch view.kind {
             case .stationEdit:
                 out += "  station \(view.station)"
-                if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  date \(date)" }
+                if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  date \(date.label(language))" }
                 if let memo = view.memo { out += "  memo \(JSONText.quoted(memo))" }
                 out += "  (\(view.origin))"
             case .catalogVersion:

@@ -4,7 +4,8 @@ import Foundation
 /// stdout and stderr. Shared by the CLI, catalogue and sync test targets.
 ///
 /// The child gets this process's environment minus the variables that would make a run depend on
-/// the machine (`ORITSUBUSHI_TOKEN`, `ORITSUBUSHI_SIMULATE_FAULT`), then `ORITSUBUSHI_LEDGER` and
+/// the machine (`ORITSUBUSHI_TOKEN`, `ORITSUBUSHI_SIMULATE_FAULT`, and `ORITSUBUSHI_LANG` and `LANG`,
+/// which pick the output language: without them it is English), then `ORITSUBUSHI_LEDGER` and
 /// `ORITSUBUSHI_NOW` when set here, then `environment`. Output goes to temporary files, not pipes,
 /// so that a grandchild holding a descriptor (a lock holder, a server) cannot block the read.
 package struct CLIRunner: Sendable {
@@ -67,6 +68,8 @@ package struct CLIRunner: Sendable {
         var variables = ProcessInfo.processInfo.environment
         variables["ORITSUBUSHI_TOKEN"] = nil
         variables["ORITSUBUSHI_SIMULATE_FAULT"] = nil
+        variables["ORITSUBUSHI_LANG"] = nil
+        variables["LANG"] = nil
         variables["ORITSUBUSHI_LEDGER"] = ledger
         variables["ORITSUBUSHI_NOW"] = now
         variables.merge(environment) { $1 }

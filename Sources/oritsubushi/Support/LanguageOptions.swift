@@ -1,0 +1,40 @@
+import ArgumentParser
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension OutputLanguage: ExpressibleByArgument {}
+
+/// `--lang ja|en` for the commands that print human-readable dates or statistics (stats,
+/// station show/find, history, replay). The flag wins, then `ORITSUBUSHI_LANG`, then `LANG`
+/// (`ja…` → ja, anything else → en). JSON output ignores it.
+struct LanguageOptions: ParsableArguments {
+    @Option(name: .customLong("lang"), help: ArgumentHelp(
+        "Language of human-readable output: ja or en (default: $ORITSUBUSHI_LANG, else ja when $LANG starts with ja, else en).",
+        valueName: "ja|en"))
+    var lang: OutputLanguage?
+
+    func validate() throws {
+        _ = try resolved()
+    }
+
+    var language: OutputLanguage { (try? resolved()) ?? .en }
+
+    private func resolved() throws(ValidationError) -> OutputLanguage {
+        if let lang { return lang }
+        if let raw = Self.variable("ORITSUBUSHI_LANG") {
+            guard let language = OutputLanguage(rawValue: raw) else {
+                throw ValidationError("ORITSUBUSHI_LANG='\(raw)' is not a language; use ja or en")
+            }
+            return language
+        }
+        return OutputLanguage.fromLocale(Self.variable("LANG"))
+    }
+
+    private static func variable(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+}
