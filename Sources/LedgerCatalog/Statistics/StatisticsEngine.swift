@@ -3,16 +3,17 @@ import LedgerCore
 /// Derives the four statistics hierarchies on demand from the catalogue and a completions
 /// state; nothing is stored (domain.md §4).
 ///
-/// Counting rules (§4.6): only countable stations count (enabled, under an enabled operator, on
-/// at least one enabled line); a station counts once everywhere except at the line level, where
-/// it counts once per enabled line it is on. Ratios are truncated per-mille. The reading levels
+/// Counting rules are the originals' (domain.md §1.5, iOS `Database.m`): every level counts
+/// enabled stations; the operator-type and operator levels also require an enabled operator, and
+/// the line level an enabled line. A station counts once everywhere except at the line level,
+/// where it counts once per enabled line it is on. Ratios are truncated per-mille. The reading levels
 /// use the key of the first min(2, length) characters everywhere, so 「つ」 (津) is a group of
 /// its own whose header count is right.
 package struct StatisticsEngine {
     package let catalog: CatalogSnapshot
     private let compDates: [UInt32: UInt32]
     private let memos: [UInt32: String]
-    /// Countable stations in `s_id` order.
+    /// Enabled stations in `s_id` order: the counting set of every level.
     private let countable: [CatalogStation]
     private let countableIDs: Set<UInt32>
 
@@ -26,9 +27,8 @@ package struct StatisticsEngine {
         }
         compDates = dates
         self.memos = memos
-        let ids = catalog.countableStations()
-        countableIDs = ids
-        countable = catalog.stations.filter { ids.contains($0.id) }
+        countable = catalog.stations.filter(\.enabled)
+        countableIDs = Set(countable.map(\.id))
     }
 
     private func date(_ s: UInt32) -> UInt32 { compDates[s] ?? 0 }
@@ -68,8 +68,11 @@ package struct StatisticsEngine {
     private func operators(_ path: [String]) throws -> StatsReport {
         guard path.count <= 3 else { throw Self.tooDeep(.operators, 3) }
         var report = StatsReport(hierarchy: .operators, path: path, pathLabels: [], counts: counts(countable))
+        // Operator levels: enabled stations of enabled operators.
         var byType: [Int64: [CatalogStation]] = [:]
-        for s in countable { if let op = catalog.operator(s.operatorID) { byType[op.type, default: []].append(s) } }
+        for s in countable {
+            if let op = catalog.operator(s.operatorID), op.enabled { byType[op.type, default: []].append(s) }
+        }
         let types = byType.keys.sorted()
         guard let typeKey = path.first else {
             report.groups = types.map { StatsGroup(key: String($0), label: CatalogNames.operatorType($0), counts: counts(byType[$0]!)) }
@@ -90,7 +93,7 @@ package struct StatisticsEngine {
               let op = catalog.operator(operatorID) else { throw Self.unknownKey(path[1], "an operator of type \(type)") }
         report.pathLabels.append("\(operatorID) \(op.name)")
         report.counts = counts(operatorStations)
-        // Lines of the operator: enabled, with at least one countable station; a station counts
+        // Lines of the operator: enabled, with at least one enabled station; a station counts
         // once per line it is on.
         var lineMembers: [Int64: [CatalogMembership]] = [:]
         for m in catalog.memberships where countableIDs.contains(m.stationID) {
