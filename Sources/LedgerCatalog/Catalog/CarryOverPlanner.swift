@@ -1,15 +1,51 @@
+import GRDB
 import LedgerCore
 
-/// Turns the carry-overs a catalogue import performed into derived events (origin `catalog`).
+/// Turns the catalogue's carry-overs into derived events (origin `catalog`), whenever events
+/// arrive (Schemas/projection.md §4).
 ///
-/// A carry-over event takes the last-writer-wins position of the source's winning events, not
-/// the time of the upgrade: the date at the hlc of the source's winning date event, the memo (if
-/// the source ever set one) at the hlc of its winning memo event. So a user's later edit of the
-/// target always wins, on every replica and whenever the catalogue was imported; and an
-/// `INSERT OR REPLACE` carry-over (302456 ← 304726) cannot overwrite a later user edit.
-/// Fields that would not change the target are dropped (no-op suppression); chains (a target
-/// that is the source of a later carry-over) see the earlier carry-over's result.
+/// Every carry-over recorded by any imported catalogue version is evaluated against the current
+/// projection, in version order, with one rule: once the source's date register is set, the
+/// target takes the source's winning date at that event's hlc, and the source's memo (if its
+/// register was ever set) at its winning memo event's hlc. A field is appended only when that
+/// hlc is later than the hlc of the target's winner of the register, so each source position is
+/// carried at most once and a user's later edit of the target always wins. The condition is
+/// "the date was ever set", not "the source is completed now": it only ever turns true as events
+/// arrive, and the carried positions only move forward, so what a replica holds is a function of
+/// the events it has, not of the order they came in. (A source whose date was never completed
+/// carries a 0, which leaves the target uncompleted.) Chains (a target that is the source of a
+/// later carry-over) see the earlier carry-over's result.
 package enum CarryOverPlanner {
+    /// The carry-overs a catalogue recorded, in the order the dumps ran them.
+    static func recorded(_ db: Database) throws -> [CarryOver] {
+        guard try db.tableExists("carryovers") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT target, source, applied_source FROM carryovers ORDER BY version, rowid").map {
+            CarryOver(target: UInt32($0.integer("target")), source: UInt32($0.integer("applied_source")),
+                      sourceInFile: UInt32($0.integer("source")), replaces: false)
+        }
+    }
+
+    /// The hook every command that appends events runs before saving the projection: re-evaluates
+    /// the carry-overs of the ledger's catalogue and appends what they owe (one batch).
+    @discardableResult
+    package static func settle(_ ledger: Ledger, projection: inout CompletionsProjection) throws -> [StationEdit] {
+        guard let catalog = try CatalogStore.open(ledger) else { return [] }
+        let carryOvers = try catalog.read(recorded)
+        catalog.close()
+        // A lazily loaded projection reads the rows the planner needs first.
+        for carry in carryOvers {
+            _ = try projection.lookup(carry.source)
+            _ = try projection.lookup(carry.target)
+        }
+        let drafts = drafts(for: carryOvers, projection: projection, device: ledger.localDevice,
+                                nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1)
+        guard !drafts.isEmpty else { return [] }
+        let before = ledger.recordCount
+        let events = try ledger.appendLocal(drafts)
+        try projection.applyAppended(events, since: before, ledger: ledger)
+        return events
+    }
+
     package static func drafts(
         for carryOvers: [CarryOver], projection: CompletionsProjection, device: DeviceID, nextSeq: UInt64
     ) -> [StationEditDraft] {
@@ -17,28 +53,22 @@ package enum CarryOverPlanner {
         var drafts: [StationEditDraft] = []
         var seq = nextSeq
         for carry in carryOvers {
-            guard let source = working.row(carry.source), source.compDate > 0, let dateWinner = source.dateWinner else { continue }
+            guard let source = working.row(carry.source), let dateWinner = source.dateWinner else { continue }
             let target = working.row(carry.target) ?? ProjectedStation()
+            let takesDate = target.dateWinner.map { dateWinner.hlc > $0.hlc } ?? true
+            let memoWinner = source.memoWinner.flatMap { winner in target.memoWinner.map { winner.hlc > $0.hlc } ?? true ? winner : nil }
             var fields: [(hlc: HybridTimestamp, date: UInt32?, memo: String?)] = []
-            if let memoWinner = source.memoWinner, memoWinner.hlc == dateWinner.hlc {
+            if takesDate, let memoWinner, memoWinner.hlc == dateWinner.hlc {
                 fields.append((dateWinner.hlc, source.compDate, source.memo))
             } else {
-                fields.append((dateWinner.hlc, source.compDate, nil))
-                if let memoWinner = source.memoWinner { fields.append((memoWinner.hlc, nil, source.memo)) }
+                if takesDate { fields.append((dateWinner.hlc, source.compDate, nil)) }
+                if let memoWinner { fields.append((memoWinner.hlc, nil, source.memo)) }
             }
-            var current = target
             for field in fields {
-                let order = EventOrder(hlc: field.hlc, device: device, seq: seq)
-                let effective = current.effectiveFields(compDate: field.date, memo: field.memo, at: order)
-                guard effective.compDate != nil || effective.memo != nil else { continue }
-                let date = effective.compDate.flatMap { try? CompletionDate(code: $0) }
-                let draft = StationEditDraft(station: carry.target, compDate: date, memo: effective.memo,
-                                             origin: .catalog, hlc: field.hlc)
-                drafts.append(draft)
-                let edit = StationEdit(id: EventID(device: device, seq: seq), hlc: field.hlc, station: carry.target,
-                                       compDate: date, memo: effective.memo, origin: .catalog)
-                current.apply(edit)
-                working.apply(edit)
+                let date = field.date.flatMap { try? CompletionDate(code: $0) }
+                drafts.append(StationEditDraft(station: carry.target, compDate: date, memo: field.memo, origin: .catalog, hlc: field.hlc))
+                working.apply(StationEdit(id: EventID(device: device, seq: seq), hlc: field.hlc, station: carry.target,
+                                          compDate: date, memo: field.memo, origin: .catalog))
                 seq += 1
             }
         }

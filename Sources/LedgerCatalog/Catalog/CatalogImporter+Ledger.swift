@@ -3,7 +3,8 @@ import LedgerCore
 extension CatalogImporter {
     /// What `catalog import` does to a ledger (Schemas/projection.md §4): applies the dump to a copy
     /// of the catalogue, appends the catalogue-version record (unless the log has one) and the
-    /// carry-over events, only then puts the new catalogue in place, and saves the caught-up
+    /// events every recorded carry-over owes (`CarryOverPlanner`), only then puts the new
+    /// catalogue in place, and saves the caught-up
     /// projection. Returns the importer (its counts and carry-overs) and the events appended.
     package static func apply(
         _ statements: [DumpStatement], file: String, version: UInt32, to ledger: Ledger,
@@ -15,7 +16,7 @@ extension CatalogImporter {
         do {
             let recordsVersion = !projection.catalogVersions.contains(version)
             let nextSeq = (ledger.versionVector[ledger.localDevice] ?? 0) + (recordsVersion ? 2 : 1)
-            let drafts = CarryOverPlanner.drafts(for: importer.carryOvers, projection: projection,
+            let drafts = CarryOverPlanner.drafts(for: importer.recorded, projection: projection,
                                                  device: ledger.localDevice, nextSeq: nextSeq)
             if recordsVersion { try ledger.appendCatalogVersion(version) }
             if !drafts.isEmpty { appended = try ledger.appendLocal(drafts).count }

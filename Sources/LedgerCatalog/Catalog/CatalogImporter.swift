@@ -21,12 +21,17 @@ package struct CarryOver: Sendable, Equatable, CustomStringConvertible {
 /// The dump's `completions` statements run against a TEMP `completions` table seeded with the
 /// projection (and an empty row for every station of the previous catalogue, as the original
 /// apps' appendix left them), so their SQL decides exactly as the apps' did which carry-overs
-/// fire. Each carry-over statement is evaluated once, the first time an import contains it,
-/// and remembered in the `carryovers` table; later imports skip it.
+/// fire now (`carryOvers`, reported). Each carry-over statement is recorded once in the
+/// `carryovers` table, the first time an import contains it; the events come from
+/// `CarryOverPlanner`, which evaluates every recorded carry-over whenever events arrive.
 package final class CatalogImporter {
     package let version: UInt32
     package let statementCount: Int
+    /// The carry-overs this import's statements fired (what the dump's SQL decided on this data).
     package private(set) var carryOvers: [CarryOver] = []
+    /// Every carry-over the catalogue records after this import, of every version: what
+    /// `CarryOverPlanner` evaluates.
+    package private(set) var recorded: [CarryOver] = []
     private let database: DatabaseQueue
     private let finalPath: String
     private let fileSystem: any FileSystem
@@ -82,7 +87,10 @@ package final class CatalogImporter {
         try database.inDatabase { db in
             try SQLiteFile.mapped(file: finalPath) { try prepareBookkeeping(projection: projection, db) }
             try run(statements, file: file, db)
-            try SQLiteFile.mapped(file: finalPath) { try db.execute(sql: "PRAGMA user_version = \(version)") }
+            try SQLiteFile.mapped(file: finalPath) {
+                try db.execute(sql: "PRAGMA user_version = \(version)")
+                recorded = try CarryOverPlanner.recorded(db)
+            }
         }
     }
 

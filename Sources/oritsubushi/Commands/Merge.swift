@@ -1,4 +1,5 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
 import LedgerSync
 
@@ -36,7 +37,12 @@ struct Merge: ParsableCommand {
         let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
         defer { source.close() }
         let report = try LedgerMerger.merge(from: source, into: ledger)
-        if report.eventsIn > 0 { try ProjectionUpdater.update(ledger) }
+        if report.eventsIn > 0 {
+            // Events came in: the carry-overs they make owed are appended before the save.
+            var projection = try ProjectionUpdater.load(ledger)
+            try CarryOverPlanner.settle(ledger, projection: &projection)
+            try ProjectionStore.save(&projection, ledger: ledger)
+        }
         let names = ledger.deviceNameTable
         print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
         ConflictText.printSome(report.newConflicts, names: names)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
 import LedgerSync
 import SyncClient
@@ -35,7 +36,12 @@ struct Sync: AsyncParsableCommand {
         }
         let report = try await session.run(ledger)
         bar.finish()
-        if report.pulled > 0 { try ProjectionUpdater.update(ledger) }
+        if report.pulled > 0 {
+            // Events came in: the carry-overs they make owed are appended before the save.
+            var projection = try ProjectionUpdater.load(ledger)
+            try CarryOverPlanner.settle(ledger, projection: &projection)
+            try ProjectionStore.save(&projection, ledger: ledger)
+        }
         let names = ledger.deviceNameTable
         var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
         if let version = report.catalogVersion { line += "; catalogue version \(version)" }

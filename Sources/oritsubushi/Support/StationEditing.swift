@@ -92,6 +92,7 @@ enum StationEditing {
             let before = ledger.recordCount
             events = try ledger.appendLocal(drafts)
             try projection.applyAppended(events, since: before, ledger: ledger)
+            try CarryOverPlanner.settle(ledger, projection: &projection)  // an edit of a carry-over source
         }
         try ProjectionStore.save(&projection, ledger: ledger)
         var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
