@@ -70,7 +70,7 @@ import Testing
 
     @Test(arguments: [
         ("1\t20130230\t0\t\n", 1, "comp_date"),
-        ("1\t1\t5\tok\n2\t15\t5\t\n", 2, "comp_date"),
+        ("1\t1\t5\tok\n2\t20131301\t5\t\n", 2, "comp_date"),  // 2…18999999 are imported as 1 (issue 12 §4.5)
         ("1\t1\t5\tok\n\n", 2, "empty"),
         ("1\t1\t5\n", 1, "4 TAB-separated"),
         ("x\t1\t5\t\n", 1, "s_id"),

@@ -5,8 +5,10 @@ import LedgerCore
 /// Reading an original app database and writing the export formats (Schemas/import-export.md).
 package enum CompletionsFile {
     /// Reads the `completions` table of an original app database (read-only; the file is never
-    /// modified). `line` of each row is its 1-based row number in `s_id` order.
-    package static func readAppDatabase(_ path: String, fileSystem: any FileSystem = PosixFileSystem()) throws -> [CompletionRow] {
+    /// modified). `line` of each row is its 1-based row number in `s_id` order. A bad row goes to
+    /// `invalid` (throws by default; `--skip-invalid` records it).
+    package static func readAppDatabase(_ path: String, fileSystem: any FileSystem = PosixFileSystem(),
+                                        invalid: (LedgerError) throws -> Void = { throw $0 }) throws -> [CompletionRow] {
         guard fileSystem.fileExists(path) else { throw LedgerError(.badInput, "cannot read \(path)") }
         let hasTable: Bool
         let db: DatabaseQueue
@@ -26,9 +28,15 @@ package enum CompletionsFile {
         return try SQLiteFile.mapped(file: path) {
             try db.inDatabase { db in
                 var rows: [CompletionRow] = []
+                var number = 0
                 let cursor = try Row.fetchCursor(db, sql: sql)
                 while let row = try cursor.next() {
-                    rows.append(try decodeAppRow(row, number: rows.count + 1, path: path))
+                    number += 1
+                    do {
+                        rows.append(try decodeAppRow(row, number: number, path: path))
+                    } catch let error as LedgerError {
+                        try invalid(error)
+                    }
                 }
                 return rows
             }

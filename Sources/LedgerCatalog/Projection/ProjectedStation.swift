@@ -67,17 +67,19 @@ package struct ProjectedStation: Sendable, Equatable {
     }
 
     /// The fields of an edit at `order` that would change this row: a field is kept when the
-    /// edit would win its register and either changes the value or sets a register nobody set
-    /// yet (which moves `update_date`). Used for no-op suppression of imports and carry-overs.
+    /// edit would win its register and changes the value. An unset register holds the default
+    /// (`comp_date` 0, memo `""`): absent and default are one value, as in the apps' rows, so
+    /// re-importing an export (which writes the defaults) changes nothing. Used for no-op
+    /// suppression of imports and carry-overs.
     package func effectiveFields(compDate newDate: UInt32?, memo newMemo: String?, at order: EventOrder)
         -> (compDate: UInt32?, memo: String?)
     {
         var date: UInt32?
         var text: String?
-        if let newDate, dateWinner.map({ order > $0 }) ?? true, dateWinner == nil || newDate != compDate {
+        if let newDate, dateWinner.map({ order > $0 }) ?? true, newDate != compDate {
             date = newDate
         }
-        if let newMemo, memoWinner.map({ order > $0 }) ?? true, memoWinner == nil || newMemo != memo {
+        if let newMemo, memoWinner.map({ order > $0 }) ?? true, newMemo != memo {
             text = newMemo
         }
         return (date, text)

@@ -9,20 +9,35 @@ struct ImportCommand: ParsableCommand {
         subcommands: [ImportTSV.self, ImportSQLite.self])
 
     /// Validates every row, plans the events, and appends them as one batch (or nothing).
-    static func importRows(_ rows: [CompletionRow], file: String, rowWord: String, options: LedgerOptions) throws {
+    /// `skipped` holds the lines the reader refused under `--skip-invalid`.
+    static func importRows(_ rows: [CompletionRow], file: String, rowWord: String, options: LedgerOptions,
+                           skipInvalid: Bool = false, skipped readerSkipped: [LedgerError] = []) throws {
         let clock = try Environment.clock()
         let ledger = try options.open()
         defer { ledger.close() }
         let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory)
         var projection = try ProjectionUpdater.load(ledger)
-        let drafts = try CompletionImporter.drafts(
+        var skipped = readerSkipped
+        let plan = try CompletionImporter.plan(
             for: rows, file: file, catalog: catalog, projection: projection, device: ledger.localDevice,
-            nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1, today: clock.today, rowWord: rowWord)
+            nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1, today: clock.today,
+            nowMilliseconds: clock.nowMilliseconds(), rowWord: rowWord,
+            invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
         let before = ledger.recordCount
-        let events = drafts.isEmpty ? [] : try ledger.appendLocal(drafts)
+        let events = plan.drafts.isEmpty ? [] : try ledger.appendLocal(plan.drafts)
         try projection.applyAppended(events, since: before, ledger: ledger)
+        let carried = events.isEmpty ? [] : try CarryOverPlanner.settle(ledger, projection: &projection)
         try ProjectionStore.save(&projection, ledger: ledger)
-        print("imported \(rows.count) rows: \(drafts.count) events appended, \(rows.count - drafts.count) rows unchanged")
+        if !carried.isEmpty { print("carry-overs: \(carried.count) events appended") }
+        for row in plan.unknownDates {
+            Terminal.error("warning: comp_date \(row.compDate) of station \(row.station) (\(file), \(rowWord) \(row.line)) is shown by the apps as 日付不明; imported as 1 (date unknown)")
+        }
+        if plan.clampedToImportTime > 0 {
+            Terminal.error("warning: \(plan.clampedToImportTime) rows had an update_date later than now; their events carry the import time instead")
+        }
+        for error in skipped.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) { Terminal.error("skipped: \(error.description)") }
+        print("imported \(plan.validRows) rows: \(plan.drafts.count) events appended, \(plan.validRows - plan.drafts.count) rows unchanged")
+        if skipInvalid { print("imported \(plan.validRows), skipped \(skipped.count)") }
     }
 }
 
@@ -34,10 +49,13 @@ struct ImportTSV: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Argument(help: "The TSV file.") var file: String
+    @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
 
     func run() throws {
-        let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file)
-        try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options)
+        var skipped: [LedgerError] = []
+        let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file,
+                                            invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
+        try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options, skipInvalid: skipInvalid, skipped: skipped)
     }
 }
 
@@ -48,10 +66,13 @@ struct ImportSQLite: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Argument(help: "The SQLite database file.") var file: String
+    @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
 
     func run() throws {
         _ = try CatalogSupport.readInput(file).count
-        let rows = try CompletionsFile.readAppDatabase(file)
-        try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options)
+        var skipped: [LedgerError] = []
+        let rows = try CompletionsFile.readAppDatabase(
+            file, invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
+        try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options, skipInvalid: skipInvalid, skipped: skipped)
     }
 }
