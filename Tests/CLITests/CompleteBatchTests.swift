@@ -23,6 +23,8 @@ import Testing
         #expect(lines[2].hasPrefix("station 200457: date 2014 (event"), "last is the line before's date")
         #expect(lines[3].hasPrefix("station 300645: date unknown (event"), "an empty memo column on a new station changes nothing")
         #expect(lines[4] == "4 stations in the batch: 4 recorded, 0 unchanged")
+        let state = try String(contentsOfFile: work + "/ledger/ui-state.json", encoding: .utf8)
+        #expect(state.contains("\"last_date\":\"unknown\""), "the batch's last completed date: \(state)")
         let replay = try cli.run("replay", "--format", "jsonl").stdout.split(separator: "\n").map { line in
             try! JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
         }
@@ -33,8 +35,11 @@ import Testing
         let again = try cli.run("complete", "--batch", work + "/batch.tsv")
         #expect(again.status == 0 && again.stdout.hasSuffix("4 stations in the batch: 0 recorded, 4 unchanged\n"), "\(again.stdout)")
         #expect(try cli.run("replay").stdout.split(separator: "\n").count == 4)
-        // The batch's last completed date is remembered for `last`.
-        #expect(try cli.run("complete", "鳥羽", "last", "--operator", "近鉄").stdout.hasPrefix("station 301180: date unknown"))
+        // An empty MEMO column leaves the memo (メモ) as it is.
+        let emptyMemo = try cli.run(["complete", "--batch", "-"], stdin: "201111\t2014\t\n")
+        #expect(emptyMemo.stdout.hasPrefix("station 201111: unchanged (date 2014, memo as given)"), "\(emptyMemo.stdout)")
+        // The last batch's last completed date is remembered for `last`.
+        #expect(try cli.run("complete", "鳥羽", "last", "--operator", "近鉄").stdout.hasPrefix("station 301180: date 2014 (event"))
     }
 
     @Test func batchFromStandardInputWithQualifiers() throws {

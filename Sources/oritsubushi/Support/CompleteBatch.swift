@@ -6,7 +6,7 @@ import LedgerCore
 /// Every line is checked first (its station resolved and known to the catalogue, its date and
 /// memo valid, no station twice); the first bad line is refused (exit 65) naming its line number,
 /// and nothing is written. Then all lines go to StationEditing.commit as one append with one
-/// fsync. Empty lines are skipped; `last` on a line is the date of the line before it, or for
+/// fsync. Empty lines are skipped, an empty MEMO column leaves the memo as it is; `last` on a line is the date of the line before it, or for
 /// the first such line this device's previous complete/today.
 struct CompleteBatch {
     var path: String
@@ -32,7 +32,9 @@ struct CompleteBatch {
                 guard fields.count == 2 || fields.count == 3 else {
                     throw LedgerError(.badInput, "expected STATION<TAB>DATE[<TAB>MEMO], found \(fields.count) field\(fields.count == 1 ? "" : "s")")
                 }
-                let memo = fields.count == 3 ? fields[2] : nil
+                // An empty MEMO column is no memo (as an absent memo and "" are one value on import);
+                // `memo STATION ""` clears one.
+                let memo = fields.count == 3 && !fields[2].isEmpty ? fields[2] : nil
                 try StationEditing.validate(memo: memo)
                 if StationEditing.isLast(fields[1]), last == nil { last = try UIState.lastDate(in: ledger, today: today) }
                 let date = try StationEditing.parse(fields[1], today: today, last: last)
