@@ -118,6 +118,10 @@ import Testing
         #expect(imported.stderr.isEmpty)
         #expect(try cli.run("stats", "prefectures").stderr.isEmpty)
         #expect(try cli.run("catalog", "status", "--json").stdout.contains(#""behind":false"#))
+        // The bundled catalogue is older now: applying it is a no-op that says so.
+        let bundled = try cli.run("catalog", "import")
+        #expect(bundled.status == 0)
+        #expect(bundled.stdout == "catalogue 177 already applied (a catalogue newer than the bundled 176); nothing to do\n")
     }
 
     /// A replica made with `--no-catalog` that received a catalogue version by merge is told to
