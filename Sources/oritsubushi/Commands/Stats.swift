@@ -11,10 +11,11 @@ struct Stats: ParsableCommand {
             With no KEY the top level; each KEY descends one level — operators: type code, o_id, \
             l_id; prefectures: pref code; yomi: one kana, then two; dates: a year (2013), unknown or \
             incomplete, then YYYYMM (YYYY00: month unknown), then YYYYMMDD (YYYYMM00: day unknown). \
-            The last level lists the stations. Only enabled stations under enabled operators and \
-            lines count; rates are truncated per-mille. --json follows Schemas/stats.schema.json; \
-            --lang ja prints the apps' 「N駅中 M駅 R.r% 残りK駅」. The dates table shows each date group \
-            as a number of stations and its share of the level above (stations / share / of).
+            The last level lists the stations. Only enabled stations count (and, at the operator \
+            levels, enabled operators; at the line level, enabled lines); rates are truncated \
+            per-mille. --json follows Schemas/stats.schema.json; --lang ja prints the apps' \
+            「N駅中 M駅 R.r% 残りK駅」. The dates table shows each date group as a number of stations \
+            and its share of the level above (stations / share / out of).
             """)
 
     @OptionGroup var options: LedgerOptions
