@@ -25,15 +25,31 @@ import Testing
         }
     }
 
-    /// The rule itself: a default value on an unset register is no change; on a set one it is.
-    @Test func defaultsOnUnsetRegistersAreNoChange() {
+    /// The rule itself: `""` on an unset memo register is no change; 0 on an unset date
+    /// register is no change once the station has a memo, and an event on a station without any.
+    @Test func defaultsOnUnsetRegisters() {
         var row = ProjectedStation()
         let order = EventOrder(hlc: HybridTimestamp(milliseconds: 1_000), device: DeviceID(rawValue: 1), seq: 1)
-        let unset = row.effectiveFields(compDate: 0, memo: "", at: order)
-        #expect(unset.compDate == nil && unset.memo == nil)
+        let fresh = row.effectiveFields(compDate: 0, memo: "", at: order)
+        #expect(fresh.compDate == 0 && fresh.memo == nil)
         row.apply(StationEdit(id: EventID(device: DeviceID(rawValue: 2), seq: 1), hlc: HybridTimestamp(milliseconds: 500),
-                              station: 1, compDate: .unknown, memo: "x", origin: .user))
-        let set = row.effectiveFields(compDate: 0, memo: "", at: order)
-        #expect(set.compDate == 0 && set.memo == "")
+                              station: 1, compDate: nil, memo: "x", origin: .user))
+        let memoOnly = row.effectiveFields(compDate: 0, memo: "x", at: order)
+        #expect(memoOnly.compDate == nil && memoOnly.memo == nil)
+        let cleared = row.effectiveFields(compDate: nil, memo: "", at: order)
+        #expect(cleared.memo == "")
+    }
+
+    /// A memo-only station (date register unset) exports as comp_date 0 and re-imports as nothing.
+    @Test func aMemoOnlyStationReimportsAsANoOp() throws {
+        let dir = try TemporaryDirectory("reimport")
+        defer { dir.remove() }
+        let cli = CLIRunner(ledger: dir.sub("l"))
+        #expect(try cli.run("init", "--no-catalog", "--device", "phone").status == 0)
+        #expect(try cli.run("memo", "5", "北口").status == 0)
+        #expect(try cli.run("complete", "6", "2013-09-01").status == 0)
+        let exported = try cli.run("export", "--format", "tsv").stdout
+        try exported.write(toFile: dir.sub("e.tsv"), atomically: true, encoding: .utf8)
+        #expect(try cli.run("import", "oritsubushi-tsv", dir.sub("e.tsv")).stdout.contains(": 0 events appended"))
     }
 }

@@ -60,6 +60,8 @@ package enum CompletionImporter {
             let hlc = HybridTimestamp(milliseconds: milliseconds)
             let order = EventOrder(hlc: hlc, device: device, seq: seq)
             let current = working.row(row.station) ?? ProjectedStation()
+            // A row holding the defaults (0, '', 0) is what the apps store for untouched stations.
+            if current.lastWinner == nil && row.compDate == 0 && row.memo.isEmpty && row.updateDate == 0 { continue }
             let effective = current.effectiveFields(compDate: row.compDate, memo: row.memo, at: order)
             guard effective.compDate != nil || effective.memo != nil else { continue }
             let date = effective.compDate.flatMap { try? CompletionDate(code: $0) }
