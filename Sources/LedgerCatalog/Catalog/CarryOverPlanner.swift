@@ -30,15 +30,15 @@ package enum CarryOverPlanner {
     @discardableResult
     package static func settle(_ ledger: Ledger, projection: inout CompletionsProjection) throws -> [StationEdit] {
         guard let catalog = try CatalogStore.open(ledger) else { return [] }
+        defer { catalog.close() }
         let carryOvers = try catalog.read(recorded)
-        catalog.close()
         // A lazily loaded projection reads the rows the planner needs first.
         for carry in carryOvers {
             _ = try projection.lookup(carry.source)
             _ = try projection.lookup(carry.target)
         }
         let drafts = drafts(for: carryOvers, projection: projection, device: ledger.localDevice,
-                                nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1)
+                            nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1)
         guard !drafts.isEmpty else { return [] }
         let before = ledger.recordCount
         let events = try ledger.appendLocal(drafts)
