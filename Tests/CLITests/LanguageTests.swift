@@ -3,7 +3,7 @@ import LedgerTestSupport
 import Testing
 
 /// `--lang ja|en`, `ORITSUBUSHI_LANG` and `LANG`: the human-readable output of stats, station
-/// show/find, history and replay in both languages, exactly; JSON and JSON Lines never change.
+/// show/find, history, replay and the edit commands in both languages, exactly; JSON and JSON Lines never change.
 @Suite(.serialized) struct LanguageTests {
     static func ledger() throws -> (TemporaryDirectory, CLIRunner) {
         let dir = try TemporaryDirectory("lang")
@@ -178,6 +178,22 @@ import Testing
             #expect(try cli.run(arguments, environment: ["LANG": "ja_JP.UTF-8"]).stdout == english.stdout, "\(arguments)")
             #expect(try cli.run(arguments, environment: ["ORITSUBUSHI_LANG": "ja"]).stdout == english.stdout, "\(arguments)")
         }
+    }
+
+    /// The edit commands echo what they recorded with the date in the chosen language.
+    @Test(arguments: [
+        (["complete", "202758", "2013-09", "--lang", "ja"], "station 202758: date 2013年9月頃 ("),
+        (["complete", "202758", "2013-09", "--lang", "en"], "station 202758: date 2013-09 ("),
+        (["complete", "300260", "2013-09-01", "--lang", "ja"], "station 300260: unchanged (date 2013年9月1日, memo as given); nothing recorded"),
+        (["today", "202924", "--lang", "ja"], "station 202924: date 2026年11月22日 ("),
+        (["uncomplete", "201117", "--lang", "ja"], "station 201117: date 未乗下車 ("),
+    ])
+    func editCommandsEchoDatesInTheLanguage(arguments: [String], expected: String) throws {
+        let (dir, cli) = try Self.ledger()
+        defer { dir.remove() }
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        #expect(result.stdout.hasPrefix(expected), "\(arguments): \(result.stdout)")
     }
 
     @Test func unknownLanguagesAreUsageErrors() throws {

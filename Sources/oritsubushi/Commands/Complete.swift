@@ -14,6 +14,7 @@ struct Complete: ParsableCommand {
             """)
 
     @OptionGroup var options: LedgerOptions
+    @OptionGroup var output: LanguageOptions
     @Argument(help: "The station: s_id, name (津 or 津駅) or reading in hiragana (つ).") var station: String?
     @Argument(help: "The completion date.") var date: String?
     @OptionGroup var qualifiers: StationQualifierOptions
@@ -33,10 +34,11 @@ struct Complete: ParsableCommand {
 
     func run() throws {
         if let batch {
-            try CompleteBatch(path: batch, qualifiers: qualifiers).run(options)
+            try CompleteBatch(path: batch, qualifiers: qualifiers).run(options, language: output.language)
             return
         }
-        try StationEditing.record(options, station: (station ?? "", qualifiers), date: .text(date ?? ""), memo: memo)
+        try StationEditing.record(options, station: (station ?? "", qualifiers), date: .text(date ?? ""), memo: memo,
+                                   language: output.language)
     }
 }
 
@@ -46,11 +48,13 @@ struct Today: ParsableCommand {
         discussion: "A station that is already completed is refused (use 'complete STATION today' to change its date) unless --force is given.")
 
     @OptionGroup var options: LedgerOptions
+    @OptionGroup var output: LanguageOptions
     @OptionGroup var station: StationArgument
     @Flag(help: "Record today's date even when the station is already completed.") var force = false
 
     func run() throws {
-        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .today, memo: nil, refusingCompleted: !force)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .today, memo: nil, refusingCompleted: !force,
+                                   language: output.language)
     }
 }
 
@@ -59,10 +63,12 @@ struct Uncomplete: ParsableCommand {
         abstract: "Mark a station as not completed (its history and memo are kept).")
 
     @OptionGroup var options: LedgerOptions
+    @OptionGroup var output: LanguageOptions
     @OptionGroup var station: StationArgument
 
     func run() throws {
-        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .notCompleted, memo: nil)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .notCompleted, memo: nil,
+                                   language: output.language)
     }
 }
 
@@ -71,10 +77,12 @@ struct Memo: ParsableCommand {
         abstract: "Set a station's memo (an empty TEXT clears it; at most 4 KiB of UTF-8).")
 
     @OptionGroup var options: LedgerOptions
+    @OptionGroup var output: LanguageOptions
     @OptionGroup var station: StationArgument
     @Argument(help: "The memo text.") var text: String
 
     func run() throws {
-        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .unchanged, memo: text)
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .unchanged, memo: text,
+                                   language: output.language)
     }
 }

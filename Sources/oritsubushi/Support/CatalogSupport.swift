@@ -15,7 +15,7 @@ enum CatalogSupport {
     /// The catalogue, or the documented "no catalogue" error (exit 66, like a missing input).
     static func requireCatalog(_ ledger: Ledger) throws -> CatalogStore {
         guard let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory) else {
-            throw LedgerError(.missingLedger, "this ledger has no station catalogue yet; import one with 'oritsubushi catalog import FILE.sql'")
+            throw LedgerError(.missingLedger, "this ledger has no station catalogue yet; import the bundled one with 'oritsubushi catalog import' (or a dump with 'oritsubushi catalog import FILE.sql')")
         }
         return catalog
     }

@@ -12,7 +12,7 @@ struct CompleteBatch {
     var path: String
     var qualifiers: StationQualifierOptions
 
-    func run(_ options: LedgerOptions) throws {
+    func run(_ options: LedgerOptions, language: OutputLanguage = .en) throws {
         let text = try read()
         let today = try Environment.clock().today
         let ledger = try options.open()
@@ -56,7 +56,7 @@ struct CompleteBatch {
             }
         }
         guard !changes.isEmpty else { throw LedgerError(.badInput, "\(displayName) lists no stations") }
-        let changed = try StationEditing.commit(changes, ledger: ledger)
+        let changed = try StationEditing.commit(changes, ledger: ledger, language: language)
         print("\(changes.count) station\(changes.count == 1 ? "" : "s") in the batch: \(changed) recorded, \(changes.count - changed) unchanged")
     }
 

@@ -8,7 +8,7 @@ import Glibc
 extension OutputLanguage: ExpressibleByArgument {}
 
 /// `--lang ja|en` for the commands that print human-readable dates or statistics (stats,
-/// station show/find, history, replay). The flag wins, then `ORITSUBUSHI_LANG`, then `LANG`
+/// station show/find, history, replay, and the edit commands' echo). The flag wins, then `ORITSUBUSHI_LANG`, then `LANG`
 /// (`ja…` → ja, anything else → en). JSON output ignores it.
 struct LanguageOptions: ParsableArguments {
     @Option(name: .customLong("lang"), help: ArgumentHelp(

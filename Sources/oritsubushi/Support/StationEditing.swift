@@ -32,7 +32,7 @@ enum StationEditing {
     }
 
     static func record(_ options: LedgerOptions, station: (station: String, qualifiers: StationQualifierOptions), date: DateInput, memo: String?,
-                       refusingCompleted: Bool = false) throws {
+                       refusingCompleted: Bool = false, language: OutputLanguage = .en) throws {
         try validate(memo: memo)
         let today = try Environment.clock().today
         if case .text(let text) = date, !isLast(text) { _ = try parse(text, today: today, last: nil) }
@@ -48,7 +48,8 @@ enum StationEditing {
         case .notCompleted: wanted = .notCompleted
         case .unchanged: wanted = nil
         }
-        try commit([Change(station: id, date: wanted, memo: memo)], ledger: ledger, refusingCompleted: refusingCompleted)
+        try commit([Change(station: id, date: wanted, memo: memo)], ledger: ledger, refusingCompleted: refusingCompleted,
+                   language: language)
     }
 
     static func validate(memo: String?) throws {
@@ -69,8 +70,10 @@ enum StationEditing {
 
     /// Appends the changes that change something, in one append, prints one line per station,
     /// and remembers the last completed date given for `last`. Returns how many stations changed.
+    /// The lines show dates in `language` (`--lang`); errors stay in English.
     @discardableResult
-    static func commit(_ changes: [Change], ledger: Ledger, refusingCompleted: Bool = false) throws -> Int {
+    static func commit(_ changes: [Change], ledger: Ledger, refusingCompleted: Bool = false,
+                       language: OutputLanguage = .en) throws -> Int {
         var projection = try ProjectionUpdater.load(ledger, lazy: true)
         var drafts: [StationEditDraft] = []
         var unchanged: [UInt32: String] = [:]
@@ -84,7 +87,7 @@ enum StationEditing {
             if newDate != nil || newMemo != nil {
                 drafts.append(StationEditDraft(station: change.station, compDate: newDate, memo: newMemo))
             } else {
-                unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
+                unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate.label(language)), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
             }
         }
         var events: [StationEdit] = []
@@ -97,15 +100,15 @@ enum StationEditing {
         try ProjectionStore.save(&projection, ledger: ledger)
         var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
         for change in changes {
-            if let event = recorded.removeValue(forKey: change.station) { print(line(event)) } else if let text = unchanged[change.station] { print(text) }
+            if let event = recorded.removeValue(forKey: change.station) { print(line(event, language)) } else if let text = unchanged[change.station] { print(text) }
         }
         if let last = changes.last(where: { $0.date?.isCompleted == true })?.date { UIState.remember(last, in: ledger) }
         return events.count
     }
 
-    private static func line(_ event: StationEdit) -> String {
+    private static func line(_ event: StationEdit, _ language: OutputLanguage) -> String {
         var parts: [String] = []
-        if let d = event.compDate { parts.append("date \(d)") }
+        if let d = event.compDate { parts.append("date \(d.label(language))") }
         if let m = event.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
         return "station \(event.station): \(parts.joined(separator: ", ")) (event \(event.id.device)#\(event.id.seq))"
     }
