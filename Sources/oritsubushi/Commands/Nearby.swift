@@ -1,0 +1,78 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+
+extension NearbyQuery.Show: ExpressibleByArgument {}
+
+/// `nearby`: the apps' 「一覧」 list, the enabled stations nearest a station or a point.
+struct Nearby: ParsableCommand {
+    static let defaultLimit = 20
+
+    static let configuration = CommandConfiguration(
+        abstract: "List the enabled stations nearest a station or a point, by great-circle distance.",
+        discussion: """
+            Distances are on the apps' sphere (radius 6,378,137 m) and labelled as the apps do: \
+            すぐそば up to 10 m, 約N m under 1 km, 約N.N km under 10 km, else 約N km. A station's \
+            own entry comes first (すぐそば), then the others; ties by s_id. Prints one station per \
+            line: distance, s_id, name, operator, lines, completion date. --json prints JSON Lines with \
+            station, name, lat, lng (degrees), comp_date, completed, operator, lines and distance_m \
+            (metres, one decimal).
+            """)
+
+    @OptionGroup var options: LedgerOptions
+    @Argument(help: "The station to start from: s_id, name (津 or 津駅) or reading (つ). Or use --at.")
+    var station: String?
+    @OptionGroup var qualifiers: StationQualifierOptions
+    @Option(help: ArgumentHelp("Start from this point instead: latitude,longitude in decimal degrees.", valueName: "lat,lng"))
+    var at: String?
+    @Option(help: "At most this many stations (default \(Nearby.defaultLimit); 0 = all).") var limit = Nearby.defaultLimit
+    @Option(help: "all, completed (済) or incomplete (未).") var show: NearbyQuery.Show = .all
+    @Flag(help: "Print JSON Lines.") var json = false
+    @OptionGroup var language: LanguageOptions
+
+    func validate() throws {
+        switch (station, at) {
+        case (nil, nil): throw ValidationError("give a STATION or --at LAT,LNG")
+        case (_?, _?): throw ValidationError("give either a STATION or --at LAT,LNG, not both")
+        default: break
+        }
+        if let at, NearbyQuery.coordinate(at) == nil {
+            throw ValidationError("--at '\(at)' is not LAT,LNG in decimal degrees (latitude −90…90, longitude −180…180)")
+        }
+        if limit < 0 { throw ValidationError("--limit must be 0 (all) or a positive number") }
+    }
+
+    func run() throws {
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let geometry = CatalogGeometry(snapshot: try CatalogSupport.requireCatalog(ledger).loadSnapshot())
+        let centre: (latitude: Double, longitude: Double)
+        if let station {
+            let id = try qualifiers.resolve(station, in: ledger)
+            guard let origin = geometry.station(id) else {
+                throw LedgerError(.badInput, "station \(id) is not an enabled station of the catalogue, so it has no position")
+            }
+            centre = (origin.latitude, origin.longitude)
+        } else {
+            centre = NearbyQuery.coordinate(at!)!
+        }
+        let projection = try ProjectionUpdater.update(ledger)
+        let query = NearbyQuery(latitude: centre.latitude, longitude: centre.longitude, limit: limit, show: show)
+        let hits = query.run(geometry) { projection.row($0)?.compDate ?? 0 }
+        let lang = language.language
+        var out = OutputBuffer()
+        for hit in hits {
+            let s = hit.station
+            let date = projection.row(s.id)?.completionDate ?? .notCompleted
+            let lines = s.lines.map(\.name)
+            if json {
+                let metres = (hit.metres * 10).rounded() / 10
+                out.writeLine("{\"station\":\(s.id),\"name\":\(JSONText.quoted(s.name)),\"lat\":\(GeoJSONWriter.degrees(s.lat)),\"lng\":\(GeoJSONWriter.degrees(s.lng)),\"comp_date\":\(date.code),\"completed\":\(date.code > 0),\"operator\":\(JSONText.quoted(s.operatorName)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"distance_m\":\(metres)}")
+            } else {
+                out.writeLine("\(GreatCircle.label(metres: hit.metres))  \(s.id)  \(s.name)  \(s.operatorName)  \(lines.joined(separator: ","))  \(date.label(lang))")
+            }
+        }
+        out.flush()
+        if hits.isEmpty { Terminal.error("no station matches --show \(show.rawValue)") }
+    }
+}
