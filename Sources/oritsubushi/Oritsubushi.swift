@@ -24,6 +24,7 @@ struct Oritsubushi: AsyncParsableCommand {
             Merge.self, Conflicts.self, Sync.self, Server.self, ServeAlias.self,
             CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
             Nearby.self,
+            MapCommand.self,
         ])
 
     static func main() async {

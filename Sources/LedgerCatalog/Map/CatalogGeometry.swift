@@ -48,6 +48,16 @@ package struct CatalogGeometry: Sendable {
     /// Micro-degrees (the catalogue's unit) to degrees.
     package static func degrees(_ micro: Int64) -> Double { Double(micro) / 1_000_000 }
 
+    /// Micro-degrees as exact decimal degrees for JSON and text ("35.681236", "-0.5", "135.0"):
+    /// no binary rounding, at most six decimals, trailing zeros dropped.
+    package static func degreesText(_ micro: Int64) -> String {
+        let magnitude = micro.magnitude
+        var fraction = String(magnitude % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
+        return (micro < 0 ? "-" : "") + "\(magnitude / 1_000_000).\(fraction)"
+    }
+
     /// Degrees to micro-degrees, rounded to the nearest unit.
     package static func microDegrees(_ degrees: Double) -> Int64 { Int64((degrees * 1_000_000).rounded()) }
 
