@@ -23,6 +23,7 @@ struct Oritsubushi: AsyncParsableCommand {
             History.self, Replay.self, Verify.self, Repair.self, Status.self, Generate.self,
             Merge.self, Conflicts.self, Sync.self, Server.self, ServeAlias.self,
             CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
+            Report.self,
             Nearby.self,
             MapCommand.self,
         ])

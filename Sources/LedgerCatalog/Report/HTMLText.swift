@@ -1,0 +1,27 @@
+import Foundation
+
+/// Escaping for text written into the report's HTML.
+package enum HTMLText {
+    /// Text content and attribute values (`&`, `<`, `>`, `"`, `'`).
+    package static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// JSON placed inside `<script type="application/json">`: `<` becomes `\u003c`, so no memo can
+    /// close the element (`<` occurs only inside JSON strings, where the escape means the same).
+    package static func scriptSafeJSON(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import LedgerCatalog
+import LedgerCore
+import LedgerSync
+
+/// `oritsubushi report`: the progress as one self-contained HTML page (ReportPage).
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write your progress as one self-contained HTML page (map, tables, charts).",
+        discussion: """
+            The page needs no network: a map of Japan drawn from the catalogue (every enabled line \
+            through its stations in s_sort order; completed stations and fully completed lines in \
+            red; drag, wheel or pinch to move and zoom; point at or tap a station for its name, \
+            operator, lines, date and memo), the four hierarchies with progress bars \
+            (N駅中 M駅 R.r%), completions per year and per prefecture, the latest 20 events and \
+            the number of open conflicts. With --as-of, everything (events and conflicts too) is \
+            as of that time. About 1 MB for the full catalogue.
+            """)
+
+    static let latestEvents = 20
+
+    @OptionGroup var options: LedgerOptions
+    @Option(help: ArgumentHelp("Write the page here.", valueName: "file.html"))
+    var output = "oritsubushi-report.html"
+    @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
+    var asOf: String?
+    @OptionGroup var language: LanguageOptions
+
+    func validate() throws {
+        _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
+        guard !output.isEmpty else { throw ValidationError("--output needs a file name") }
+    }
+
+    func run() throws {
+        let ledger = try options.open()
+        defer { ledger.close() }
+        let store = try CatalogSupport.requireCatalog(ledger)
+        let snapshot = try store.loadSnapshot()
+        let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+        let limit = try asOf.map { try CatalogSupport.parseTime($0, option: "--as-of") }
+        // One scan for the latest events and the conflicts, both bounded by --as-of.
+        let names = ledger.deviceNameTable
+        var events: [ReportEvent] = []
+        var detector = ConflictDetector(deduplicates: false)
+        try ledger.forEachRecord { view, _ in
+            if let limit, view.hlc > limit { return }
+            detector.add(view)
+            guard view.kind == .stationEdit else { return }
+            ReportEvent.keepLatest(&events, ReportEvent(view, deviceName: names[view.device] ?? view.device.description),
+                                   limit: Self.latestEvents)
+        }
+        let page = ReportPage(geometry: CatalogGeometry(snapshot: snapshot), snapshot: snapshot, projection: projection,
+                              events: events, openConflicts: detector.conflicts().count,
+                              asOf: limit.map(ReportPage.japanTime), language: language.language)
+        let html = try page.html()
+        try Environment.fileSystem().writeAtomically(output, Array(html.utf8))
+        Terminal.error("wrote \(output) (\(html.utf8.count) bytes)")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Debian's headless `chromium`, which renders the report in ReportBrowserTests. Missing, the
+/// tests are skipped with the package to install; under CI=true they fail instead (like
+/// SharedData's `.requiresSharedData`), so a CI image without it cannot pass silently.
+enum Chromium {
+    static let executable: String? = {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            for name in ["chromium", "chromium-browser"] {
+                let path = "\(directory)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+        }
+        return nil
+    }()
+
+    static func checkAvailable() throws -> Bool {
+        if executable != nil { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
+        print("ReportBrowserTests skipped: no chromium on PATH; install it with: sudo apt-get install chromium")
+        return false
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "CI=true but chromium is not installed (apt-get install chromium; Tools/test installs it as root)" }
+    }
+
+    /// Runs headless Chromium on `file` (own profile directory, no sandbox: the tests may run as
+    /// root) and returns its stdout; killed after 120 s.
+    static func run(_ arguments: [String], file: String, profile: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable!)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                             "--user-data-dir=\(profile)"] + arguments + [URL(fileURLWithPath: file).absoluteString]
+        let out = profile + "-stdout-\(UUID().uuidString.prefix(8))"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        try handle.close()
+        return String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only where headless Chromium is installed: skipped without it, failed on CI.
+    static var requiresChromium: Self {
+        .enabled("needs headless chromium (apt-get install chromium)") { try Chromium.checkAvailable() }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import LedgerCatalog
+import LedgerTestSupport
+import Testing
+
+/// `oritsubushi report` rendered by headless Chromium (issue 13 §4): the DOM after the page's own
+/// script ran holds one `.line` per enabled line and one `.station` per enabled station, with the
+/// completed ones matching the projection (through `stats`, `export` and the catalogue, not the
+/// report's code); no `src`/`href` reaches the network except Wikipedia anchors; screenshots at a
+/// desktop and a phone size are not blank.
+@Suite(.serialized) struct ReportBrowserTests {
+    /// A generated history on the bundled catalogue, a local completion with a memo that tries to
+    /// inject markup, and its report (built once).
+    struct Fixture: Sendable {
+        let directory: String
+        let cli: CLIRunner
+        let report: String
+        let html: String
+    }
+
+    static let fixture: Fixture = {
+        let directory = FileManager.default.temporaryDirectory.path + "/oritsubushi-report-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cli = CLIRunner(ledger: directory + "/ledger")
+        for arguments in [
+            ["generate", "--events", "20000", "--seed", "7", "--catalog", SharedData.stations176],
+            ["catalog", "import"],
+            ["complete", "201111", "2026-11-01", "--memo", "</script><img src=http://example.com/x.png>"],
+            ["report", "--output", directory + "/report.html", "--lang", "ja"],
+        ] {
+            let result = try! cli.run(arguments)
+            precondition(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let report = directory + "/report.html"
+        return Fixture(directory: directory, cli: cli, report: report,
+                       html: try! String(contentsOfFile: report, encoding: .utf8))
+    }()
+
+    static func occurrences(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Enabled lines and those whose every enabled station is completed, from the catalogue and
+    /// `export --format jsonl`.
+    static func expectedLines(_ f: Fixture) throws -> (all: Int, completed: Int) {
+        let export = try f.cli.run("export", "--format", "jsonl")
+        #expect(export.status == 0)
+        var completed = Set<UInt32>()
+        for line in export.stdout.split(separator: "\n") {
+            let row = try json(String(line))
+            if let date = row["comp_date"] as? Int, date > 0, let station = row["station"] as? Int { completed.insert(UInt32(station)) }
+        }
+        let store = try #require(try CatalogStore.open(ledgerDirectory: f.directory + "/ledger"))
+        let snapshot = try store.loadSnapshot()
+        let enabledStations = Set(snapshot.stations.filter(\.enabled).map(\.id))
+        var members: [Int64: [UInt32]] = [:]
+        for m in snapshot.memberships where enabledStations.contains(m.stationID) { members[m.lineID, default: []].append(m.stationID) }
+        let lines = snapshot.lines.filter(\.enabled)
+        let done = lines.filter { line in
+            let stations = members[line.id] ?? []
+            return !stations.isEmpty && stations.allSatisfy(completed.contains)
+        }
+        return (lines.count, done.count)
+    }
+
+    @Test(.requiresChromium) func domHoldsEveryLineAndStationWithTheProjectionsCompletions() throws {
+        let f = Self.fixture
+        let dom = try Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-dom")
+        let stats = try Self.json(try f.cli.run("stats", "prefectures", "--json").stdout)
+        let total = try #require(stats["total"] as? Int), completed = try #require(stats["completed"] as? Int)
+        #expect(total > 9000 && completed > 1000 && completed < total)
+        let done = Self.occurrences("<circle class=\"station completed\"", in: dom)
+        let rest = Self.occurrences("<circle class=\"station\"", in: dom)
+        #expect(done == completed)
+        #expect(done + rest == total)
+        let lines = try Self.expectedLines(f)
+        let doneLines = Self.occurrences("<polyline class=\"line completed\"", in: dom)
+        #expect(doneLines == lines.completed && doneLines > 0)
+        #expect(doneLines + Self.occurrences("<polyline class=\"line\"", in: dom) == lines.all)
+        #expect(dom.contains("data-stations=\"\(total)\" data-completed=\"\(completed)\""))
+        // The latest 20 events and the open conflicts, as `conflicts` counts them.
+        let conflicts = try Self.json(try f.cli.run("conflicts", "--json").stdout)
+        #expect(dom.contains("id=\"conflicts\" data-count=\"\(try #require(conflicts["count"] as? Int))\""))
+        let events = try #require(dom.components(separatedBy: "<table id=\"events\"").last?.components(separatedBy: "</table>").first)
+        #expect(Self.occurrences("<tr>", in: events) == 21)
+        // The hierarchies' totals in the apps' words, and the injected memo kept as text.
+        #expect(dom.contains("\(total)駅中 \(completed)駅"))
+        #expect(!dom.contains("<img"))
+    }
+
+    @Test(.requiresChromium) func noRequestLeavesTheFile() throws {
+        let f = Self.fixture
+        #expect(f.html.utf8.count < 3_000_000)
+        let dom = try Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-urls")
+        var anchors = 0
+        for document in [f.html, dom] {
+            for match in document.matches(of: #/<([a-zA-Z]+)\b[^>]*?\s(src|href)\s*=\s*"([^"]*)"/#) {
+                let url = String(match.output.3).lowercased()
+                guard url.hasPrefix("http:") || url.hasPrefix("https:") || url.hasPrefix("//") else { continue }
+                #expect(match.output.1 == "a" && url.hasPrefix("https://ja.wikipedia.org/wiki/"), "\(match.output.0)")
+                anchors += 1
+            }
+            #expect(!document.contains("<link") && !document.contains("@import") && !document.contains("url("))
+        }
+        #expect(anchors > 0)
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ data: Data) -> (Int, Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 24, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        func u32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+
+    /// A blank page of the same size compresses to a few KB; the report's map, bars and text are
+    /// an order of magnitude more.
+    @Test(.requiresChromium, arguments: [(1280, 900), (390, 844)])
+    func screenshotIsNotBlank(width: Int, height: Int) throws {
+        let f = Self.fixture
+        let blankPage = f.directory + "/blank.html"
+        try "<!DOCTYPE html><html><body></body></html>".write(toFile: blankPage, atomically: true, encoding: .utf8)
+        var sizes: [Int] = []
+        for (page, name) in [(f.report, "report"), (blankPage, "blank")] {
+            let png = f.directory + "/\(name)-\(width).png"
+            _ = try Chromium.run(["--window-size=\(width),\(height)", "--screenshot=\(png)"], file: page,
+                                 profile: f.directory + "/profile-\(name)-\(width)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: png))
+            let size = try #require(Self.pngSize(data))
+            #expect(size.0 >= width && size.1 >= height)
+            sizes.append(data.count)
+        }
+        #expect(sizes[0] > 10 * sizes[1], "report \(sizes[0]) bytes, blank \(sizes[1])")
+    }
+
+    @Test func asOfLanguageAndRefusals() throws {
+        let f = Self.fixture
+        let early = f.directory + "/early.html"
+        let result = try f.cli.run("report", "--output", early, "--as-of", "2000-01-01", "--lang", "en")
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOfFile: early, encoding: .utf8)
+        #expect(html.contains("data-completed=\"0\"") && html.contains("<html lang=\"en\">") && html.contains("id=\"conflicts\" data-count=\"0\""))
+        #expect(f.html.contains("<html lang=\"ja\">") && f.html.contains("駅中"))
+        let refused = f.directory + "/refused.html"
+        #expect(try f.cli.run("report", "--output", refused, "--as-of", "yesterday").status == 64)
+        #expect(try f.cli.run("report", "--output", f.directory + "/no/such/dir/r.html").status == 74)
+        let bare = try TemporaryDirectory("report-bare")
+        let empty = CLIRunner(ledger: bare.sub("l"))
+        #expect(try empty.run("init", "--no-catalog").status == 0)
+        #expect(try empty.run("report", "--output", refused).status == 66)
+        #expect(!FileManager.default.fileExists(atPath: refused))
+    }
+}
