@@ -44,7 +44,7 @@ package enum GeoJSONWriter {
         }
         var bbox = ""
         if let box = boundingBox(geometry.stations) {
-            bbox = "\"bbox\":[\(box.map(degrees).joined(separator: ","))],"
+            bbox = "\"bbox\":[\(box.map(CatalogGeometry.degreesText).joined(separator: ","))],"
         }
         return "{\"type\":\"FeatureCollection\",\(bbox)\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
     }
@@ -54,7 +54,7 @@ package enum GeoJSONWriter {
     }
 
     private static func position(_ station: CatalogGeometry.Station) -> String {
-        "[\(degrees(station.lng)),\(degrees(station.lat))]"
+        "[\(CatalogGeometry.degreesText(station.lng)),\(CatalogGeometry.degreesText(station.lat))]"
     }
 
     /// west, south, east, north in micro-degrees (RFC 7946 §5), or nil without stations.
@@ -65,15 +65,5 @@ package enum GeoJSONWriter {
             box = [min(box[0], s.lng), min(box[1], s.lat), max(box[2], s.lng), max(box[3], s.lat)]
         }
         return box
-    }
-
-    /// Micro-degrees as an exact decimal in degrees: 35256281 → "35.256281", 139000000 → "139".
-    package static func degrees(_ micro: Int64) -> String {
-        let sign = micro < 0 ? "-" : ""
-        let magnitude = micro.magnitude
-        var fraction = String(magnitude % 1_000_000)
-        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-        while fraction.last == "0" { fraction.removeLast() }
-        return sign + String(magnitude / 1_000_000) + (fraction.isEmpty ? "" : "." + fraction)
     }
 }

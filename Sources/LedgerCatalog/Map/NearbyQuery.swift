@@ -4,19 +4,6 @@ import Foundation
 /// great-circle distance from a point, nearest first, ties by `s_id` so the order is total.
 /// The originals list only the pins already loaded; this looks at every enabled station.
 package struct NearbyQuery: Sendable {
-    /// The apps' visibility control 全駅 / 済 / 未.
-    package enum Show: String, Sendable, CaseIterable {
-        case all, completed, incomplete
-
-        package func admits(compDate: UInt32) -> Bool {
-            switch self {
-            case .all: return true
-            case .completed: return compDate > 0
-            case .incomplete: return compDate == 0
-            }
-        }
-    }
-
     package struct Hit: Sendable, Equatable {
         package var station: CatalogGeometry.Station
         package var metres: Double
@@ -27,20 +14,18 @@ package struct NearbyQuery: Sendable {
     package var longitude: Double
     /// At most this many stations; 0 = every one.
     package var limit: Int
-    package var show: Show
 
-    package init(latitude: Double, longitude: Double, limit: Int, show: Show = .all) {
+    package init(latitude: Double, longitude: Double, limit: Int) {
         self.latitude = latitude
         self.longitude = longitude
         self.limit = limit
-        self.show = show
     }
 
-    /// The nearest stations of `geometry` that `show` admits, given each station's `comp_date`.
-    package func run(_ geometry: CatalogGeometry, compDate: (UInt32) -> UInt32) -> [Hit] {
+    /// The nearest stations of `geometry` that `admits` keeps (the visibility filter 全駅 / 済 / 未).
+    package func run(_ geometry: CatalogGeometry, admits: (UInt32) -> Bool = { _ in true }) -> [Hit] {
         var hits: [Hit] = []
         hits.reserveCapacity(geometry.stations.count)
-        for station in geometry.stations where show.admits(compDate: compDate(station.id)) {
+        for station in geometry.stations where admits(station.id) {
             hits.append(Hit(station: station, metres: GreatCircle.metres(
                 lat1: latitude, lng1: longitude, lat2: station.latitude, lng2: station.longitude)))
         }

@@ -2,8 +2,6 @@ import ArgumentParser
 import LedgerCatalog
 import LedgerCore
 
-extension NearbyQuery.Show: ExpressibleByArgument {}
-
 /// `nearby`: the apps' 「一覧」 list, the enabled stations nearest a station or a point.
 struct Nearby: ParsableCommand {
     static let defaultLimit = 20
@@ -26,7 +24,7 @@ struct Nearby: ParsableCommand {
     @Option(help: ArgumentHelp("Start from this point instead: latitude,longitude in decimal degrees.", valueName: "lat,lng"))
     var at: String?
     @Option(help: "At most this many stations (default \(Nearby.defaultLimit); 0 = all).") var limit = Nearby.defaultLimit
-    @Option(help: "all, completed (済) or incomplete (未).") var show: NearbyQuery.Show = .all
+    @Option(help: "all, completed (済) or incomplete (未).") var show: MapShow = .all
     @Flag(help: "Print JSON Lines.") var json = false
     @OptionGroup var language: LanguageOptions
 
@@ -57,8 +55,8 @@ struct Nearby: ParsableCommand {
             centre = NearbyQuery.coordinate(at!)!
         }
         let projection = try ProjectionUpdater.update(ledger)
-        let query = NearbyQuery(latitude: centre.latitude, longitude: centre.longitude, limit: limit, show: show)
-        let hits = query.run(geometry) { projection.row($0)?.compDate ?? 0 }
+        let query = NearbyQuery(latitude: centre.latitude, longitude: centre.longitude, limit: limit)
+        let hits = query.run(geometry) { show.accepts(compDate: projection.row($0)?.compDate ?? 0) }
         let lang = language.language
         var out = OutputBuffer()
         for hit in hits {
@@ -67,7 +65,7 @@ struct Nearby: ParsableCommand {
             let lines = s.lines.map(\.name)
             if json {
                 let metres = (hit.metres * 10).rounded() / 10
-                out.writeLine("{\"station\":\(s.id),\"name\":\(JSONText.quoted(s.name)),\"lat\":\(GeoJSONWriter.degrees(s.lat)),\"lng\":\(GeoJSONWriter.degrees(s.lng)),\"comp_date\":\(date.code),\"completed\":\(date.code > 0),\"operator\":\(JSONText.quoted(s.operatorName)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"distance_m\":\(metres)}")
+                out.writeLine("{\"station\":\(s.id),\"name\":\(JSONText.quoted(s.name)),\"lat\":\(CatalogGeometry.degreesText(s.lat)),\"lng\":\(CatalogGeometry.degreesText(s.lng)),\"comp_date\":\(date.code),\"completed\":\(date.code > 0),\"operator\":\(JSONText.quoted(s.operatorName)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"distance_m\":\(metres)}")
             } else {
                 out.writeLine("\(GreatCircle.label(metres: hit.metres))  \(s.id)  \(s.name)  \(s.operatorName)  \(lines.joined(separator: ","))  \(date.label(lang))")
             }
