@@ -8,6 +8,11 @@ ensure_deps() {
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     command -v lz4 >/dev/null 2>&1 || missing+=(lz4)
     command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+    # Tools/test only: headless Chromium renders the report (ReportBrowserTests). Installed as
+    # root like the others; otherwise those tests say what to install (and fail under CI=true).
+    if [ "$(basename "$0")" = test ] && [ "$(id -u)" = 0 ]; then
+        command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    fi
     for extra in "$@"; do
         command -v "${extra%%=*}" >/dev/null 2>&1 || missing+=("${extra#*=}")
     done

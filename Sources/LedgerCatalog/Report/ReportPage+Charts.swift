@@ -19,8 +19,8 @@ extension ReportPage {
             """
     }
 
-    /// Bars of each year's completions under the running total's line; every year from the first
-    /// to the last is on the axis, so a gap shows as a gap.
+    /// Bars of each year's completions (the busiest year half the height) under the running
+    /// total's line; every year from the first to the last is on the axis, so a gap shows as a gap.
     static func cumulativeChart(_ years: [(Int, Int)]) -> String {
         guard let first = years.first?.0, let last = years.last?.0 else {
             return "<svg id=\"chart-years\" class=\"chart\" viewBox=\"0 0 600 60\"></svg>"
@@ -28,6 +28,7 @@ extension ReportPage {
         let count = Dictionary(uniqueKeysWithValues: years)
         let span = last - first + 1
         let total = years.reduce(0) { $0 + $1.1 }
+        let busiest = years.map(\.1).max() ?? 1
         let (left, top, width, height) = (50.0, 10.0, 530.0, 180.0)
         let step = width / Double(span)
         var bars = "", points: [String] = [], labels = "", running = 0
@@ -35,7 +36,7 @@ extension ReportPage {
             let n = count[year] ?? 0
             running += n
             let x = left + Double(i) * step
-            let h = height * Double(n) / Double(max(total, 1))
+            let h = height / 2 * Double(n) / Double(max(busiest, 1))
             let y = top + height - height * Double(running) / Double(max(total, 1))
             bars += "<rect class=\"year\" x=\"\(fmt(x + step * 0.15))\" y=\"\(fmt(top + height - h))\" width=\"\(fmt(step * 0.7))\" height=\"\(fmt(h))\"><title>\(year): \(n) / \(running)</title></rect>"
             points.append("\(fmt(x + step / 2)),\(fmt(y))")
