@@ -9,16 +9,11 @@ package struct NearbyQuery: Sendable {
         package var metres: Double
     }
 
-    /// The centre in degrees.
-    package var latitude: Double
-    package var longitude: Double
-    /// At most this many stations; 0 = every one.
-    package var limit: Int
+    /// The centre in degrees, and at most `limit` stations (0 = every one).
+    package var latitude, longitude: Double, limit: Int
 
     package init(latitude: Double, longitude: Double, limit: Int) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.limit = limit
+        (self.latitude, self.longitude, self.limit) = (latitude, longitude, limit)
     }
 
     /// The nearest stations of `geometry` that `admits` keeps (the visibility filter 全駅 / 済 / 未).
