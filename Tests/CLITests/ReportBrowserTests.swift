@@ -107,6 +107,30 @@ import Testing
         #expect(anchors > 0)
     }
 
+    /// A tap on a completed station opens its details (name, operator, line, date); the wheel
+    /// zooms in around the pointer. A probe script appended to a copy of the page plays both and
+    /// writes what it saw into the DOM.
+    @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() throws {
+        let f = Self.fixture
+        let probe = """
+            <script>(function(){var c=document.querySelector('circle.station.completed[data-station="201111"]'),
+            svg=document.getElementById('map'),r=c.getBoundingClientRect(),x=r.left+r.width/2,y=r.top+r.height/2;
+            function tap(t){svg.dispatchEvent(new PointerEvent(t,{pointerId:1,pointerType:'touch',clientX:x,clientY:y,bubbles:true}));}
+            tap('pointerdown');tap('pointerup');var before=svg.getAttribute('viewBox').split(' ').map(Number);
+            svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:x,clientY:y,bubbles:true,cancelable:true}));
+            var after=svg.getAttribute('viewBox').split(' ').map(Number),tip=document.getElementById('tip');
+            document.body.setAttribute('data-tip',tip.hidden?'hidden':tip.textContent);
+            document.body.setAttribute('data-zoomed',String(after[2]<before[2]*0.8));})();</script></body>
+            """
+        let page = f.directory + "/probe.html"
+        try f.html.replacingOccurrences(of: "</body>", with: probe).write(toFile: page, atomically: true, encoding: .utf8)
+        let dom = try Chromium.run(["--window-size=1280,900", "--dump-dom"], file: page, profile: f.directory + "/profile-probe")
+        let tip = try #require(dom.firstMatch(of: #/data-tip="([^"]*)"/#)?.output.1)
+        // 201111 is 津 on JR東海's 紀勢本線, completed by the fixture on 2026-11-01 with the memo.
+        #expect(tip.contains("津") && tip.contains("東海旅客鉄道") && tip.contains("2026年11月1日"), "\(tip)")
+        #expect(dom.contains("data-zoomed=\"true\""))
+    }
+
     /// Width and height from a PNG's IHDR chunk.
     static func pngSize(_ data: Data) -> (Int, Int)? {
         let bytes = [UInt8](data)
