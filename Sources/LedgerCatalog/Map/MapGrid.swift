@@ -33,13 +33,14 @@ package enum MapGrid {
     /// `57 − i`). Ascending, it visits the plane in the bit-reversed Z order, a low-discrepancy
     /// order: stations early in it are spread out rather than bunched.
     package static func thinningKey(morton: UInt64) -> UInt64 {
-        var result: UInt64 = 0
-        var code = morton
-        for _ in 0..<(2 * finestLevel) {
-            result = (result << 1) | (code & 1)
-            code >>= 1
-        }
-        return result
+        var v = morton
+        v = ((v >> 1) & 0x5555_5555_5555_5555) | ((v & 0x5555_5555_5555_5555) << 1)
+        v = ((v >> 2) & 0x3333_3333_3333_3333) | ((v & 0x3333_3333_3333_3333) << 2)
+        v = ((v >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((v & 0x0F0F_0F0F_0F0F_0F0F) << 4)
+        v = ((v >> 8) & 0x00FF_00FF_00FF_00FF) | ((v & 0x00FF_00FF_00FF_00FF) << 8)
+        v = ((v >> 16) & 0x0000_FFFF_0000_FFFF) | ((v & 0x0000_FFFF_0000_FFFF) << 16)
+        v = (v >> 32) | (v << 32)
+        return v >> UInt64(64 - 2 * finestLevel)   // the 64-bit reversal, moved down to 58 bits
     }
 
     /// `m`, the most cells a viewport may touch along each axis: `⌊√limit⌋` (`limit ≥ 4`).

@@ -59,24 +59,31 @@ package struct MapIndex: Sendable {
         (a.entry.weight, a.thin, a.entry.id) < (b.entry.weight, b.thin, b.entry.id)
     }
 
-    /// One pass per level over the Morton order: each cell is a run of equal code prefixes, whose
-    /// `allowance` lowest ranks are shown at that level (and, the cells nesting, at every finer one).
+    /// Top-down over the quadtree: a cell's `allowance` lowest ranks are shown from its level on
+    /// (the cells nesting, at every finer one too); a cell holding no more than `allowance`
+    /// stations shows them all, so its subtree needs no visit.
     private static func minZooms(codes: [UInt64], ranks: [Int], allowance: Int?) -> [Int] {
         guard let allowance else { return [Int](repeating: 0, count: codes.count) }
         var result = [Int](repeating: Int.max, count: codes.count)
         var best: [Int] = []
-        for level in 0...MapGrid.finestLevel {
-            let shift = UInt64(2 * (MapGrid.finestLevel - level))
-            var start = 0
-            while start < codes.count {
-                let cell = codes[start] >> shift
+        var pending = [(range: 0..<codes.count, level: 0)]
+        while let (range, level) = pending.popLast() {
+            guard !range.isEmpty else { continue }
+            if range.count <= allowance {
+                for index in range where result[index] == Int.max { result[index] = level }
+                continue
+            }
+            best.removeAll(keepingCapacity: true)
+            for index in range { insert(index, into: &best, ranks: ranks, keeping: allowance) }
+            for index in best where result[index] == Int.max { result[index] = level }
+            guard level < MapGrid.finestLevel else { continue }
+            // The four children: the next two bits of the code below this level's prefix.
+            let shift = UInt64(2 * (MapGrid.finestLevel - level - 1))
+            var start = range.lowerBound
+            for child in 0..<UInt64(4) {
                 var end = start
-                best.removeAll(keepingCapacity: true)
-                while end < codes.count, codes[end] >> shift == cell {
-                    insert(end, into: &best, ranks: ranks, keeping: allowance)
-                    end += 1
-                }
-                for index in best where result[index] == Int.max { result[index] = level }
+                while end < range.upperBound, (codes[end] >> shift) & 3 == child { end += 1 }
+                pending.append((start..<end, level + 1))
                 start = end
             }
         }
