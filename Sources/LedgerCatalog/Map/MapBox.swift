@@ -5,17 +5,11 @@ import LedgerCore
 /// `south ≤ lat < north`, `west ≤ lng < east`. `span` is the larger side, which decides the
 /// zoom level (for `--center/--span` it comes from the span itself, so panning never changes it).
 package struct MapBox: Sendable, Equatable {
-    package var south: Int64
-    package var west: Int64
-    package var north: Int64
-    package var east: Int64
+    package var south, west, north, east: Int64
     package var span: Int64
 
     package init(south: Int64, west: Int64, north: Int64, east: Int64) {
-        self.south = south
-        self.west = west
-        self.north = north
-        self.east = east
+        (self.south, self.west, self.north, self.east) = (south, west, north, east)
         span = max(north - south, east - west)
     }
 

@@ -6,15 +6,10 @@ package struct MapIndex: Sendable {
     /// A station as the rule sees it: position (micro-degrees), weight and id.
     package struct Entry: Sendable, Equatable {
         package var id: UInt32
-        package var lat: Int64
-        package var lng: Int64
-        package var weight: Int64
+        package var lat, lng, weight: Int64
 
         package init(id: UInt32, lat: Int64, lng: Int64, weight: Int64) {
-            self.id = id
-            self.lat = lat
-            self.lng = lng
-            self.weight = weight
+            (self.id, self.lat, self.lng, self.weight) = (id, lat, lng, weight)
         }
     }
 
