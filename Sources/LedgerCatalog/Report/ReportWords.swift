@@ -23,15 +23,11 @@ struct ReportWords {
     var latest: String { ja ? "最新の記録" : "Latest events" }
     var conflicts: String { ja ? "未解決の競合" : "Open conflicts" }
     var noEvents: String { ja ? "記録はまだありません。" : "No events yet." }
-    var total: String { ja ? "全体" : "All" }
-    var unknownYear: String { ja ? "年月日不明" : "date unknown" }
     var time: String { ja ? "時刻" : "Time" }
     var device: String { ja ? "端末" : "Device" }
     var station: String { ja ? "駅" : "Station" }
     var change: String { ja ? "内容" : "Change" }
     var memo: String { ja ? "メモ" : "memo" }
-    var dateOnly: String { ja ? "日付" : "date" }
-    var lines: String { ja ? "路線" : "lines" }
     var lineCount: String { ja ? "路線" : "lines" }
     var completedLines: String { ja ? "全駅乗下車済の路線" : "fully completed lines" }
     var notCompleted: String { CompletionDate.notCompleted.label(language) }
