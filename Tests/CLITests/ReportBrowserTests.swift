@@ -170,6 +170,9 @@ import Testing
         let refused = f.directory + "/refused.html"
         #expect(try f.cli.run("report", "--output", refused, "--as-of", "yesterday").status == 64)
         #expect(try f.cli.run("report", "--output", f.directory + "/no/such/dir/r.html").status == 74)
+        let before = try FileManager.default.contentsOfDirectory(atPath: f.directory).sorted()
+        #expect(try f.cli.run("report", "--output", f.directory + "/ledger").status == 74)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.directory).sorted() == before)
         let bare = try TemporaryDirectory("report-bare")
         let empty = CLIRunner(ledger: bare.sub("l"))
         #expect(try empty.run("init", "--no-catalog").status == 0)

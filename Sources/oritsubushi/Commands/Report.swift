@@ -14,7 +14,7 @@ struct Report: ParsableCommand {
             operator, lines, date and memo), the four hierarchies with progress bars \
             (N駅中 M駅 R.r%), completions per year and per prefecture, the latest 20 events and \
             the number of open conflicts. With --as-of, everything (events and conflicts too) is \
-            as of that time. About 1 MB for the full catalogue.
+            as of that time. About 0.7 MB for the full catalogue.
             """)
 
     static let latestEvents = 20
@@ -32,6 +32,10 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
+        // A directory would fail only at the final rename, after a temporary file was written
+        // beside it; refuse it first so nothing is left on disk.
+        let fileSystem = try Environment.fileSystem()
+        if fileSystem.directoryExists(output) { throw LedgerError(.io, "cannot write \(output): it is a directory") }
         let ledger = try options.open()
         defer { ledger.close() }
         let store = try CatalogSupport.requireCatalog(ledger)
@@ -53,7 +57,7 @@ struct Report: ParsableCommand {
                               events: events, openConflicts: detector.conflicts().count,
                               asOf: limit.map(ReportPage.japanTime), language: language.language)
         let html = try page.html()
-        try Environment.fileSystem().writeAtomically(output, Array(html.utf8))
+        try fileSystem.writeAtomically(output, Array(html.utf8))
         Terminal.error("wrote \(output) (\(html.utf8.count) bytes)")
     }
 }
