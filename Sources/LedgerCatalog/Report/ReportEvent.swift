@@ -17,12 +17,4 @@ package struct ReportEvent: Sendable, Equatable {
         compDate = view.hasCompDate ? view.compDateCode : nil
         memo = view.memo
     }
-
-    /// Keeps the `limit` latest station edits (by last-writer-wins order) seen so far, newest first.
-    package static func keepLatest(_ events: inout [ReportEvent], _ event: ReportEvent, limit: Int) {
-        guard events.count < limit || event.order > events[events.count - 1].order else { return }
-        let index = events.firstIndex { event.order > $0.order } ?? events.count
-        events.insert(event, at: index)
-        if events.count > limit { events.removeLast() }
-    }
 }

@@ -5,7 +5,7 @@ import LedgerCore
 extension ReportPage {
     func latestEvents() -> String {
         var rows: [String] = []
-        for e in events {
+        for e in activity.events {
             let station = snapshot.station(e.station)
             let name = station.map {
                 "<a href=\"\(HTMLText.escaped($0.wikipediaURL))\" rel=\"noreferrer\">\(HTMLText.escaped($0.name))</a>"
@@ -27,8 +27,8 @@ extension ReportPage {
         return """
             <section id="latest"><h2>\(HTMLText.escaped(words.latest))</h2>
             \(table)
-            <p id="conflicts" data-count="\(openConflicts)">\(HTMLText.escaped(words.conflicts)): \
-            <strong>\(HTMLText.escaped(words.conflictCount(openConflicts)))</strong></p></section>
+            <p id="conflicts" data-count="\(activity.openConflicts)">\(HTMLText.escaped(words.conflicts)): \
+            <strong>\(HTMLText.escaped(words.conflictCount(activity.openConflicts)))</strong></p></section>
 
             """
     }

@@ -10,25 +10,19 @@ import LedgerCore
 /// every enabled station on it is), `.station` circles (one per enabled station, `completed` when
 /// its date is set), drawn by the script into `svg#map`; `#summary[data-stations][data-completed]`.
 package struct ReportPage {
-    package var geometry: CatalogGeometry
-    package var snapshot: CatalogSnapshot
-    package var projection: CompletionsProjection
-    /// The latest station edits, newest first.
-    package var events: [ReportEvent]
-    package var openConflicts: Int
+    package let snapshot: CatalogSnapshot
+    package let projection: CompletionsProjection
+    /// The latest station edits and the open conflicts.
+    package var activity = ReportActivity()
     /// The time the report answers for, as shown (nil: the latest event's time).
     package var asOf: String?
-    package var language: OutputLanguage
+    package var language: OutputLanguage = .en
+    let geometry: CatalogGeometry
 
-    package init(geometry: CatalogGeometry, snapshot: CatalogSnapshot, projection: CompletionsProjection,
-                 events: [ReportEvent], openConflicts: Int, asOf: String?, language: OutputLanguage) {
-        self.geometry = geometry
+    package init(snapshot: CatalogSnapshot, projection: CompletionsProjection) {
         self.snapshot = snapshot
         self.projection = projection
-        self.events = events
-        self.openConflicts = openConflicts
-        self.asOf = asOf
-        self.language = language
+        geometry = CatalogGeometry(snapshot: snapshot)
     }
 
     var words: ReportWords { ReportWords(language: language) }
@@ -39,7 +33,7 @@ package struct ReportPage {
         let engine = StatisticsEngine(catalog: snapshot, projection: projection)
         let all = try engine.report(.prefectures, path: [])
         let map = mapData()
-        let time = asOf ?? events.first.map { Self.japanTime($0.order.hlc) } ?? ""
+        let time = asOf ?? activity.events.first.map { Self.japanTime($0.order.hlc) } ?? ""
         var out = """
             <!DOCTYPE html>
             <html lang="\(language.rawValue)"><head><meta charset="utf-8">

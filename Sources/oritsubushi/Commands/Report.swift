@@ -17,8 +17,6 @@ struct Report: ParsableCommand {
             as of that time. About 0.7 MB for the full catalogue.
             """)
 
-    static let latestEvents = 20
-
     @OptionGroup var options: LedgerOptions
     @Option(help: ArgumentHelp("Write the page here.", valueName: "file.html"))
     var output = "oritsubushi-report.html"
@@ -42,20 +40,20 @@ struct Report: ParsableCommand {
         let snapshot = try store.loadSnapshot()
         let projection = try CatalogSupport.projection(ledger, asOf: asOf)
         let limit = try asOf.map { try CatalogSupport.parseTime($0, option: "--as-of") }
+        var page = ReportPage(snapshot: snapshot, projection: projection)
+        page.asOf = limit.map(ReportPage.japanTime)
+        page.language = language.language
         // One scan for the latest events and the conflicts, both bounded by --as-of.
         let names = ledger.deviceNameTable
-        var events: [ReportEvent] = []
         var detector = ConflictDetector(deduplicates: false)
         try ledger.forEachRecord { view, _ in
             if let limit, view.hlc > limit { return }
             detector.add(view)
-            guard view.kind == .stationEdit else { return }
-            ReportEvent.keepLatest(&events, ReportEvent(view, deviceName: names[view.device] ?? view.device.description),
-                                   limit: Self.latestEvents)
+            if view.kind == .stationEdit {
+                page.activity.add(ReportEvent(view, deviceName: names[view.device] ?? view.device.description))
+            }
         }
-        let page = ReportPage(geometry: CatalogGeometry(snapshot: snapshot), snapshot: snapshot, projection: projection,
-                              events: events, openConflicts: detector.conflicts().count,
-                              asOf: limit.map(ReportPage.japanTime), language: language.language)
+        page.activity.openConflicts = detector.conflicts().count
         let html = try page.html()
         try fileSystem.writeAtomically(output, Array(html.utf8))
         Terminal.error("wrote \(output) (\(html.utf8.count) bytes)")
