@@ -2,19 +2,14 @@ import Foundation
 
 /// Escaping for text written into the report's HTML.
 package enum HTMLText {
-    /// Text content and attribute values (`&`, `<`, `>`, `"`, `'`).
+    private static let entities: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+
+    /// Text content and attribute values (`&`, `<`, `>`, `"`, `'` as entities).
     package static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
+            if let entity = entities[character] { out += entity } else { out.append(character) }
         }
         return out
     }
