@@ -115,6 +115,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/none"))
     }
 
+    /// An `--output` that names a directory is refused (74) and leaves no temporary file beside it.
+    @Test func exportOntoADirectoryLeavesNothingBehind() throws {
+        let scratch = try TemporaryDirectory("cli")
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        #expect(try cli.run("init", "--device", "phone", "--no-catalog").status == 0)
+        #expect(try cli.run("complete", "5", "2013").status == 0)
+        try FileManager.default.createDirectory(atPath: scratch.path + "/out", withIntermediateDirectories: false)
+        let before = try directorySnapshot(scratch.path)
+        let result = try cli.run("export", "--format", "tsv", "--output", scratch.path + "/out")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try directorySnapshot(scratch.path) == before)
+    }
+
     @Test func invalidUTF8ArgumentIsRefused() throws {
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }

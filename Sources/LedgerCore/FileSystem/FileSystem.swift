@@ -62,7 +62,13 @@ extension FileSystem {
             throw error
         }
         file.close()
-        try rename(temporary, to: path)
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            // e.g. `path` is a directory: leave nothing behind beside it.
+            try? removeFile(temporary)
+            throw error
+        }
         try syncDirectory(Path.parent(of: path))
     }
 }
