@@ -61,13 +61,12 @@ struct MapCommand: ParsableCommand {
         let catalog = try CatalogSupport.requireCatalog(ledger)
         defer { catalog.close() }
         let projection = try ProjectionUpdater.update(ledger)
-        let geometry = try CatalogGeometry.load(from: catalog)
         let compDate = { (id: UInt32) in projection.row(id)?.compDate ?? 0 }
-        let entries = geometry.stations.filter { show.accepts(compDate: compDate($0.id)) }
-            .map { MapIndex.Entry(id: $0.id, lat: $0.lat, lng: $0.lng, weight: $0.weight) }
+        let entries = try catalog.mapEntries().filter { show.accepts(compDate: compDate($0.id)) }
         let answer = MapIndex(entries, limit: limit).query(box)
+        let stations = try catalog.geometryStations(answer.pins.map(\.entry.id))
         let pins = answer.pins.compactMap { pin in
-            geometry.station(pin.entry.id).map { MapPinOutput(station: $0, zoom: answer.zoom, minZoom: pin.minZoom, compDate: compDate($0.id)) }
+            stations[pin.entry.id].map { MapPinOutput(station: $0, zoom: answer.zoom, minZoom: pin.minZoom, compDate: compDate($0.id)) }
         }
         var out = OutputBuffer()
         switch format {
