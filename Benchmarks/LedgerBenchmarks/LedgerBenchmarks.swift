@@ -14,6 +14,7 @@ nonisolated(unsafe) var encoded: EncodedRecords?
 nonisolated(unsafe) var ledger: BenchmarkLedger?
 nonisolated(unsafe) var source: BenchmarkLedger?
 nonisolated(unsafe) var statistics: BenchmarkStatistics?
+nonisolated(unsafe) var mapEntries: [MapIndex.Entry] = []
 
 /// The real catalogue (../shared/data beside the repository) when present, else the repository's
 /// small sample, so that station ids and statistics groups are the real ones.
@@ -118,6 +119,21 @@ let benchmarks: @Sendable () -> Void = {
             ledger?.close()
             ledger = nil
         }
+    }
+
+    // The pin query as `map` runs it: the index of every enabled station, then one city view.
+    Benchmark("Map pin query (index + a 0.1° Tokyo view, limit 100)") { _ in
+        let index = MapIndex(mapEntries, limit: 100)
+        blackHole(index.query(MapBox(south: 35_631_000, west: 139_717_000, north: 35_731_000, east: 139_817_000)).pins.count)
+    } setup: {
+        let target = try BenchmarkLedger()
+        defer { target.close() }
+        try target.importCatalog(dumpAt: catalogDump)
+        let catalog = try CatalogStore.open(target.ledger)
+        defer { catalog?.close() }
+        mapEntries = try catalog?.mapEntries() ?? []
+    } teardown: {
+        mapEntries = []
     }
 
     Benchmark("Merge (the second 50k of 100k events)", configuration: .init(maxIterations: 20)) { benchmark in
