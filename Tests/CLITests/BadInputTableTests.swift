@@ -52,7 +52,7 @@ import Glibc
     static let readCommands: [[String]] = [
         ["history", station], ["replay"], ["verify"], ["status"], ["stats", "operators"],
         ["export", "--format", "tsv"], ["conflicts"], ["station", "show", station], ["station", "find", "多気"],
-        ["catalog", "status"], ["nearby", station],
+        ["catalog", "status"], ["nearby", station], ["map", "--bbox", "34,136,35,137"],
     ]
 
     /// Commands that write the ledger or a file inside it, with arguments valid in the fixture.
