@@ -29,7 +29,15 @@ struct Init: ParsableCommand {
                                        clock: try Environment.clock())
         defer { ledger.close() }
         print("created ledger \(options.directory) for device \(name) (\(ledger.localDevice))")
-        if !noCatalog { try CatalogImport.applyBundled(to: ledger) }
+        guard !noCatalog else { return }
+        do {
+            try CatalogImport.applyBundled(to: ledger)
+        } catch var error as LedgerError {
+            // The ledger itself is committed (ledger.json); say how to finish rather than leave
+            // the user with a ledger that `init` now refuses to create again.
+            error.message += "; the ledger was created without its catalogue: run 'oritsubushi catalog import' to finish"
+            throw error
+        }
     }
 
     static func hostName() -> String {
