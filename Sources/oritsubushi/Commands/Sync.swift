@@ -67,10 +67,3 @@ final class ProgressLine: @unchecked Sendable {
     }
 }
 
-extension Environment {
-    /// A non-empty environment variable.
-    static func variable(_ name: String) -> String? {
-        guard let raw = getenv(name), raw.pointee != 0 else { return nil }
-        return String(cString: raw)
-    }
-}

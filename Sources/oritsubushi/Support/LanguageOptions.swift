@@ -1,10 +1,6 @@
 import ArgumentParser
 import LedgerCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension OutputLanguage: ExpressibleByArgument {}
 
 /// `--lang ja|en` for the commands that print human-readable dates or statistics (stats,
@@ -24,17 +20,12 @@ struct LanguageOptions: ParsableArguments {
 
     private func resolved() throws(ValidationError) -> OutputLanguage {
         if let lang { return lang }
-        if let raw = Self.variable("ORITSUBUSHI_LANG") {
+        if let raw = Environment.variable("ORITSUBUSHI_LANG") {
             guard let language = OutputLanguage(rawValue: raw) else {
                 throw ValidationError("ORITSUBUSHI_LANG='\(raw)' is not a language; use ja or en")
             }
             return language
         }
-        return OutputLanguage.fromLocale(Self.variable("LANG"))
-    }
-
-    private static func variable(_ name: String) -> String? {
-        guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
+        return OutputLanguage.fromLocale(Environment.variable("LANG"))
     }
 }

@@ -13,8 +13,7 @@ struct LedgerOptions: ParsableArguments {
 
     var directory: String {
         if let ledger { return ledger }
-        if let env = getenv("ORITSUBUSHI_LEDGER"), env.pointee != 0 { return String(cString: env) }
-        return "oritsubushi.ledger"
+        return Environment.variable("ORITSUBUSHI_LEDGER") ?? "oritsubushi.ledger"
     }
 
     /// Opens the ledger (taking its lock and recovering a torn tail, which is reported on stderr).
@@ -39,11 +38,16 @@ enum Environment {
     /// The system clock, or the instant in `ORITSUBUSHI_NOW` (ISO 8601 or Unix seconds), which
     /// pins "now" and "today" for reproducible demos and tests.
     static func clock() throws -> any WallClock {
-        guard let raw = getenv("ORITSUBUSHI_NOW"), raw.pointee != 0 else { return SystemClock() }
-        let text = String(cString: raw)
+        guard let text = variable("ORITSUBUSHI_NOW") else { return SystemClock() }
         guard let ms = ISO8601.parseMilliseconds(text) else {
             throw LedgerError(.usage, "ORITSUBUSHI_NOW='\(text)' is not an ISO 8601 time or Unix seconds")
         }
         return FixedClock(milliseconds: ms)
+    }
+
+    /// A non-empty environment variable.
+    static func variable(_ name: String) -> String? {
+        guard let raw = getenv(name), raw.pointee != 0 else { return nil }
+        return String(cString: raw)
     }
 }

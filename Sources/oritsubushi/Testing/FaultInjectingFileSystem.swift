@@ -36,8 +36,7 @@ struct FaultInjectingFileSystem: FileSystem {
     /// `base`, wrapped when `ORITSUBUSHI_SIMULATE_FAULT` is set to a known fault; an unknown value
     /// is a usage error, so that a typo cannot make a test pass vacuously.
     static func fromEnvironment(base: any FileSystem) throws -> any FileSystem {
-        guard let raw = getenv(environmentVariable), raw.pointee != 0 else { return base }
-        let value = String(cString: raw)
+        guard let value = Environment.variable(environmentVariable) else { return base }
         guard let fault = Fault(rawValue: value) else {
             let known = Fault.allCases.map(\.rawValue).joined(separator: ", ")
             throw LedgerError(.usage, "\(environmentVariable)='\(value)' is not one of \(known)")
