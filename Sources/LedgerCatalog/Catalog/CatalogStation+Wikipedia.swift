@@ -10,21 +10,11 @@ extension CatalogStation {
     /// and JSON consumers that do not take raw UTF-8 in URLs.
     package var wikipediaURL: String {
         let title = (wiki.isEmpty ? name : wiki).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "_")
-        var encoded = "https://ja.wikipedia.org/wiki/"
-        for byte in title.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "("), UInt8(ascii: ")"):
-                encoded.append(Character(Unicode.Scalar(byte)))
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
-            }
-        }
-        return encoded
+        let encoded = title.addingPercentEncoding(withAllowedCharacters: Self.unreservedInTitles) ?? title
+        return "https://ja.wikipedia.org/wiki/" + encoded
     }
-}
 
-private extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+    /// RFC 3986's unreserved characters (ASCII only) and `(` `)`.
+    private static let unreservedInTitles = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~()")
 }
