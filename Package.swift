@@ -26,6 +26,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // SQLite access for the catalogue and projection files (against the system libsqlite3).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL store of the sync server (several `serve` instances on one database).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The sync server's /metrics (Prometheus text format).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C system library (Debian: liblz4-dev). SQLite comes through GRDB (libsqlite3-dev).
@@ -49,7 +54,8 @@ let package = Package(
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
         // Multi-device merge: set union of events, version vectors, conflicts (Schemas/merge.md).
-        .target(name: "LedgerSync", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
+        .target(name: "LedgerSync", dependencies: ["LedgerCore", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: swiftSettings),
         // The sync server (Schemas/sync-api.yaml) and its HTTP client.
         .target(
             name: "SyncServer",
@@ -58,7 +64,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings),
+        // The sync server's PostgreSQL store (Schemas/server-store.md): the storage protocol of
+        // SyncServer on postgres-nio, for deployments of several `serve` instances.
+        .target(
+            name: "SyncServerPostgres",
+            dependencies: [
+                "LedgerCore", "LedgerSync", "SyncServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -76,7 +94,7 @@ let package = Package(
                 "LedgerCore",
                 "LedgerCatalog",
                 "LedgerGenerator",
-                "LedgerSync", "SyncServer", "SyncClient",
+                "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The ORITSUBUSHI_SIMULATE_FAULT hook (Testing/FaultInjectingFileSystem.swift) exists
@@ -132,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "LedgerCore", "LedgerSync", "SyncServer", "SyncClient", "LedgerLoad",
+                "LedgerCore", "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient", "LedgerLoad",
                 "oritsubushi",  // the end-to-end tests run the built executable
                 "LedgerTestSupport",  // CLIRunner, directorySnapshot
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -9,10 +9,22 @@ package struct PullRequest: Codable, Sendable {
     package var cursor: UInt64?
     /// Largest number of records wanted (the server caps it).
     package var limit: Int?
-    package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil) {
+    /// Fork detection (Schemas/merge.md §10): {"<device hex>": `EventDigest` of the client's event
+    /// at `have[device]`}, one entry per device of `have` with a seq above 0. Required by API 2:
+    /// a pull with a non-empty `have` and no digests comes from a client that cannot detect forks
+    /// and is refused (400) with a message asking for an update.
+    package var haveDigests: [String: String]?
+
+    enum CodingKeys: String, CodingKey {
+        case have, cursor, limit
+        case haveDigests = "have_digests"
+    }
+
+    package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil, haveDigests: [String: String]? = nil) {
         self.have = have
         self.cursor = cursor
         self.limit = limit
+        self.haveDigests = haveDigests
     }
 }
 
@@ -25,19 +37,25 @@ package struct PullResponse: Codable, Sendable {
     package var serverHas: [String: UInt64]
     /// The newest catalogue version any device recorded, if one did.
     package var catalogVersion: UInt32?
+    /// {"<device hex>": `EventDigest` of the server's event at `serverHas[device]`}: the client
+    /// compares it with its own event at that seq, where it holds one (Schemas/merge.md §10).
+    package var serverDigests: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case records, more, cursor
         case serverHas = "server_has"
         case catalogVersion = "catalog_version"
+        case serverDigests = "server_digests"
     }
 
-    package init(records: [WireRecord], more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?) {
+    package init(records: [WireRecord], more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?,
+                 serverDigests: [String: String]) {
         self.records = records
         self.more = more
         self.cursor = cursor
         self.serverHas = serverHas
         self.catalogVersion = catalogVersion
+        self.serverDigests = serverDigests
     }
 }
 
@@ -65,12 +83,17 @@ package struct PushResponse: Codable, Sendable {
     }
 }
 
-/// Every 4xx/5xx body: {"error": "<code>", "message": "<one sentence>"}.
+/// Every 4xx/5xx body: {"error": "<code>", "message": "<one sentence>"}; a `fork` refusal also
+/// names the device and the seq where the two copies differ (Schemas/merge.md §10).
 package struct ErrorBody: Codable, Sendable {
     package var error: String
     package var message: String
-    package init(error: String, message: String) {
+    package var device: String?
+    package var seq: UInt64?
+    package init(error: String, message: String, device: String? = nil, seq: UInt64? = nil) {
         self.error = error
         self.message = message
+        self.device = device
+        self.seq = seq
     }
 }

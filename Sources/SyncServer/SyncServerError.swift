@@ -11,6 +11,14 @@ import NIOCore
 package struct SyncServerError: Error, Sendable {
     package enum Kind: Sendable {
         case malformed, unauthorized, forbidden, notFound, conflict, payloadTooLarge, unprocessable
+        /// The client's copy of a device's log and the server's differ under one (device, seq):
+        /// a copied ledger (Schemas/merge.md §10). 409 with `device` and `seq`.
+        case fork
+        /// The user's stored data is damaged (`server verify` names it; `server repair` fixes it):
+        /// 503 for that user only, every other user is served.
+        case unavailable
+        /// A method the path does not declare: 405 with `Allow`.
+        case methodNotAllowed
         /// A failure of the server itself (an I/O error): nothing was applied.
         case `internal`
 
@@ -23,6 +31,9 @@ package struct SyncServerError: Error, Sendable {
             case .conflict: return "conflict"
             case .payloadTooLarge: return "payload_too_large"
             case .unprocessable: return "invalid"
+            case .fork: return "fork"
+            case .unavailable: return "unavailable"
+            case .methodNotAllowed: return "method_not_allowed"
             case .internal: return "internal"
             }
         }
@@ -36,6 +47,9 @@ package struct SyncServerError: Error, Sendable {
             case .conflict: return .conflict
             case .payloadTooLarge: return .contentTooLarge
             case .unprocessable: return .unprocessableContent
+            case .fork: return .conflict
+            case .unavailable: return .serviceUnavailable
+            case .methodNotAllowed: return .methodNotAllowed
             case .internal: return .internalServerError
             }
         }
@@ -43,10 +57,18 @@ package struct SyncServerError: Error, Sendable {
 
     package var kind: Kind
     package var message: String
+    /// For `.fork`: the device (16 hex digits) and the seq where the copies differ.
+    package var device: String?
+    package var seq: UInt64?
+    /// For `.methodNotAllowed`: the `Allow` header's value.
+    package var allow: String?
 
-    package init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil) {
         self.kind = kind
         self.message = message
+        self.device = device
+        self.seq = seq
+        self.allow = allow
     }
 
     /// What a client is told about any error a handler throws: refusals keep their kind, a
@@ -77,7 +99,8 @@ extension SyncServerError: HTTPResponseError {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
-        let body = try encoder.encode(ErrorBody(error: kind.code, message: message))
+        if let allow { headers[.allow] = allow }
+        let body = try encoder.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -99,7 +99,7 @@ package actor SyncStore {
         }
         return PullResponse(records: records, more: more, cursor: cursor,
                             serverHas: WireVersionVector.encode(ledger.versionVector),
-                            catalogVersion: try latestCatalogVersion(user, ledger))
+                            catalogVersion: try latestCatalogVersion(user, ledger), serverDigests: [:])
     }
 
     /// Appends the pushed records the server lacks, all or nothing, in one fsynced batch.

@@ -1,0 +1,134 @@
+import LedgerCore
+import LedgerSync
+
+/// Where the sync server keeps users, token hashes, device ownership and every user's events
+/// (Schemas/sync-api.yaml for what clients see; Schemas/server-store.md for the stores): what a
+/// running `serve` needs. Two implementations: `FilesStore` (one ledger directory per user, the
+/// embedded default) and `PostgresStore` (several `serve` instances on one database). A client
+/// cannot tell which one answers: both run the merge rules of Schemas/merge.md §2 and the fork
+/// check of §10. The operator's side (`server add-user`, `verify`, …) is `SyncStoreAdministration`.
+///
+/// Every method is safe to call concurrently from many requests; a store serialises what must be
+/// serialised per user (never one lock for all users). Refusals are thrown as `SyncServerError`
+/// (or `LedgerError`, mapped by `SyncServerError(serving:)`); a damaged user ledger is thrown as
+/// `SyncServerError(.unavailable, …)` for that user only.
+package protocol SyncStorage: Sendable {
+    /// "files" or "postgres", for logs and `server users`.
+    var kind: String { get }
+
+    // MARK: Serving
+
+    /// The user an active token belongs to, looked up by its SHA-256 hash (`TokenHash.hex`) as a
+    /// key; nil for an unknown or revoked token.
+    func user(forTokenHash hash: String) async throws -> String?
+    /// The records `request.have` lacks, in the user's log order from `request.cursor`.
+    /// Runs `ForkCheck` on `request.haveDigests` first and fills `serverDigests`.
+    func pull(user: String, request: PullRequest) async throws -> PullResponse
+    /// Appends the records the store lacks, all or nothing, durably before returning.
+    func push(user: String, request: PushRequest) async throws -> PushResponse
+    /// What the store holds for `user`.
+    func status(user: String) async throws -> StoreStatus
+    /// Releases files, locks and connections.
+    func close() async
+}
+
+/// The operator's commands on a store (`oritsubushi server …`), run by the CLI in its own process
+/// while `serve` may be running on the same store.
+package protocol SyncStoreAdministration: Sendable {
+    /// Releases files, locks and connections.
+    func close() async
+
+    // MARK: Accounts (`oritsubushi server add-user | add-token | revoke-token | users | delete-user`)
+
+    /// Creates a user with one token (given as its hash). Refuses a name that exists.
+    func addUser(_ name: String, tokenHash: String, now: Int64) async throws
+    /// Adds one more token (hash) to an existing user; the other tokens keep working.
+    func addToken(user: String, tokenHash: String, now: Int64) async throws
+    /// Revokes one token of `user` (its hash), or every active one when `tokenHash` is nil.
+    /// `user` may be a token itself (its hash is looked up): then that token is revoked.
+    /// Returns the owner and how many tokens were revoked; refuses when none was.
+    func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int)
+    /// Every user, sorted by name.
+    func users() async throws -> [StoredUser]
+    /// Removes the user, their tokens and every stored event, durably (files removed and their
+    /// directories fsynced; rows deleted in one transaction). Refuses an unknown user.
+    func deleteUser(_ name: String) async throws
+
+    // MARK: Integrity (`oritsubushi server verify | repair | export`)
+
+    /// Reads every stored event of one user (or all when nil) and checks it; empty when sound.
+    func verify(user: String?) async throws -> [StoreDamage]
+    /// Writes the user's events as a new ledger directory that `oritsubushi` opens.
+    /// Returns the number of events written.
+    func export(user: String, to directory: String, now: Int64) async throws -> Int
+    /// Restores a damaged user from a client's replica (the inverse of `verify --repair --server`).
+    func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport
+}
+
+/// `GET /v1/status`.
+package struct StoreStatus: Sendable, Equatable {
+    package var serverHas: [String: UInt64]
+    package var records: UInt64
+    package var catalogVersion: UInt32?
+    package init(serverHas: [String: UInt64], records: UInt64, catalogVersion: UInt32?) {
+        self.serverHas = serverHas
+        self.records = records
+        self.catalogVersion = catalogVersion
+    }
+}
+
+/// One line of `server users`.
+package struct StoredUser: Sendable, Equatable, Codable {
+    package var name: String
+    package var activeTokens: Int
+    package var revokedTokens: Int
+    package var devices: Int
+    package var events: UInt64
+    /// Unix milliseconds of the last accepted push / answered pull, if any.
+    package var lastPush: Int64?
+    package var lastPull: Int64?
+    package init(name: String, activeTokens: Int, revokedTokens: Int, devices: Int, events: UInt64,
+                 lastPush: Int64?, lastPull: Int64?) {
+        self.name = name
+        self.activeTokens = activeTokens
+        self.revokedTokens = revokedTokens
+        self.devices = devices
+        self.events = events
+        self.lastPush = lastPush
+        self.lastPull = lastPull
+    }
+}
+
+/// One problem `server verify` found.
+package struct StoreDamage: Sendable, Equatable, Codable {
+    package var user: String
+    /// A file path (files store) or a table name (PostgreSQL).
+    package var location: String
+    /// A byte offset in `location` (files) or an event's seq (PostgreSQL), when known.
+    package var offset: UInt64?
+    package var device: String?
+    package var seq: UInt64?
+    package var message: String
+    package init(user: String, location: String, offset: UInt64? = nil, device: String? = nil,
+                 seq: UInt64? = nil, message: String) {
+        self.user = user
+        self.location = location
+        self.offset = offset
+        self.device = device
+        self.seq = seq
+        self.message = message
+    }
+}
+
+/// What `server repair` did.
+package struct StoreRepairReport: Sendable, Equatable, Codable {
+    /// Where damaged data was moved (a directory, or a quarantine table), never deleted.
+    package var quarantine: String?
+    package var moved: [String]
+    package var restoredEvents: Int
+    package init(quarantine: String?, moved: [String], restoredEvents: Int) {
+        self.quarantine = quarantine
+        self.moved = moved
+        self.restoredEvents = restoredEvents
+    }
+}
