@@ -81,8 +81,7 @@ package enum LedgerMerger {
 
         let now = ledger.clock.nowMilliseconds()
         func checkClock(_ hlc: HybridTimestamp, _ device: DeviceID) throws {
-            guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
-            throw LedgerError(.conflict, "device \(nameOf(device)) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
+            try RecordChecks.checkClock(hlc, device: nameOf(device), now: now, options: options)
         }
         keys.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
         var events: [LedgerRecord] = []
@@ -104,14 +103,7 @@ package enum LedgerMerger {
                 throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written")
             }
             try checkClock(record.hlc, id.device)
-            if case .stationEdit(let edit) = record {
-                do { try Ledger.validate(edit) } catch let error as LedgerError {
-                    throw LedgerError(.badInput, "event \(id): \(error.message); nothing was written")
-                }
-                guard options.stations.isKnown(edit.station) else {
-                    throw LedgerError(.badInput, "event \(id) is for station \(edit.station), which the catalogue does not know; nothing was written")
-                }
-            }
+            try RecordChecks.checkContent(record, options: options)
         }
         result.events = events
         for name in names.values.sorted(by: { $0.device < $1.device }) {
@@ -122,9 +114,7 @@ package enum LedgerMerger {
         return result
     }
 
-    private static func differs(_ id: EventID) -> LedgerError {
-        LedgerError(.conflict, "event \(id) exists on both sides with different content (a corrupt or forged replica); the merge was refused and nothing was written")
-    }
+    private static func differs(_ id: EventID) -> LedgerError { RecordChecks.differs(id) }
 
     // MARK: - Writing
 

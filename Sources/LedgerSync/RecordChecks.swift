@@ -1,0 +1,28 @@
+import LedgerCore
+
+/// The checks of a received event that need no ledger state: `LedgerMerger.prepare` and the
+/// PostgreSQL store (which holds no `Ledger`) run the same ones, so both refuse in the same words.
+package enum RecordChecks {
+    /// Refuses an event (or device name) dated more than the clock lead ahead of `now`.
+    /// `label` names the device as the refusal shows it ("'Phone' (0123…)").
+    package static func checkClock(_ hlc: HybridTimestamp, device label: String, now: Int64, options: MergeOptions) throws {
+        guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
+        throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
+    }
+
+    /// Refuses an invalid station edit, or one for a station the catalogue does not know.
+    package static func checkContent(_ record: LedgerRecord, options: MergeOptions) throws {
+        guard case .stationEdit(let edit) = record else { return }
+        do { try Ledger.validate(edit) } catch let error as LedgerError {
+            throw LedgerError(.badInput, "event \(edit.id): \(error.message); nothing was written")
+        }
+        guard options.stations.isKnown(edit.station) else {
+            throw LedgerError(.badInput, "event \(edit.id) is for station \(edit.station), which the catalogue does not know; nothing was written")
+        }
+    }
+
+    /// The refusal of one id held with two different contents.
+    package static func differs(_ id: EventID) -> LedgerError {
+        LedgerError(.conflict, "event \(id) exists on both sides with different content (a corrupt or forged replica); the merge was refused and nothing was written")
+    }
+}

@@ -1,0 +1,83 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL store's schema, created and migrated by the server itself at start (and by every
+/// `server …` command). Schemas/server-store.md mirrors these statements. Each migration runs once,
+/// in one transaction holding a transaction-level advisory lock, so that several instances
+/// starting at once apply it exactly once; its version is then recorded in `schema_migrations`.
+enum PostgresSchema {
+    /// Any fixed key: the advisory lock every migrating instance takes.
+    static let lockKey: Int64 = 0x6f72_6974_7375_6275  // "oritsubu"
+
+    static let migrations: [(version: Int32, statements: [String])] = [
+        (1, [
+            """
+            CREATE TABLE users (
+                id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, created bigint NOT NULL,
+                next_position bigint NOT NULL DEFAULT 0, last_push bigint, last_pull bigint)
+            """,
+            """
+            CREATE TABLE tokens (
+                hash text PRIMARY KEY, user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                created bigint NOT NULL, revoked bigint)
+            """,
+            "CREATE INDEX tokens_user ON tokens (user_id)",
+            """
+            CREATE TABLE devices (
+                device bigint PRIMARY KEY, user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                last_seq bigint NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX devices_user ON devices (user_id)",
+            """
+            CREATE TABLE events (
+                device bigint NOT NULL, seq bigint NOT NULL,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, position bigint NOT NULL,
+                kind smallint NOT NULL, hlc bigint NOT NULL, record bytea NOT NULL, digest text NOT NULL,
+                PRIMARY KEY (device, seq), UNIQUE (user_id, position))
+            """,
+            "CREATE INDEX events_catalog ON events (user_id) WHERE kind = 2",
+            """
+            CREATE TABLE device_names (
+                device bigint NOT NULL, hlc bigint NOT NULL,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, position bigint NOT NULL,
+                record bytea NOT NULL, digest text NOT NULL,
+                PRIMARY KEY (device, hlc), UNIQUE (user_id, position))
+            """,
+            """
+            CREATE TABLE quarantine_events (
+                id bigserial PRIMARY KEY, user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                quarantined bigint NOT NULL, device bigint NOT NULL, seq bigint NOT NULL, position bigint NOT NULL,
+                kind smallint NOT NULL, hlc bigint NOT NULL, record bytea NOT NULL, digest text NOT NULL)
+            """,
+        ]),
+    ]
+
+    static var latestVersion: Int32 { migrations.last!.version }
+
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            // Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalogue: the lock first.
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())",
+                    logger: logger)
+            }
+            for migration in migrations {
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                    var applied = false
+                    for try await _ in try await connection.query(
+                        "SELECT 1 FROM schema_migrations WHERE version = \(migration.version)", logger: logger).decode(Int32.self) {
+                        applied = true
+                    }
+                    guard !applied else { return }
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger)
+                }
+            }
+        }
+    }
+}

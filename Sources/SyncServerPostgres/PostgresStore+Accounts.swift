@@ -1,0 +1,84 @@
+import LedgerCore
+import PostgresNIO
+import SyncServer
+
+/// `server add-user | add-token | revoke-token | users | delete-user` on PostgreSQL: each one
+/// statement or one transaction, so a running `serve` sees the change on its next request.
+extension PostgresStore {
+    package func addUser(_ name: String, tokenHash: String, now: Int64) async throws {
+        try UserStore.validate(name: name)
+        try await client.withTransaction(logger: logger) { connection in
+            var id: Int64?
+            for try await row in try await connection.query(
+                "INSERT INTO users (name, created) VALUES (\(name), \(now)) ON CONFLICT (name) DO NOTHING RETURNING id",
+                logger: logger).decode(Int64.self) { id = row }
+            guard let id else { throw LedgerError(.usage, "user '\(name)' already exists in \(location.redacted)") }
+            try await connection.query("INSERT INTO tokens (hash, user_id, created) VALUES (\(tokenHash), \(id), \(now))", logger: logger)
+        }
+    }
+
+    package func addToken(user: String, tokenHash: String, now: Int64) async throws {
+        var added = false
+        for try await _ in try await client.query("""
+            INSERT INTO tokens (hash, user_id, created) SELECT \(tokenHash), id, \(now) FROM users WHERE name = \(user) RETURNING 1
+            """, logger: logger).decode(Int32.self) { added = true }
+        guard added else { throw LedgerError(.usage, "no user '\(user)' in \(location.redacted); add one with `server add-user`") }
+    }
+
+    package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
+        try await client.withTransaction(logger: logger) { connection in
+            var owner: (id: Int64, name: String)?
+            var hash = tokenHash
+            for try await (id, name) in try await connection.query(
+                "SELECT id, name FROM users WHERE name = \(user) FOR UPDATE", logger: logger).decode((Int64, String).self) { owner = (id, name) }
+            if owner == nil, tokenHash == nil {
+                // `user` may be a token itself: then that one token is revoked, whoever owns it.
+                let presented = TokenHash.hex(user)
+                for try await (id, name) in try await connection.query("""
+                    SELECT u.id, u.name FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = \(presented) AND t.revoked IS NULL
+                    """, logger: logger).decode((Int64, String).self) { owner = (id, name) }
+                if owner != nil { hash = presented }
+            }
+            guard let owner else {
+                throw LedgerError(.usage, "no user or active token '\(user.hasPrefix("ots_") ? "ots_…" : user)' in \(location.redacted)")
+            }
+            var count = 0
+            let rows = hash.map { hash in
+                "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL AND hash = \(hash) RETURNING 1" as PostgresQuery
+            } ?? "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL RETURNING 1"
+            for try await _ in try await connection.query(rows, logger: logger).decode(Int32.self) { count += 1 }
+            guard count > 0 else {
+                throw LedgerError(.usage, hash == nil ? "user '\(owner.name)' has no active token" : "that token is not an active token of user '\(owner.name)'")
+            }
+            return (owner.name, count)
+        }
+    }
+
+    package func users() async throws -> [StoredUser] {
+        var users: [StoredUser] = []
+        let rows = try await client.query("""
+            SELECT u.name,
+                (SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked IS NULL),
+                (SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked IS NOT NULL),
+                (SELECT count(*) FROM devices d WHERE d.user_id = u.id),
+                (SELECT count(*) FROM events e WHERE e.user_id = u.id),
+                u.last_push, u.last_pull
+            FROM users u ORDER BY u.name COLLATE "C"
+            """, logger: logger)
+        for try await (name, active, revoked, devices, events, push, pull) in rows.decode(
+            (String, Int64, Int64, Int64, Int64, Int64?, Int64?).self) {
+            users.append(StoredUser(name: name, activeTokens: Int(active), revokedTokens: Int(revoked), devices: Int(devices),
+                                    events: UInt64(events), lastPush: push, lastPull: pull))
+        }
+        return users
+    }
+
+    /// One DELETE: the foreign keys cascade to tokens, devices, events, device names and quarantined rows.
+    package func deleteUser(_ name: String) async throws {
+        var deleted = false
+        for try await _ in try await client.query("DELETE FROM users WHERE name = \(name) RETURNING id", logger: logger).decode(Int64.self) {
+            deleted = true
+        }
+        guard deleted else { throw LedgerError(.usage, "no user '\(name)' in \(location.redacted)") }
+    }
+}

@@ -1,0 +1,87 @@
+import LedgerCore
+import LedgerSync
+import PostgresNIO
+import SyncServer
+
+extension PostgresStore {
+    /// Rows read per query while filling a page (rows the client holds are skipped in Swift).
+    static let pullBatch = 2_000
+
+    /// The records `have` lacks in position order from the cursor (the next position to examine:
+    /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
+    /// returned row's bytes are checked against its digest: a damaged row answers 503.
+    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+        let have = try ForkCheck.decodeHave(request)
+        let limit = min(max(1, request.limit ?? limits.maximumPullRecords), limits.maximumPullRecords)
+        return try await client.withConnection { connection in
+            let id = try await Self.userID(user, connection, logger)
+            try await ForkCheck.check(have, request) { device, seq in
+                try await Self.storedDigest(EventID(device: device, seq: seq), connection, logger)
+            }
+            var end: Int64 = 0
+            for try await next in try await connection.query(
+                "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { end = next }
+            // A cursor past the end (a stale one) falls back to a full scan, as in the files store.
+            var start = Int64(clamping: request.cursor ?? 0)
+            if start > end { start = 0 }
+            var records: [WireRecord] = []
+            var bytes = 0
+            var cursor = start
+            var more = false
+            scan: while true {
+                var count = 0
+                let rows = try await connection.query("""
+                    SELECT position, device, seq, record, digest FROM (
+                        SELECT position, device, seq, record, digest FROM events WHERE user_id = \(id) AND position >= \(cursor)
+                        UNION ALL
+                        SELECT position, device, 0, record, digest FROM device_names WHERE user_id = \(id) AND position >= \(cursor)
+                    ) AS r ORDER BY position LIMIT \(Self.pullBatch)
+                    """, logger: logger)
+                for try await (position, device, seq, row, digest) in rows.decode((Int64, Int64, Int64, ByteBuffer, String).self) {
+                    count += 1
+                    if more { continue }  // drain the batch; the page is full
+                    if records.count >= limit || bytes >= limits.maximumPullBytes {
+                        more = true
+                        continue
+                    }
+                    cursor = position + 1
+                    let deviceID = PostgresRecord.device(device)
+                    if seq > 0, UInt64(seq) <= have[deviceID] ?? 0 { continue }
+                    let eventID = EventID(device: deviceID, seq: UInt64(seq))
+                    try Self.checkRow(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, bytes: row, digest: digest)
+                    guard let record = try? PostgresRecord.decode(row) else {
+                        throw Self.damaged(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, "its record cannot be read")
+                    }
+                    bytes += row.readableBytes
+                    records.append(WireRecord(record))
+                }
+                if more || count < Self.pullBatch { break scan }
+            }
+            let held = try await Self.heldVector(id, connection, logger)
+            let digests = try await Self.digests(at: held, user: user, connection)
+            try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
+            return PullResponse(records: records, more: more, cursor: UInt64(cursor), serverHas: WireVersionVector.encode(held),
+                                catalogVersion: try await Self.catalogVersion(id, connection, logger),
+                                serverDigests: digests)
+        }
+    }
+
+    /// The digest of the event at each device's highest seq (`server_digests`); a missing row is damage.
+    private static func digests(at held: [DeviceID: UInt64], user: String, _ connection: PostgresConnection) async throws -> [String: String] {
+        guard !held.isEmpty else { return [:] }
+        let devices = held.keys.sorted()
+        var digests: [String: String] = [:]
+        let rows = try await connection.query("""
+            SELECT e.device, e.digest FROM events e
+            JOIN unnest(\(devices.map(PostgresRecord.key))::bigint[], \(devices.map { Int64(held[$0]!) })::bigint[]) AS v(d, s)
+              ON e.device = v.d AND e.seq = v.s
+            """, logger: Logger(label: "oritsubushi.postgres"))
+        for try await (device, digest) in rows.decode((Int64, String).self) {
+            digests[PostgresRecord.device(device).description] = digest
+        }
+        if let missing = devices.first(where: { digests[$0.description] == nil }) {
+            throw damaged(user: user, table: "events", id: EventID(device: missing, seq: held[missing]!), "the device's highest event is missing")
+        }
+        return digests
+    }
+}

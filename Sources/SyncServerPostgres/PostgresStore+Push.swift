@@ -1,0 +1,141 @@
+import LedgerCore
+import LedgerSync
+import PostgresNIO
+import SyncServer
+
+extension PostgresStore {
+    /// One transaction: the user row is locked (positions in order), devices are claimed by key,
+    /// and the checks of `LedgerMerger.prepare` run against what the rows hold; the event key
+    /// `(device, seq)` decides between two instances inserting one id at the same moment.
+    package func push(user: String, request: PushRequest) async throws -> PushResponse {
+        let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
+        let now = clock.nowMilliseconds()
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await self.push(records, user: user, now: now, connection)
+            }
+        } catch let error as LedgerError {
+            throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
+        }
+    }
+
+    private func push(_ records: [LedgerRecord], user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
+        let id = try await Self.userID(user, connection, logger, forUpdate: true)
+        let devices = Set(records.map(PostgresRecord.device(of:))).sorted()
+        let held = try await claim(devices, for: id, connection)
+        let storedNames = try await Self.newestNames(devices, connection, logger)
+        let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, connection)
+
+        var position: Int64 = 0
+        for try await next in try await connection.query(
+            "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { position = next }
+        var duplicates = prepared.duplicates
+        if !prepared.events.isEmpty {
+            let first = position
+            position += Int64(prepared.events.count)
+            duplicates += try await insertEvents(prepared.events, user: id, from: first, connection)
+        }
+        for name in prepared.names {
+            let bytes = PostgresRecord.bytes(.deviceName(name))
+            try await connection.query("""
+                INSERT INTO device_names (device, hlc, user_id, position, record, digest)
+                VALUES (\(PostgresRecord.key(name.device)), \(PostgresRecord.key(name.hlc)), \(id), \(position), \(bytes), \(PostgresRecord.digest(bytes)))
+                """, logger: logger)
+            position += 1
+        }
+        var last: [Int64: Int64] = [:]
+        for case let id? in prepared.events.map(\.eventID) { last[PostgresRecord.key(id.device)] = Int64(id.seq) }
+        if !last.isEmpty {
+            let keys = Array(last.keys).sorted()
+            try await connection.query("""
+                UPDATE devices SET last_seq = v.seq FROM unnest(\(keys)::bigint[], \(keys.map { last[$0]! })::bigint[]) AS v(device, seq)
+                WHERE devices.device = v.device
+                """, logger: logger)
+        }
+        let appended = prepared.events.count + prepared.names.count
+        try await connection.query(
+            "UPDATE users SET next_position = \(position), last_push = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
+        let vector = try await Self.heldVector(id, connection, logger)
+        return PushResponse(appended: appended - (duplicates - prepared.duplicates), duplicates: duplicates,
+                            serverHas: WireVersionVector.encode(vector))
+    }
+
+    /// Claims every device for the user (a device row names one owner: INSERT … ON CONFLICT DO
+    /// NOTHING waits for a concurrent claim to commit) and returns the highest seq held for each.
+    private func claim(_ devices: [DeviceID], for id: Int64, _ connection: PostgresConnection) async throws -> [DeviceID: UInt64] {
+        let keys = devices.map(PostgresRecord.key)
+        try await connection.query("""
+            INSERT INTO devices (device, user_id) SELECT d, \(id) FROM unnest(\(keys)::bigint[]) AS d ORDER BY d
+            ON CONFLICT (device) DO NOTHING
+            """, logger: logger)
+        var held: [DeviceID: UInt64] = [:]
+        var foreign: [DeviceID] = []
+        for try await (device, owner, seq) in try await connection.query(
+            "SELECT device, user_id, last_seq FROM devices WHERE device = ANY(\(keys))", logger: logger).decode((Int64, Int64, Int64).self) {
+            if owner != id { foreign.append(PostgresRecord.device(device)) }
+            held[PostgresRecord.device(device)] = UInt64(seq)
+        }
+        if let device = foreign.min() {
+            throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
+        }
+        return held
+    }
+
+    /// The newest stored name of each device.
+    static func newestNames(_ devices: [DeviceID], _ connection: PostgresConnection, _ logger: Logger) async throws -> [DeviceID: DeviceNameRecord] {
+        var names: [DeviceID: DeviceNameRecord] = [:]
+        let rows = try await connection.query("""
+            SELECT DISTINCT ON (device) record FROM device_names WHERE device = ANY(\(devices.map(PostgresRecord.key)))
+            ORDER BY device, hlc DESC
+            """, logger: logger)
+        for try await bytes in rows.decode(ByteBuffer.self) {
+            if case .deviceName(let name)? = try? PostgresRecord.decode(bytes) { names[name.device] = name }
+        }
+        return names
+    }
+
+    /// Inserts the events at consecutive positions; an id that a concurrent transaction inserted
+    /// first (the key decides) is a duplicate when its digest is equal and refused otherwise.
+    /// Returns the number of such duplicates.
+    private func insertEvents(_ events: [LedgerRecord], user id: Int64, from first: Int64,
+                              _ connection: PostgresConnection) async throws -> Int {
+        var devices: [Int64] = [], seqs: [Int64] = [], positions: [Int64] = [], kinds: [Int16] = [], hlcs: [Int64] = []
+        var bytes: [ByteBuffer] = [], digests: [String] = []
+        for (offset, record) in events.enumerated() {
+            let eventID = record.eventID!
+            let encoded = PostgresRecord.bytes(record)
+            devices.append(PostgresRecord.key(eventID.device))
+            seqs.append(Int64(eventID.seq))
+            positions.append(first + Int64(offset))
+            kinds.append(Int16(encoded.getInteger(at: encoded.readerIndex, as: UInt8.self)!))
+            hlcs.append(PostgresRecord.key(record.hlc))
+            bytes.append(encoded)
+            digests.append(PostgresRecord.digest(encoded))
+        }
+        var inserted = Set<EventID>()
+        for try await (device, seq) in try await connection.query("""
+            INSERT INTO events (device, seq, user_id, position, kind, hlc, record, digest)
+            SELECT d, s, \(id), p, k, h, r, g
+            FROM unnest(\(devices)::bigint[], \(seqs)::bigint[], \(positions)::bigint[], \(kinds)::smallint[],
+                        \(hlcs)::bigint[], \(bytes)::bytea[], \(digests)::text[]) AS v(d, s, p, k, h, r, g)
+            ON CONFLICT (device, seq) DO NOTHING RETURNING device, seq
+            """, logger: logger).decode((Int64, Int64).self) {
+            inserted.insert(EventID(device: PostgresRecord.device(device), seq: UInt64(seq)))
+        }
+        guard inserted.count < events.count else { return 0 }
+        var duplicates = 0
+        for (index, record) in events.enumerated() where !inserted.contains(record.eventID!) {
+            let stored = try await Self.storedDigest(record.eventID!, connection, logger)
+            guard stored == digests[index] else { throw RecordChecks.differs(record.eventID!) }
+            duplicates += 1
+        }
+        return duplicates
+    }
+
+    static func storedDigest(_ id: EventID, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        let rows = try await connection.query(
+            "SELECT digest FROM events WHERE device = \(PostgresRecord.key(id.device)) AND seq = \(Int64(id.seq))", logger: logger)
+        for try await digest in rows.decode(String.self) { return digest }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+import LedgerCore
+import LedgerSync
+import PostgresNIO
+import SyncServer
+
+/// `server export` and `server repair` on PostgreSQL.
+extension PostgresStore {
+    /// A new ledger directory holding the user's records in position order (`LedgerExport`); a damaged row refuses the export (exit 65).
+    package func export(user: String, to directory: String, now: Int64) async throws -> Int {
+        guard let (id, name) = try await userRows(user).first else { return 0 }
+        var records: [LedgerRecord] = []
+        let rows = try await client.query("""
+            SELECT position, device, seq, record, digest FROM events WHERE user_id = \(id)
+            UNION ALL SELECT position, device, 0, record, digest FROM device_names WHERE user_id = \(id)
+            ORDER BY position
+            """, logger: logger)
+        for try await (_, device, seq, bytes, digest) in rows.decode((Int64, Int64, Int64, ByteBuffer, String).self) {
+            let eventID = EventID(device: PostgresRecord.device(device), seq: UInt64(seq))
+            guard PostgresRecord.digest(bytes) == digest, let record = try? PostgresRecord.decode(bytes) else {
+                throw LedgerError(.corruption, "cannot export user '\(name)': the row of event \(eventID) in table \(seq > 0 ? "events" : "device_names") does not match its digest; run `oritsubushi server verify` and `server repair` first")
+            }
+            records.append(record)
+        }
+        return try LedgerExport.write(records, to: directory, deviceName: "oritsubushi server export of \(name)", clock: clock)
+    }
+
+    /// Replaces the user's damaged rows (bytes that do not match their digest) and missing seqs
+    /// from the replica's events, in one transaction under the user row's lock (safe while `serve`
+    /// runs). The damaged rows are first copied to `quarantine_events`. If the replica lacks an
+    /// event needed, or holds another version of one, nothing changes and the refusal names them.
+    package func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport {
+        guard let (id, name) = try await userRows(user).first else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
+        let scan = try await scan(id, name)
+        let needed = Set(scan.unreadable.keys).union(scan.missing)
+        guard !needed.isEmpty else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
+        let source = try Ledger.open(directory: replica, clock: clock)
+        var found: [EventID: LedgerRecord] = [:]
+        defer { source.close() }
+        try source.forEachRecord { view, _ in
+            if view.hasEventID, needed.contains(view.eventID) { found[view.eventID] = view.record }
+        }
+        let lacking = needed.filter { found[$0] == nil }
+        guard lacking.isEmpty else {
+            throw LedgerError(.badInput, "the replica \(replica) lacks events user '\(name)' needs: \(Self.ranges(lacking)); nothing was changed")
+        }
+        for (eventID, digests) in scan.unreadable {
+            let theirs = EventDigest.hex(found[eventID]!)
+            guard theirs == digests.recorded || theirs == digests.actual else {
+                throw LedgerError(.conflict, "the replica \(replica) holds another version of event \(eventID) than the server recorded (a copied or forged ledger); nothing was changed")
+            }
+        }
+        let bad = scan.unreadable.keys.sorted()
+        try await client.withTransaction(logger: logger) { connection in
+            _ = try await Self.userID(name, connection, logger, forUpdate: true)
+            let devices = bad.map { PostgresRecord.key($0.device) }, seqs = bad.map { Int64($0.seq) }
+            try await connection.query("""
+                WITH moved AS (
+                    DELETE FROM events e USING unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s)
+                    WHERE e.device = v.d AND e.seq = v.s AND e.user_id = \(id)
+                    RETURNING e.*)
+                INSERT INTO quarantine_events (user_id, quarantined, device, seq, position, kind, hlc, record, digest)
+                SELECT user_id, \(now), device, seq, position, kind, hlc, record, digest FROM moved
+                """, logger: logger)
+            var next: Int64 = 0
+            for try await value in try await connection.query(
+                "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { next = value }
+            // A replaced row keeps its position; a missing one is appended after the last.
+            var positions: [EventID: Int64] = [:]
+            for try await (device, seq, position) in try await connection.query("""
+                SELECT device, seq, position FROM quarantine_events WHERE user_id = \(id) AND quarantined = \(now)
+                """, logger: logger).decode((Int64, Int64, Int64).self) {
+                positions[EventID(device: PostgresRecord.device(device), seq: UInt64(seq))] = position
+            }
+            for eventID in needed.sorted() {
+                let record = found[eventID]!
+                let bytes = PostgresRecord.bytes(record)
+                let position = positions[eventID] ?? next
+                if positions[eventID] == nil { next += 1 }
+                try await connection.query("""
+                    INSERT INTO events (device, seq, user_id, position, kind, hlc, record, digest)
+                    VALUES (\(PostgresRecord.key(eventID.device)), \(Int64(eventID.seq)), \(id), \(position),
+                            \(Int16(bytes.getInteger(at: bytes.readerIndex, as: UInt8.self)!)), \(PostgresRecord.key(record.hlc)),
+                            \(bytes), \(PostgresRecord.digest(bytes)))
+                    """, logger: logger)
+            }
+            try await connection.query("UPDATE users SET next_position = \(next) WHERE id = \(id)", logger: logger)
+        }
+        return StoreRepairReport(quarantine: scan.unreadable.isEmpty ? nil : "quarantine_events",
+                                 moved: bad.map { "events \($0)" }, restoredEvents: needed.count)
+    }
+
+    /// "device D seqs 3–5, 9" for a set of ids.
+    static func ranges(_ ids: Set<EventID>) -> String {
+        var parts: [String] = []
+        for (device, group) in Dictionary(grouping: ids, by: \.device).sorted(by: { $0.key < $1.key }) {
+            var runs: [String] = []
+            var start: UInt64?, previous: UInt64 = 0
+            for seq in group.map(\.seq).sorted() + [UInt64.max] {
+                if let first = start, seq != previous + 1 {
+                    runs.append(first == previous ? "\(first)" : "\(first)–\(previous)")
+                    start = nil
+                }
+                if start == nil { start = seq }
+                previous = seq
+            }
+            parts.append("device \(device) seq \(runs.joined(separator: ", "))")
+        }
+        return parts.joined(separator: "; ")
+    }
+}

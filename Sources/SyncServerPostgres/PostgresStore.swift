@@ -1,0 +1,128 @@
+import LedgerCore
+import LedgerSync
+import Logging
+import PostgresNIO
+import SyncServer
+
+/// The sync server's store in PostgreSQL (Schemas/server-store.md, "PostgreSQL store"): several
+/// `serve` instances on one database are one server. The database enforces the rules — event
+/// identity `(device, seq)` is the primary key, a device row names its one owner, positions are
+/// assigned under the user row's lock — so no check-then-insert in Swift decides anything.
+package final class PostgresStore: SyncStorage, SyncStoreAdministration {
+    /// Page and push limits, the files store's defaults.
+    package struct Limits: Sendable {
+        package var maximumPullRecords = 2_000, maximumPullBytes = 1 << 20, maximumPushRecords = 5_000
+        package init() {}
+    }
+
+    package let kind = "postgres"
+    package let location: PostgresLocation
+    package let limits: Limits
+    let client: PostgresClient
+    let stations: any StationDirectory
+    let clock: any WallClock
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    private init(location: PostgresLocation, client: PostgresClient, stations: any StationDirectory,
+                 clock: any WallClock, limits: Limits, logger: Logger) {
+        self.location = location
+        self.client = client
+        self.stations = stations
+        self.clock = clock
+        self.limits = limits
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Connects (a pool of at most `maximumConnections`) and brings the schema up to date.
+    /// Refuses with exit 69 (unavailable) when the database cannot be reached.
+    package static func connect(location: PostgresLocation, stations: any StationDirectory = AnyPositiveStation(),
+                                clock: any WallClock = SystemClock(), limits: Limits = Limits(),
+                                maximumConnections: Int = 20, logger: Logger) async throws -> PostgresStore {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(10)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let store = PostgresStore(location: location, client: client, stations: stations, clock: clock, limits: limits, logger: logger)
+        do {
+            try await PostgresSchema.migrate(client, logger: logger)
+        } catch {
+            await store.close()
+            throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(Self.describe(error))")
+        }
+        return store
+    }
+
+    package func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    /// A database error in one short clause (PSQLError's description hides the server's message).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        if let error = error as? LedgerError { return error.message }
+        return "\(error)"
+    }
+
+    // MARK: Serving
+
+    package func user(forTokenHash hash: String) async throws -> String? {
+        let rows = try await client.query(
+            "SELECT u.name FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = \(hash) AND t.revoked IS NULL",
+            logger: logger)
+        for try await name in rows.decode(String.self) { return name }
+        return nil
+    }
+
+    package func status(user: String) async throws -> StoreStatus {
+        try await client.withConnection { connection in
+            let id = try await Self.userID(user, connection, logger)
+            let held = try await Self.heldVector(id, connection, logger)
+            var records: Int64 = 0
+            for try await count in try await connection.query(
+                "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { records = count }
+            let catalog = try await Self.catalogVersion(id, connection, logger)
+            return StoreStatus(serverHas: WireVersionVector.encode(held), records: UInt64(records), catalogVersion: catalog)
+        }
+    }
+
+    // MARK: Shared queries
+
+    /// The user's row id; a user authenticated a moment ago and deleted since is refused (401).
+    static func userID(_ name: String, _ connection: PostgresConnection, _ logger: Logger, forUpdate: Bool = false) async throws -> Int64 {
+        let rows = forUpdate
+            ? try await connection.query("SELECT id FROM users WHERE name = \(name) FOR UPDATE", logger: logger)
+            : try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger)
+        for try await id in rows.decode(Int64.self) { return id }
+        throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
+    }
+
+    /// The highest seq held per device of the user (devices with events only).
+    static func heldVector(_ id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [DeviceID: UInt64] {
+        var held: [DeviceID: UInt64] = [:]
+        let rows = try await connection.query("SELECT device, last_seq FROM devices WHERE user_id = \(id) AND last_seq > 0", logger: logger)
+        for try await (device, seq) in rows.decode((Int64, Int64).self) {
+            held[DeviceID(rawValue: UInt64(bitPattern: device))] = UInt64(seq)
+        }
+        return held
+    }
+
+    /// The version of the winning catalogue-version event ((hlc, device, seq) order, as the files
+    /// store): compared in Swift, since devices are stored as signed bigints.
+    static func catalogVersion(_ id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> UInt32? {
+        var best: (order: EventOrder, version: UInt32)?
+        let rows = try await connection.query(
+            "SELECT record FROM events WHERE user_id = \(id) AND kind = \(Int16(RecordKind.catalogVersion.rawValue))", logger: logger)
+        for try await bytes in rows.decode(ByteBuffer.self) {
+            guard case .catalogVersion(let e)? = try? PostgresRecord.decode(bytes) else { continue }
+            let order = EventOrder(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
+            if best.map({ order > $0.order }) ?? true { best = (order, e.version) }
+        }
+        return best?.version
+    }
+}
