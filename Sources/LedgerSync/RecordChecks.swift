@@ -7,7 +7,7 @@ package enum RecordChecks {
     /// `label` names the device as the refusal shows it ("'Phone' (0123…)").
     package static func checkClock(_ hlc: HybridTimestamp, device label: String, now: Int64, options: MergeOptions) throws {
         guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
-        throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); its user must fix that device's clock (or, if this clock is the wrong one, fix this one), then merge again; nothing was written")
+        throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix the clock of device \(label), then run 'oritsubushi reissue' on it (or, if this clock is the wrong one, fix this one); nothing was written")
     }
 
     /// Refuses an invalid station edit, or one for a station the catalogue does not know.

@@ -54,7 +54,11 @@ package struct SyncConnection: Sendable {
             switch response.status.code {
             case 401: throw LedgerError(.permission, "the sync server refused the token: \(message)")
             case 403: throw LedgerError(.permission, "the sync server refused access: \(message)")
-            case 409: throw LedgerError(.conflict, "the sync server refused the events: \(message)")
+            case 409:
+                if let detail, detail.error == "fork", let hex = detail.device, let device = DeviceID(hex: hex), let seq = detail.seq {
+                    throw SyncFork(device: device, seq: seq, message: detail.message)
+                }
+                throw LedgerError(.conflict, "the sync server refused the events: \(message)")
             case 400, 413, 422: throw LedgerError(.badInput, "the sync server refused the request: \(message)")
             default: throw LedgerError(.unavailable, "the sync server failed: \(message)")
             }

@@ -9,6 +9,10 @@ package struct SyncReport: Sendable, Equatable {
     package var newConflicts: [Conflict] = []
     /// The newest catalogue version the server knows of, if any.
     package var catalogVersion: UInt32?
+    /// What the server held at the end (also kept in `sync-state.json`).
+    package var serverHas: [DeviceID: UInt64] = [:]
+    /// Set when this ledger turned out to be a copy and its local device was re-identified.
+    package var reidentified: DeviceReidentification?
     package init() {}
 }
 
@@ -20,6 +24,11 @@ package enum SyncProgress: Sendable {
 
 /// Pull then push until both sides hold the same set. Every step is idempotent and keyed by
 /// version vectors, so an interrupted sync simply resumes where the data says it stopped.
+///
+/// Every pull carries the digest of this ledger's last event of each device (`have_digests`),
+/// and every round compares the server's `server_digests` with this ledger's events at those
+/// seqs before pushing: a copied ledger never syncs silently (Schemas/merge.md §10). `run`
+/// throws `SyncFork`; `run(opening:)` re-identifies a copy and carries on.
 package struct SyncSession {
     package var connection: SyncConnection
     package var options = MergeOptions()
@@ -46,21 +55,38 @@ package struct SyncSession {
         while report.rounds < maximumRounds {
             report.rounds += 1
             var serverHas: [DeviceID: UInt64] = [:]
+            var serverDigests: [String: String] = [:]
             var cursor: UInt64?
             var pulledThisRound = 0
+            // The newest segment, usually: the digests then follow what each page appends.
+            var digests = try ledger.eventDigests(at: ledger.versionVector)
             while true {
+                let held = ledger.versionVector
                 let page = try await connection.pull(PullRequest(
-                    have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: pageSize))
+                    have: WireVersionVector.encode(held), cursor: cursor, limit: pageSize,
+                    haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
+                serverHas = try WireVersionVector.decode(page.serverHas)
+                serverDigests = page.serverDigests
+                // Where the server stopped at the seq this ledger holds last, its digest is known.
+                for (device, seq) in serverHas where seq > 0 && seq == held[device] {
+                    if let theirs = serverDigests[device.description], let ours = digests[device], theirs != ours {
+                        throw SyncFork(device: device, seq: seq)
+                    }
+                }
                 let records = try page.records.map { try $0.record() }
                 let prepared = try LedgerMerger.prepare(records, for: ledger, options: pageOptions)
                 let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions)
                 pulledThisRound += merged.eventsIn
-                for case .stationEdit(let e) in prepared.events {
-                    affected.insert(e.station)
-                    appended.insert(e.id)
+                for record in prepared.events {
+                    let id = record.eventID!
+                    // Sorted by (device, seq): the last of a device's run is its newest.
+                    if id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(record) }
+                    if case .stationEdit(let e) = record {
+                        affected.insert(e.station)
+                        appended.insert(e.id)
+                    }
                 }
                 report.catalogVersion = page.catalogVersion
-                serverHas = try WireVersionVector.decode(page.serverHas)
                 cursor = page.cursor
                 try progress(.pulled(report.pulled + pulledThisRound))
                 if !page.more { break }
@@ -69,11 +95,18 @@ package struct SyncSession {
             if options.writesKnowledgeMarks { try LedgerMerger.appendKnowledgeMarkIfOwed(ledger) }
 
             var outgoing: [LedgerRecord] = []
+            var fork: SyncFork?
             try ledger.forEachRecord { view, _ in
-                if view.kind == .deviceName || view.seq > serverHas[view.device] ?? 0 {
+                let theirs = serverHas[view.device] ?? 0
+                if view.kind == .deviceName || view.seq > theirs {
                     outgoing.append(view.record)
+                } else if view.seq == theirs, fork == nil, let digest = serverDigests[view.device.description],
+                          digest != EventDigest.hex(view) {
+                    fork = SyncFork(device: view.device, seq: theirs)
                 }
             }
+            // Nothing is pushed over a fork: the server holds other events under these ids.
+            if let fork { throw fork }
             let events = outgoing.filter { $0.eventID != nil }.count
             var sent = 0
             var start = 0
@@ -88,12 +121,16 @@ package struct SyncSession {
                 }
                 let reply = try await connection.push(PushRequest(records: outgoing[start..<end].map(WireRecord.init)))
                 sent += reply.appended
+                serverHas = try WireVersionVector.decode(reply.serverHas)
                 start = end
                 try progress(.pushed(done: start, total: outgoing.count))
             }
             report.pushed += sent
+            report.serverHas = serverHas
             if pulledThisRound == 0 && events == 0 { break }
         }
+        try SyncState.record(report.serverHas, directory: ledger.directory, fileSystem: ledger.fileSystem,
+                             now: ledger.clock.nowMilliseconds())
         if options.countsConflicts {
             report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, appended: appended)
         }

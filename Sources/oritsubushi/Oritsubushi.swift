@@ -21,7 +21,7 @@ struct Oritsubushi: AsyncParsableCommand {
         subcommands: [
             Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self,
             History.self, Replay.self, Verify.self, Repair.self, Status.self, Generate.self,
-            Merge.self, Conflicts.self, Sync.self, Server.self, ServeAlias.self,
+            Merge.self, Conflicts.self, Sync.self, Reissue.self, Server.self, ServeAlias.self,
             CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
             Report.self,
             Nearby.self,

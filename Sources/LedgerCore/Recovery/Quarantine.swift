@@ -19,11 +19,12 @@ package struct Quarantine {
     package var path: String { Path.join(ledgerDirectory, Self.directoryName) }
     private var segmentsPath: String { Path.join(ledgerDirectory, Ledger.segmentsDirectory) }
 
-    /// Runs (directory names) left by repairs that did not finish, oldest first.
-    package func unfinishedRuns() throws -> [String] {
+    /// Runs (directory names) left by repairs (or, with another `marker`, by other rewrites) that
+    /// did not finish, oldest first.
+    package func unfinishedRuns(marker: String = Quarantine.unfinishedMarker) throws -> [String] {
         guard fileSystem.directoryExists(path) else { return [] }
         return try fileSystem.listDirectory(path).sorted().filter {
-            fileSystem.fileExists(Path.join(Path.join(path, $0), Self.unfinishedMarker))
+            fileSystem.fileExists(Path.join(Path.join(path, $0), marker))
         }
     }
 
@@ -39,7 +40,8 @@ package struct Quarantine {
 
     /// Creates a new run directory named after `milliseconds` (UTC), holding the unfinished
     /// marker, durably. Returns its name.
-    package func beginRun(at milliseconds: Int64) throws -> String {
+    package func beginRun(at milliseconds: Int64, marker: String = Quarantine.unfinishedMarker,
+                          note: String = "an interrupted 'oritsubushi verify --repair' moved these files aside; run it again to finish\n") throws -> String {
         if !fileSystem.directoryExists(path) {
             try fileSystem.createDirectory(path)
             try fileSystem.syncDirectory(ledgerDirectory)
@@ -55,8 +57,7 @@ package struct Quarantine {
         let run = Path.join(path, name)
         try fileSystem.createDirectory(run)
         try fileSystem.syncDirectory(path)
-        let note = "an interrupted 'oritsubushi verify --repair' moved these files aside; run it again to finish\n"
-        try fileSystem.writeAtomically(Path.join(run, Self.unfinishedMarker), Array(note.utf8))
+        try fileSystem.writeAtomically(Path.join(run, marker), Array(note.utf8))
         return name
     }
 

@@ -14,8 +14,13 @@ struct Sync: AsyncParsableCommand {
         discussion: """
             The token comes from --token, else $ORITSUBUSHI_TOKEN, else the first line of the \
             file 'sync-token' in the ledger directory; it is never printed. An interrupted sync \
-            resumes where it stopped when run again. Exit codes: 69 server unreachable, \
-            77 token refused, 65 events refused by either side.
+            resumes where it stopped when run again. A copied ledger (a restored backup, a cloned \
+            directory) is detected: its local device takes a new id, its diverging events are \
+            appended again under it, the old segments go to quarantine/, and the sync carries on \
+            (one line says so). What the server holds is kept in 'sync-state.json' for 'reissue'. \
+            Exit codes: 69 server unreachable, 77 token refused, 65 events refused by either side \
+            (a clock too far ahead: fix it, then run 'oritsubushi reissue'; events of a copied \
+            ledger received by merge).
             """)
 
     @OptionGroup var options: LedgerOptions
@@ -24,8 +29,6 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
-        let ledger = try options.open()
-        defer { ledger.close() }
         var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
         session.progress = { event in
@@ -34,9 +37,13 @@ struct Sync: AsyncParsableCommand {
             case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
             }
         }
-        let report = try await session.run(ledger)
+        let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection])
+        defer { ledger.close() }
         bar.finish()
-        if report.pulled > 0 {
+        if let change = report.reidentified {
+            print("this ledger was a copy of another replica: device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq) now belong to its new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
+        }
+        if report.pulled > 0 || report.reidentified != nil {
             // Events came in: the carry-overs they make owed are appended before the save.
             var projection = try ProjectionUpdater.load(ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)

@@ -1,5 +1,7 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
+import LedgerSync
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +20,10 @@ struct LedgerOptions: ParsableArguments {
 
     /// Opens the ledger (taking its lock and recovering a torn tail, which is reported on stderr).
     func open() throws -> Ledger {
-        let ledger = try Ledger.open(directory: directory, fileSystem: Environment.fileSystem(), clock: Environment.clock())
+        let fileSystem = try Environment.fileSystem()
+        // A re-identification a crash interrupted is finished first (Schemas/merge.md §10).
+        try DeviceReidentification.finishInterrupted(directory: directory, fileSystem: fileSystem, derivedFiles: [LedgerFiles.projection])
+        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: Environment.clock())
         if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
         return ledger
     }

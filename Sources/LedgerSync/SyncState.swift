@@ -1,0 +1,46 @@
+import Foundation
+import LedgerCore
+
+/// `sync-state.json` in a ledger directory: per device, the highest seq a sync server has
+/// acknowledged holding (its `server_has` after the last successful sync, kept as the maximum
+/// over every sync). `reissue` reads it: a local event at or below it was received by someone
+/// (Schemas/merge.md §11). Local state, not in the log; written atomically by `sync`.
+package struct SyncState: Codable, Equatable, Sendable {
+    package static let fileName = "sync-state.json"
+
+    /// {"<device hex>": seq}.
+    package var received: [String: UInt64] = [:]
+    /// When it was last written (ISO 8601 UTC).
+    package var syncedAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case received = "server_has"
+        case syncedAt = "synced_at"
+    }
+
+    package init() {}
+
+    /// The highest seq of `device` a server acknowledged, 0 if none.
+    package func received(_ device: DeviceID) -> UInt64 { received[device.description] ?? 0 }
+
+    /// The state of the ledger in `directory`; an absent file is the empty state, an unreadable
+    /// one refuses (reissue must not guess what was received).
+    package static func read(directory: String, fileSystem: any FileSystem) throws -> SyncState {
+        let path = Path.join(directory, fileName)
+        guard fileSystem.fileExists(path) else { return SyncState() }
+        guard let state = try? JSONDecoder().decode(SyncState.self, from: Data(try fileSystem.readFile(path))) else {
+            throw LedgerError(.corruption, "the sync state is unreadable; run 'oritsubushi sync' to write it again", file: path)
+        }
+        return state
+    }
+
+    /// Records `serverHas` (merged by maximum into what is stored) after a successful sync.
+    package static func record(_ serverHas: [DeviceID: UInt64], directory: String, fileSystem: any FileSystem, now: Int64) throws {
+        var state = (try? read(directory: directory, fileSystem: fileSystem)) ?? SyncState()
+        for (device, seq) in serverHas { state.received[device.description] = max(state.received(device), seq) }
+        state.syncedAt = ISO8601.format(milliseconds: now)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try fileSystem.writeAtomically(Path.join(directory, fileName), Array(try encoder.encode(state)) + [0x0A])
+    }
+}
