@@ -67,6 +67,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
         // The sync server's PostgreSQL store (Schemas/server-store.md): the storage protocol of
@@ -96,6 +97,7 @@ let package = Package(
                 "LedgerGenerator",
                 "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             // The ORITSUBUSHI_SIMULATE_FAULT hook (Testing/FaultInjectingFileSystem.swift) exists
             // only in debug builds, which the end-to-end tests run.
@@ -123,6 +125,7 @@ let package = Package(
                           path: "Tools/crash-harness", swiftSettings: swiftSettings),
         .target(name: "LedgerLoad",
                 dependencies: ["LedgerCore", "LedgerSync", "SyncClient", "LedgerTestSupport",
+                               "SyncServer", "SyncServerPostgres",  // --registered-users: the stores' administration API
                                .product(name: "AsyncHTTPClient", package: "async-http-client")],
                 path: "Tools/load-driver/LedgerLoad", swiftSettings: swiftSettings),
         .executableTarget(name: "load-generator",

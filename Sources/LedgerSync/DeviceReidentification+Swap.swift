@@ -8,26 +8,29 @@ import LedgerCore
 /// durable: the derived files, `ledger.json` and `segments/` into the run, then the new
 /// `segments/` and `ledger.json` into `DIR`. The marker is removed, then `rewrite.new/`.
 ///
-/// So the ledger is in transition exactly while `rewrite.new/` exists, and every command that
-/// opens the ledger first calls `finishInterrupted`: with a marked run it redoes the moves not
-/// yet made (each is "move if the source is there and the target is not"), without one it
-/// removes the unfinished build. A crash leaves the old ledger or the new one, never a mix.
+/// So the ledger is in transition exactly while `rewrite.new/` holds something, and every
+/// command that opens the ledger first calls `finishInterrupted`: with a marked run it redoes
+/// the moves not yet made (each is "move if the source is there and the target is not"),
+/// without one it removes the unfinished build. A crash leaves the old ledger or the new one,
+/// never a mix.
 extension DeviceReidentification {
     package static let stagingDirectory = "rewrite.new"
     package static let unfinishedMarker = "REWRITING"
+    static let movedOutMarker = "MOVED_OUT"
 
     /// Finishes (or undoes) a swap a crash interrupted, under the ledger's lock. Returns the
     /// quarantine run it finished, if any. Costs one `stat` when there is nothing to do.
     @discardableResult
     package static func finishInterrupted(directory: String, fileSystem: any FileSystem,
-                                          derivedFiles: [String]) throws -> String? {
+                                          derivedFiles: [String], useLock: Bool = true) throws -> String? {
         let staging = Path.join(directory, stagingDirectory)
         guard fileSystem.directoryExists(staging) else { return nil }
-        let lock = try LedgerLock.acquire(directory: directory)
-        defer { lock.release() }
+        let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
+        defer { lock?.release() }
         guard fileSystem.directoryExists(staging) else { return nil }
         let quarantine = Quarantine(ledgerDirectory: directory, fileSystem: fileSystem)
         guard let run = try quarantine.unfinishedRuns(marker: unfinishedMarker).last else {
+            // (An empty build directory is what a finished swap may leave on a crash, too.)
             // Not committed: the old ledger is whole, and the build is only a derived copy.
             try removeStaging(staging, fileSystem: fileSystem)
             return nil
@@ -45,34 +48,63 @@ extension DeviceReidentification {
         return Path.join(Quarantine.directoryName, run)
     }
 
+    /// The two phases of a swap, told apart by a second marker (`MOVED_OUT`, in the run) so that
+    /// a redo never mistakes one file for another. A rename is durable only once both directories
+    /// are synced; a crash between the two syncs may leave the file under both names (the crash
+    /// model of RELIABILITY.md). Before `MOVED_OUT` exists, a name in `DIR` can only be the old
+    /// file (the new ones move in later), so moving it out again replaces its twin in the run;
+    /// after it, a name left in `rewrite.new/` can only be the twin of the new file in `DIR`.
     private static func moveFiles(directory: String, run: String, fileSystem: any FileSystem, derivedFiles: [String]) throws {
         let target = Path.join(Path.join(directory, Quarantine.directoryName), run)
         let staging = Path.join(directory, stagingDirectory)
+        let movedOut = Path.join(target, movedOutMarker)
         func move(_ from: String, _ to: String) throws {
-            guard fileSystem.fileExists(from) || fileSystem.directoryExists(from),
-                  !fileSystem.fileExists(to), !fileSystem.directoryExists(to) else { return }
+            guard fileSystem.fileExists(from) || fileSystem.directoryExists(from) else { return }
             try fileSystem.rename(from, to: to)
             try fileSystem.syncDirectory(Path.parent(of: to))
             try fileSystem.syncDirectory(Path.parent(of: from))
         }
-        for name in derivedFiles { try move(Path.join(directory, name), Path.join(target, name)) }
-        for name in [LedgerMetadata.fileName, Ledger.segmentsDirectory] {
-            try move(Path.join(directory, name), Path.join(target, name))
+        if !fileSystem.fileExists(movedOut) {
+            for name in derivedFiles + [LedgerMetadata.fileName, Ledger.segmentsDirectory] {
+                try move(Path.join(directory, name), Path.join(target, name))
+            }
+            try fileSystem.writeAtomically(movedOut, Array("the old ledger is in this run; the new one moves in next\n".utf8))
         }
         for name in [Ledger.segmentsDirectory, LedgerMetadata.fileName] {
             try move(Path.join(staging, name), Path.join(directory, name))
         }
+        // The commit marker goes first: without it the run is finished, whatever else is left.
         try fileSystem.removeFileIfPresent(Path.join(target, unfinishedMarker))
+        try fileSystem.syncDirectory(target)
+        try fileSystem.removeFileIfPresent(movedOut)
         try fileSystem.syncDirectory(target)
         try removeStaging(staging, fileSystem: fileSystem)
     }
 
-    /// Removes the build directory and what is left in it (nothing of the live ledger).
+    /// Removes the build directory and what is left in it (nothing of the live ledger). A file
+    /// system with no native paths (an in-memory one) cannot remove a directory: it stays, empty.
     static func removeStaging(_ staging: String, fileSystem: any FileSystem) throws {
         guard fileSystem.directoryExists(staging) else { return }
-        do { try FileManager.default.removeItem(atPath: staging) } catch {
-            throw LedgerError(.io, "cannot remove \(staging): \(error.localizedDescription)")
+        func empty(_ directory: String) throws {
+            for name in try fileSystem.listDirectory(directory) {
+                let path = Path.join(directory, name)
+                if fileSystem.directoryExists(path) {
+                    try empty(path)
+                    try removeDirectory(path, fileSystem: fileSystem)
+                } else {
+                    try fileSystem.removeFile(path)
+                }
+            }
         }
+        try empty(staging)
+        try removeDirectory(staging, fileSystem: fileSystem)
         try fileSystem.syncDirectory(Path.parent(of: staging))
+    }
+
+    private static func removeDirectory(_ path: String, fileSystem: any FileSystem) throws {
+        guard let native = fileSystem.nativePath(path) else { return }
+        do { try FileManager.default.removeItem(atPath: native) } catch {
+            throw LedgerError(.io, "cannot remove \(path): \(error.localizedDescription)")
+        }
     }
 }

@@ -12,8 +12,11 @@ struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // The router's answer to an unknown path, with the API's error body.
+            throw SyncServerError(.notFound, "there is no endpoint \(request.uri.path); see Schemas/sync-api.yaml")
         } catch let error as any HTTPResponseError where !(error is SyncServerError) {
-            throw error  // the router's own answers (an unknown path or method)
+            throw error  // the router's other answers
         } catch {
             let answer = SyncServerError(serving: error)
             switch answer.kind {

@@ -5,6 +5,7 @@ import LedgerSync
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// The sync API over HTTP (Schemas/sync-api.yaml), served by Hummingbird 2.
 package enum SyncHTTPServer {
@@ -18,24 +19,28 @@ package enum SyncHTTPServer {
     }
 
     /// Builds the application. `onRunning` receives the bound port once the server listens.
+    /// `extend` may add middleware before the routes (it runs outside the error mapping, so
+    /// it sees every answer's final status: the metrics).
     package static func makeApplication(
-        store: SyncStore, users: UserStore, configuration: Configuration, logger: Logger,
+        storage: any SyncStorage, configuration: Configuration, logger: Logger,
+        extend: (Router<BasicRequestContext>) -> Void = { _ in },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
+        extend(router)
         router.add(middleware: SyncErrorMiddleware(logger: logger))
         let limit = configuration.maximumBodyBytes
 
         // /health is an alias for load balancers and probes that expect the bare path.
         for path in ["/v1/health", "/health"] {
             router.get(RouterPath(path)) { _, _ -> Response in
-                json(200, ["status": "ok", "api": "1"])
+                json(200, ["status": "ok", "api": "2"])
             }
         }
 
         router.get("/v1/status") { request, _ async throws -> Response in
-            let user = try authenticate(request, users)
-            let status = try await store.status(user: user)
+            let user = try await authenticate(request, storage)
+            let status = try await storage.status(user: user)
             struct Body: Encodable {
                 var user: String
                 var server_has: [String: UInt64]
@@ -47,20 +52,23 @@ package enum SyncHTTPServer {
         }
 
         router.post("/v1/pull") { request, _ async throws -> Response in
-            let user = try authenticate(request, users)
+            let user = try await authenticate(request, storage)
             let body: PullRequest = try await decode(request, limit: limit)
-            let response = try await store.pull(user: user, request: body)
+            let response = try await storage.pull(user: user, request: body)
             logger.info("pull", metadata: ["user": "\(user)", "records": "\(response.records.count)", "more": "\(response.more)"])
             return try encode(200, response)
         }
 
         router.post("/v1/push") { request, _ async throws -> Response in
-            let user = try authenticate(request, users)
+            let user = try await authenticate(request, storage)
             let body: PushRequest = try await decode(request, limit: limit)
-            let response = try await store.push(user: user, records: body.records)
+            let response = try await storage.push(user: user, request: body)
             logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
             return try encode(200, response)
         }
+
+        refuseUndeclaredMethods(router, [("/v1/health", .get), ("/health", .get), ("/v1/status", .get),
+                                         ("/v1/pull", .post), ("/v1/push", .post)])
 
         return Application(
             router: router,
@@ -70,29 +78,57 @@ package enum SyncHTTPServer {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish
-    /// (an acknowledged push is already fsynced) and the ledgers are closed.
+    /// (an acknowledged push is already durable) and the store is closed. With `metrics`, every
+    /// request is counted and `GET /metrics` answers on the main port, or only on a 127.0.0.1
+    /// listener of its own when `metricsPort` is given (`onMetricsRunning` gets its bound port).
     package static func serve(
-        store: SyncStore, users: UserStore, configuration: Configuration, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        storage: any SyncStorage, configuration: Configuration, logger: Logger,
+        metrics: SyncMetrics? = nil, metricsPort: Int? = nil,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let app = makeApplication(store: store, users: users, configuration: configuration, logger: logger, onRunning: onRunning)
+        let served: any SyncStorage = metrics.map { MeteredStorage(storage, metrics: $0) } ?? storage
+        let app = makeApplication(
+            storage: served, configuration: configuration, logger: logger,
+            extend: { router in if let metrics { router.addMetrics(metrics, servesRoute: metricsPort == nil) } },
+            onRunning: onRunning)
+        var services: [any Service] = [app]
+        if let metrics, let metricsPort {
+            services.append(MetricsEndpoint.makeApplication(metrics: metrics, port: metricsPort, logger: logger, onRunning: onMetricsRunning))
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
-            await store.close()
+            await storage.close()
             throw error
         }
-        await store.close()
+        await storage.close()
+    }
+
+    /// Every other method on a declared path answers 405 with `Allow` (Schemas/sync-api.yaml);
+    /// unknown paths stay 404.
+    private static func refuseUndeclaredMethods(_ router: Router<BasicRequestContext>, _ declared: [(String, HTTPRequest.Method)]) {
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
+        for (path, allowed) in declared {
+            for method in methods where method != allowed {
+                router.on(RouterPath(path), method: method) { _, _ -> Response in
+                    throw SyncServerError(.methodNotAllowed, "\(path) accepts only \(allowed.rawValue)", allow: allowed.rawValue)
+                }
+            }
+        }
     }
 
     // MARK: - Helpers
 
-    private static func authenticate(_ request: Request, _ users: UserStore) throws -> String {
+    private static func authenticate(_ request: Request, _ storage: any SyncStorage) async throws -> String {
         guard let header = request.headers[.authorization] else {
             throw SyncServerError(.unauthorized, "a bearer token is required (Authorization: Bearer <token>)")
         }
         let prefix = "Bearer "
-        guard header.hasPrefix(prefix), let user = users.authenticate(token: String(header.dropFirst(prefix.count))) else {
+        let token = header.hasPrefix(prefix) ? String(header.dropFirst(prefix.count)) : ""
+        guard !token.isEmpty, let user = try await storage.user(forTokenHash: TokenHash.hex(token)) else {
             throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
         }
         return user

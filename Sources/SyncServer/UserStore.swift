@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// The server's users and their bearer tokens, in `DATA/users.json`. Only SHA-256 hashes of
-/// tokens are stored; a token is shown once, when it is made. The file is re-read on every
-/// authentication, so `server revoke-token` takes effect on a running server at once.
+/// tokens are stored; a token is shown once, when it is made. Every change replaces the file by
+/// rename, so a running server (`TokenIndex`) sees it on its next request.
 package struct UserStore: Sendable {
     package struct TokenEntry: Codable, Sendable, Equatable {
         package var sha256: String
@@ -31,7 +31,7 @@ package struct UserStore: Sendable {
 
     package init(dataDirectory: String) { self.dataDirectory = dataDirectory }
 
-    private var path: String { Path.join(dataDirectory, Self.fileName) }
+    package var path: String { Path.join(dataDirectory, Self.fileName) }
 
     /// A user name is also a directory name: 1–64 of [A-Za-z0-9._-], not starting with '.'.
     package static func validate(name: String) throws {
@@ -45,49 +45,93 @@ package struct UserStore: Sendable {
 
     package func users() throws -> [User] { try load().users }
 
+    /// Every active token's hash → its user (`TokenIndex`).
+    package func tokenIndex() throws -> [String: String] {
+        var index: [String: String] = [:]
+        for user in try load().users {
+            for entry in user.tokens where entry.revoked == nil { index[entry.sha256] = user.name }
+        }
+        return index
+    }
+
     /// The user a token belongs to, if the token is known and not revoked.
     package func authenticate(token: String) -> String? {
-        guard !token.isEmpty, let file = try? load() else { return nil }
-        let hash = TokenHash.hex(token)
-        for user in file.users {
-            for entry in user.tokens where entry.revoked == nil && TokenHash.matches(entry.sha256, hash) {
-                return user.name
-            }
-        }
-        return nil
+        guard !token.isEmpty, let index = try? tokenIndex() else { return nil }
+        return index[TokenHash.hex(token)]
     }
 
     /// Creates a user and returns its first token (the only time the token is available).
     package func addUser(_ name: String, now: Int64) throws -> String {
+        let token = Self.newToken()
+        try addUser(name, tokenHash: TokenHash.hex(token), now: now)
+        return token
+    }
+
+    /// Creates a user with one token, given as its hash. Refuses a name that exists.
+    package func addUser(_ name: String, tokenHash: String, now: Int64) throws {
         try Self.validate(name: name)
-        return try withLock {
+        try withLock {
             var file = try load()
             guard !file.users.contains(where: { $0.name == name }) else {
                 throw LedgerError(.usage, "user '\(name)' already exists in \(dataDirectory)")
             }
-            let token = Self.newToken()
-            file.users.append(User(name: name, tokens: [TokenEntry(sha256: TokenHash.hex(token), created: ISO8601.format(milliseconds: now))]))
+            file.users.append(User(name: name, tokens: [TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now))]))
             try save(file)
-            return token
+        }
+    }
+
+    /// A new token for an existing user (shown once); the user's other tokens keep working.
+    package func addToken(user name: String, now: Int64) throws -> String {
+        let token = Self.newToken()
+        try addToken(user: name, tokenHash: TokenHash.hex(token), now: now)
+        return token
+    }
+
+    /// Adds one more token (its hash) to an existing user.
+    package func addToken(user name: String, tokenHash: String, now: Int64) throws {
+        try withLock {
+            var file = try load()
+            guard let index = file.users.firstIndex(where: { $0.name == name }) else {
+                throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory)")
+            }
+            file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now)))
+            try save(file)
+        }
+    }
+
+    /// Removes a user and all their tokens from users.json (their stored events are the
+    /// store's to remove).
+    package func deleteUser(_ name: String) throws {
+        try withLock {
+            var file = try load()
+            guard let index = file.users.firstIndex(where: { $0.name == name }) else {
+                throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory)")
+            }
+            file.users.remove(at: index)
+            try save(file)
         }
     }
 
     /// Revokes one token of `name` (or all of them when `token` is nil) and returns how many.
     /// `name` may also be a token itself: then that token is revoked, whoever owns it.
     package func revoke(user name: String, token: String?, now: Int64) throws -> (user: String, count: Int) {
+        try revoke(user: name, tokenHash: token.map(TokenHash.hex), now: now)
+    }
+
+    /// The same with the token given as its hash.
+    package func revoke(user name: String, tokenHash: String?, now: Int64) throws -> (user: String, count: Int) {
         try withLock {
             var file = try load()
-            var token = token
+            var hash = tokenHash
             var index = file.users.firstIndex(where: { $0.name == name })
-            if index == nil, token == nil {
-                let hash = TokenHash.hex(name)
-                index = file.users.firstIndex { $0.tokens.contains { $0.sha256 == hash && $0.revoked == nil } }
-                if index != nil { token = name }
+            if index == nil, hash == nil {
+                let named = TokenHash.hex(name)
+                index = file.users.firstIndex { $0.tokens.contains { $0.sha256 == named && $0.revoked == nil } }
+                if index != nil { hash = named }
             }
             guard let index else {
                 throw LedgerError(.usage, "no user or active token '\(name.hasPrefix("ots_") ? "ots_…" : name)' in \(dataDirectory)")
             }
-            let hash = token.map(TokenHash.hex)
             var count = 0
             for t in file.users[index].tokens.indices where file.users[index].tokens[t].revoked == nil {
                 if let hash, file.users[index].tokens[t].sha256 != hash { continue }
@@ -95,7 +139,7 @@ package struct UserStore: Sendable {
                 count += 1
             }
             guard count > 0 else {
-                throw LedgerError(.usage, token == nil ? "user '\(file.users[index].name)' has no active token" : "that token is not an active token of user '\(file.users[index].name)'")
+                throw LedgerError(.usage, hash == nil ? "user '\(file.users[index].name)' has no active token" : "that token is not an active token of user '\(file.users[index].name)'")
             }
             try save(file)
             return (file.users[index].name, count)
@@ -103,7 +147,7 @@ package struct UserStore: Sendable {
     }
 
     /// 32 random bytes as hex, prefixed so that a leaked token is recognisable.
-    private static func newToken() -> String {
+    package static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         var text = "ots_"
         for _ in 0..<32 {

@@ -5,7 +5,7 @@ import PostgresNIO
 /// `server …` command). Schemas/server-store.md mirrors these statements. Each migration runs once,
 /// in one transaction holding a transaction-level advisory lock, so that several instances
 /// starting at once apply it exactly once; its version is then recorded in `schema_migrations`.
-enum PostgresSchema {
+package enum PostgresSchema {
     /// Any fixed key: the advisory lock every migrating instance takes.
     static let lockKey: Int64 = 0x6f72_6974_7375_6275  // "oritsubu"
 
@@ -50,21 +50,24 @@ enum PostgresSchema {
                 kind smallint NOT NULL, hlc bigint NOT NULL, record bytea NOT NULL, digest text NOT NULL)
             """,
         ]),
+        // What `server verify` or a pull last found damaged in the user's rows (NULL: sound):
+        // every request of that user answers 503 until `server repair` clears it.
+        (2, ["ALTER TABLE users ADD COLUMN damage text"]),
     ]
 
-    static var latestVersion: Int32 { migrations.last!.version }
+    package static var versions: [Int32] { migrations.map(\.version) }
 
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
         try await client.withConnection { connection in
             // Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalogue: the lock first.
-            try await connection.withTransaction(logger: logger) { connection in
+            try await connection.transaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())",
                     logger: logger)
             }
             for migration in migrations {
-                try await connection.withTransaction(logger: logger) { connection in
+                try await connection.transaction(logger: logger) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                     var applied = false
                     for try await _ in try await connection.query(

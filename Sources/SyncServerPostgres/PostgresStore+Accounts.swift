@@ -7,7 +7,7 @@ import SyncServer
 extension PostgresStore {
     package func addUser(_ name: String, tokenHash: String, now: Int64) async throws {
         try UserStore.validate(name: name)
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             var id: Int64?
             for try await row in try await connection.query(
                 "INSERT INTO users (name, created) VALUES (\(name), \(now)) ON CONFLICT (name) DO NOTHING RETURNING id",
@@ -26,7 +26,7 @@ extension PostgresStore {
     }
 
     package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             var owner: (id: Int64, name: String)?
             var hash = tokenHash
             for try await (id, name) in try await connection.query(

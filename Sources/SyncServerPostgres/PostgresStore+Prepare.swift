@@ -102,6 +102,11 @@ extension PostgresStore {
     }
 
     static func damaged(user: String, table: String, id: EventID, _ why: String) -> SyncServerError {
-        SyncServerError(.unavailable, "the server's stored events of user '\(user)' are damaged (table \(table), device \(id.device) seq \(id.seq): \(why)); the operator must run `oritsubushi server verify` and `server repair`; other users are served")
+        SyncServerError(.unavailable, damageMessage(user: user, "table \(table), device \(id.device) seq \(id.seq): \(why)"))
+    }
+
+    /// The 503's sentence for a user whose rows are damaged.
+    static func damageMessage(user: String, _ detail: String) -> String {
+        "the server's stored events of user '\(user)' are damaged (\(detail)); the operator must run `oritsubushi server verify` and `server repair`; other users are served"
     }
 }

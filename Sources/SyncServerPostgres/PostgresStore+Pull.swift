@@ -14,7 +14,14 @@ extension PostgresStore {
         let have = try ForkCheck.decodeHave(request)
         let limit = min(max(1, request.limit ?? limits.maximumPullRecords), limits.maximumPullRecords)
         return try await client.withConnection { connection in
-            let id = try await Self.userID(user, connection, logger)
+            let id = try await Self.userID(user, connection, logger, serving: true)
+            return try await pull(id, user: user, have: have, request: request, limit: limit, connection)
+        }
+    }
+
+    private func pull(_ id: Int64, user: String, have: [DeviceID: UInt64], request: PullRequest, limit: Int,
+                      _ connection: PostgresConnection) async throws -> PullResponse {
+        do {
             try await ForkCheck.check(have, request) { device, seq in
                 try await Self.storedDigest(EventID(device: device, seq: seq), connection, logger)
             }
@@ -63,6 +70,10 @@ extension PostgresStore {
             return PullResponse(records: records, more: more, cursor: UInt64(cursor), serverHas: WireVersionVector.encode(held),
                                 catalogVersion: try await Self.catalogVersion(id, connection, logger),
                                 serverDigests: digests)
+        } catch let error as SyncServerError where error.kind == .unavailable {
+            // Met here first: every later request of this user is answered 503 at once.
+            try? await recordDamage(id, error.message)
+            throw error
         }
     }
 

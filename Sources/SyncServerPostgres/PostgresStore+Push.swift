@@ -11,7 +11,7 @@ extension PostgresStore {
         let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
         let now = clock.nowMilliseconds()
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await client.transaction(logger: logger) { connection in
                 try await self.push(records, user: user, now: now, connection)
             }
         } catch let error as LedgerError {
@@ -20,7 +20,7 @@ extension PostgresStore {
     }
 
     private func push(_ records: [LedgerRecord], user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
-        let id = try await Self.userID(user, connection, logger, forUpdate: true)
+        let id = try await Self.userID(user, connection, logger, forUpdate: true, serving: true)
         let devices = Set(records.map(PostgresRecord.device(of:))).sorted()
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)

@@ -32,7 +32,10 @@ extension PostgresStore {
         guard let (id, name) = try await userRows(user).first else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
         let scan = try await scan(id, name)
         let needed = Set(scan.unreadable.keys).union(scan.missing)
-        guard !needed.isEmpty else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
+        guard !needed.isEmpty else {
+            try await recordDamage(id, nil)  // sound: a flag left by an earlier finding is stale
+            return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0)
+        }
         let source = try Ledger.open(directory: replica, clock: clock)
         var found: [EventID: LedgerRecord] = [:]
         defer { source.close() }
@@ -50,7 +53,7 @@ extension PostgresStore {
             }
         }
         let bad = scan.unreadable.keys.sorted()
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             _ = try await Self.userID(name, connection, logger, forUpdate: true)
             let devices = bad.map { PostgresRecord.key($0.device) }, seqs = bad.map { Int64($0.seq) }
             try await connection.query("""
@@ -83,7 +86,7 @@ extension PostgresStore {
                             \(bytes), \(PostgresRecord.digest(bytes)))
                     """, logger: logger)
             }
-            try await connection.query("UPDATE users SET next_position = \(next) WHERE id = \(id)", logger: logger)
+            try await connection.query("UPDATE users SET next_position = \(next), damage = NULL WHERE id = \(id)", logger: logger)
         }
         return StoreRepairReport(quarantine: scan.unreadable.isEmpty ? nil : "quarantine_events",
                                  moved: bad.map { "events \($0)" }, restoredEvents: needed.count)

@@ -17,7 +17,11 @@ extension PostgresStore {
     package func verify(user: String?) async throws -> [StoreDamage] {
         var damage: [StoreDamage] = []
         for (id, name) in try await userRows(user) {
-            damage += try await scan(id, name).damage
+            let found = try await scan(id, name).damage
+            // Recorded, so that serving answers this user 503 from now on (and sound again after
+            // a repair or by hand).
+            try await recordDamage(id, found.first.map { Self.damageMessage(user: name, "table \($0.location): \($0.message)") })
+            damage += found
         }
         return damage
     }
@@ -28,7 +32,7 @@ extension PostgresStore {
         let rows = user.map { "SELECT id, name FROM users WHERE name = \($0)" as PostgresQuery }
             ?? "SELECT id, name FROM users ORDER BY name COLLATE \"C\""
         for try await row in try await client.query(rows, logger: logger).decode((Int64, String).self) { users.append(row) }
-        if let user, users.isEmpty { throw LedgerError(.usage, "no user '\(user)' in \(location.redacted)") }
+        if let user, users.isEmpty { throw LedgerError(.missingLedger, "no user '\(user)' in \(location.redacted)") }
         return users
     }
 
@@ -46,7 +50,7 @@ extension PostgresStore {
             guard next > held + 1 else { return }
             for seq in (held + 1)..<next { scan.missing.append(EventID(device: device, seq: seq)) }
             let range = next - 1 == held + 1 ? "\(held + 1)" : "\(held + 1)–\(next - 1)"
-            scan.damage.append(StoreDamage(user: name, location: "events", offset: held + 1, device: device.description, seq: held + 1,
+            scan.damage.append(StoreDamage(user: name, location: "events", device: device.description, seq: held + 1,
                                            message: "device \(device) has no row for seq \(range) (its highest is \(expected[device] ?? 0))"))
         }
         let rows = try await client.query(
@@ -59,7 +63,7 @@ extension PostgresStore {
             let record = try? PostgresRecord.decode(bytes)
             if actual != digest || record?.eventID != eventID {
                 scan.unreadable[eventID] = (digest, actual)
-                scan.damage.append(StoreDamage(user: name, location: "events", offset: eventID.seq, device: device.description, seq: eventID.seq,
+                scan.damage.append(StoreDamage(user: name, location: "events", device: device.description, seq: eventID.seq,
                                                message: "event \(eventID): its record does not match its digest"))
             }
         }

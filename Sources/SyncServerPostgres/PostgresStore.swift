@@ -81,7 +81,7 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
 
     package func status(user: String) async throws -> StoreStatus {
         try await client.withConnection { connection in
-            let id = try await Self.userID(user, connection, logger)
+            let id = try await Self.userID(user, connection, logger, serving: true)
             let held = try await Self.heldVector(id, connection, logger)
             var records: Int64 = 0
             for try await count in try await connection.query(
@@ -94,12 +94,23 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     // MARK: Shared queries
 
     /// The user's row id; a user authenticated a moment ago and deleted since is refused (401).
-    static func userID(_ name: String, _ connection: PostgresConnection, _ logger: Logger, forUpdate: Bool = false) async throws -> Int64 {
+    /// Serving a request (`serving`), a user whose rows are known to be damaged (`users.damage`,
+    /// recorded by `server verify` or by a pull that met the damage) is answered 503.
+    static func userID(_ name: String, _ connection: PostgresConnection, _ logger: Logger,
+                       forUpdate: Bool = false, serving: Bool = false) async throws -> Int64 {
         let rows = forUpdate
-            ? try await connection.query("SELECT id FROM users WHERE name = \(name) FOR UPDATE", logger: logger)
-            : try await connection.query("SELECT id FROM users WHERE name = \(name)", logger: logger)
-        for try await id in rows.decode(Int64.self) { return id }
+            ? try await connection.query("SELECT id, damage FROM users WHERE name = \(name) FOR UPDATE", logger: logger)
+            : try await connection.query("SELECT id, damage FROM users WHERE name = \(name)", logger: logger)
+        for try await (id, damage) in rows.decode((Int64, String?).self) {
+            if serving, let damage { throw SyncServerError(.unavailable, damage) }
+            return id
+        }
         throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
+    }
+
+    /// Records (or, with nil, clears) what is damaged in the user's rows: the 503's message.
+    func recordDamage(_ id: Int64, _ damage: String?) async throws {
+        try await client.query("UPDATE users SET damage = \(damage) WHERE id = \(id)", logger: logger)
     }
 
     /// The highest seq held per device of the user (devices with events only).

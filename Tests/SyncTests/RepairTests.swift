@@ -48,12 +48,15 @@ struct RepairTests {
         let dir = try TemporaryDirectory("repair-server")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
-        let server = try await TestServer.start(data: dir.sub("server"))
-        let token = try server.addUser("alice")
+        // A served child process: the blocking client below must not share threads with it.
+        let store = try await CommandLineStore.make(.files, in: dir)
+        let token = try store.addUser("alice")
+        let server = try store.serve()
+        defer { server.terminate() }
         do {
             let b = try Ledger.open(directory: replicas.b, clock: DeviceClock())
             defer { b.close() }
-            _ = try await server.session(token).run(b)
+            _ = try await SyncSession(connection: try SyncConnection(server: server.url, token: token)).run(b)
         }
         let segment = try replicas.damage(.middleFrame)
         let originals = try directorySnapshot(replicas.a + "/segments")
@@ -74,7 +77,7 @@ struct RepairTests {
         #expect((object["moved"] as? [String])?.contains(SegmentInfo.fileName(segment)) == true)
         #expect(object["source"] as? String == server.url)
         try replicas.expectRepaired(keptBelow: segment, originals: originals)
-        await server.stop()
+        #expect(server.stop() == 0)
 
         // The server is gone now: unreachable, and nothing changes (segment 2 is still the
         // original, sealed one).

@@ -290,3 +290,54 @@ extension SyncServerTests {
         }
     }
 }
+
+extension SyncServerTests {
+    @Test("undeclared methods on declared paths answer 405 with Allow; unknown paths 404",
+          arguments: [(HTTPMethod.DELETE, "/v1/pull", "POST"), (.GET, "/v1/push", "POST"), (.PUT, "/v1/status", "GET"),
+                      (.POST, "/v1/health", "GET"), (.PATCH, "/health", "GET"), (.OPTIONS, "/v1/pull", "POST")])
+    func methodNotAllowed(method: HTTPMethod, path: String, allow: String) async throws {
+        let dir = try TemporaryDirectory("405")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let (status, headers, body) = try await server.exchange(method, path, token: token, body: try json([String: Int]()))
+        let unknown = try await server.request(.GET, "/v1/nothing", token: token)
+        let health = try await server.request(.GET, "/v1/health", token: nil)
+        await server.stop()
+        #expect(status == 405)
+        #expect(headers["Allow"] == [allow])
+        #expect(body["error"] as? String == "method_not_allowed")
+        #expect(unknown.0 == 404)
+        #expect(health.1["api"] as? String == "2")
+    }
+
+    @Test("a pull whose have_digests disagree with the stored events is refused 409 fork naming device and seq")
+    func forkRefusal() async throws {
+        let dir = try TemporaryDirectory("fork")
+        defer { dir.remove() }
+        let server = try await TestServer.start(data: dir.sub("data"))
+        let token = try server.addUser("alice")
+        let phone = try Ledger.create(directory: dir.sub("phone"), deviceName: "phone")
+        defer { phone.close() }
+        for n in 0..<3 { _ = try phone.edit(UInt32(120 + n), date: .year(2000 + n)) }
+        #expect(try await FilesStoreTests.push(server, token, phone).0 == 200)
+        let events = try phone.allRecords().filter { $0.eventID != nil }
+        let device = phone.localDevice.description
+        func pull(_ seq: Int, _ digest: String?) async throws -> (Int, [String: Any]) {
+            var body: [String: Any] = ["have": [device: seq]]
+            if let digest { body["have_digests"] = [device: digest] }
+            return try await server.request(.POST, "/v1/pull", token: token, body: try json(body))
+        }
+        let agreeing = try await pull(2, EventDigest.hex(events[1]))
+        let copied = try await pull(2, EventDigest.hex(events[0]))
+        let ahead = try await pull(9, EventDigest.hex(events[0]))
+        let old = try await pull(2, nil)
+        await server.stop()
+        #expect(agreeing.0 == 200)
+        #expect(agreeing.1["server_digests"] as? [String: String] == [device: EventDigest.hex(events[2])])
+        #expect(copied.0 == 409 && copied.1["error"] as? String == "fork")
+        #expect(copied.1["device"] as? String == device && copied.1["seq"] as? Int == 2)
+        #expect(ahead.0 == 200, "a seq the server does not hold is not compared")
+        #expect(old.0 == 400, "an API 1 client is told to update")
+    }
+}

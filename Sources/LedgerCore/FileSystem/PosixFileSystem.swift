@@ -100,6 +100,20 @@ package struct PosixFileSystem: FileSystem {
         guard unlink(path) == 0 else { throw Self.error("cannot remove", path) }
     }
 
+    /// Removes a directory and everything in it; a symbolic link is removed, never followed.
+    package func removeTree(_ path: String) throws {
+        for name in try listDirectory(path) {
+            let child = path + "/" + name
+            var st = stat()
+            if lstat(child, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                try removeTree(child)
+            } else {
+                try removeFile(child)
+            }
+        }
+        guard rmdir(path) == 0 else { throw Self.error("cannot remove directory", path) }
+    }
+
     package func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open directory", path) }

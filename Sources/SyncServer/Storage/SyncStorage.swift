@@ -104,7 +104,7 @@ package struct StoreDamage: Sendable, Equatable, Codable {
     package var user: String
     /// A file path (files store) or a table name (PostgreSQL).
     package var location: String
-    /// A byte offset in `location` (files) or an event's seq (PostgreSQL), when known.
+    /// A byte offset in `location` (files store), when known; PostgreSQL names `device` and `seq`.
     package var offset: UInt64?
     package var device: String?
     package var seq: UInt64?

@@ -1,7 +1,9 @@
 import ArgumentParser
 import LedgerCore
 import Logging
+import Metrics
 import SyncServer
+import SyncServerPostgres
 
 /// `oritsubushi server serve`. The options and the run live in `ServeOptions`, so that the
 /// top-level `serve` that existing scripts call (`ServeAlias`) is the very same command.
@@ -32,19 +34,32 @@ struct ServeAlias: AsyncParsableCommand {
 
 struct ServeOptions: ParsableArguments {
     static let discussion = """
-        Each user's events live in DATA/ledgers/<user>/ (the same segment engine); users and \
-        token hashes in DATA/users.json (see 'server add-user'). A push is acknowledged only \
-        after it is fsynced, so a graceful or abrupt stop loses no acknowledged push. \
-        Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged.
+        The store is --data DIR (the files store: each user's events in DIR/ledgers/<user>/, the \
+        same segment engine; users and token hashes in DIR/users.json) or --store \
+        postgres://USER@HOST:PORT/DB (PostgreSQL, default $ORITSUBUSHI_STORE: several instances \
+        on one database are one server; the schema is created and migrated at start). A push is \
+        acknowledged only once it is durable, so a graceful or abrupt stop loses no acknowledged \
+        push. GET /metrics (Prometheus text) answers on the main port unless --metrics-port moves \
+        it to 127.0.0.1:PORT. Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never \
+        logged. Exit codes: 64 bad options, 69 the store or the port cannot be used.
         """
 
-    @Option(help: ArgumentHelp("The server's data directory.", valueName: "dir")) var data: String
+    @OptionGroup var store: StoreOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The TCP port (0 picks a free one).") var port = 8080
     @Option(help: "Largest request body, in bytes.") var maxBodyBytes = 8 << 20
+    @Option(help: ArgumentHelp("Serve GET /metrics only on 127.0.0.1:PORT (0 picks a free one), not on the main port.",
+                               valueName: "port"))
+    var metricsPort: Int?
+    @Option(help: "PostgreSQL connections per instance (PostgreSQL store only).") var connections = 20
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port") }
+        if let metricsPort, !(0...65535).contains(metricsPort) {
+            throw ValidationError("--metrics-port \(metricsPort) is not a TCP port")
+        }
+        guard (1...1000).contains(connections) else { throw ValidationError("--connections must be 1 to 1000") }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
     }
 
     func serve() async throws {
@@ -54,18 +69,36 @@ struct ServeOptions: ParsableArguments {
             return handler
         }
         let logger = Logger(label: "oritsubushi.serve")
-        let store = try SyncStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data))
+        let metrics = SyncMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
+        let (storage, described) = try await openStorage(logger: logger)
         var configuration = SyncHTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
         configuration.maximumBodyBytes = maxBodyBytes
+        let host = self.host
         do {
             try await SyncHTTPServer.serve(
-                store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
-                onRunning: { bound in logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "data": "\(data)"]) })
+                storage: storage, configuration: configuration, logger: logger,
+                metrics: metrics, metricsPort: metricsPort,
+                onRunning: { bound in
+                    logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "store": "\(described)"])
+                },
+                onMetricsRunning: { bound in logger.notice("metrics listening", metadata: ["address": "127.0.0.1:\(bound)"]) })
         } catch {
             throw LedgerError(.unavailable, "the server stopped: \(error)")
         }
         logger.notice("stopped")
+    }
+
+    /// The store to serve and how the log names it (a PostgreSQL URL without its password).
+    private func openStorage(logger: Logger) async throws -> (any SyncStorage, String) {
+        switch try store.location() {
+        case .files(let data):
+            return (try FilesStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data)), data)
+        case .postgres(let location):
+            let storage = try await PostgresStore.connect(location: location, maximumConnections: connections, logger: logger)
+            return (storage, location.redacted)
+        }
     }
 }

@@ -14,23 +14,23 @@ import SyncServer
 struct TestServer {
     let port: Int
     let data: String
-    let store: SyncStore
+    let store: FilesStore
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     var url: String { "http://127.0.0.1:\(port)" }
 
     static func start(data: String, stations: any StationDirectory = AnyPositiveStation(),
-                      maximumBodyBytes: Int = 8 << 20) async throws -> TestServer {
+                      maximumBodyBytes: Int = 8 << 20, limits: FilesStore.Limits = FilesStore.Limits()) async throws -> TestServer {
         var logger = Logger(label: "sync-test")
         logger.logLevel = .critical
-        let store = try SyncStore(dataDirectory: data, stations: stations)
+        let store = try FilesStore(dataDirectory: data, stations: stations, limits: limits)
         var configuration = SyncHTTPServer.Configuration()
         configuration.port = 0
         configuration.maximumBodyBytes = maximumBodyBytes
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = SyncHTTPServer.makeApplication(
-            store: store, users: UserStore(dataDirectory: data), configuration: configuration, logger: logger,
+            storage: store, configuration: configuration, logger: logger,
             onRunning: { continuation.yield($0) })
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
@@ -52,18 +52,15 @@ struct TestServer {
 
     /// A raw request, for the refusal tests: (status, JSON body).
     func request(_ method: HTTPMethod, _ path: String, token: String?, body: [UInt8]? = nil) async throws -> (Int, [String: Any]) {
-        var request = HTTPClientRequest(url: url + path)
-        request.method = method
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        // Generous: a safety net against a hang, not a speed check (sanitizer builds on a busy machine are slow).
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
-        let bytes = try await response.body.collect(upTo: 64 << 20)
-        let object = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
-        return (Int(response.status.code), object)
+        let (status, _, object) = try await exchange(method, path, token: token, body: body)
+        return (status, object)
+    }
+
+    /// The same with the response's headers.
+    func exchange(_ method: HTTPMethod, _ path: String, token: String?, body: [UInt8]? = nil) async throws -> (Int, HTTPHeaders, [String: Any]) {
+        let (status, headers, bytes) = try await testRequest(method, url + path, token: token, json: body)
+        let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:]
+        return (status, headers, object)
     }
 
     func session(_ token: String) throws -> SyncSession {
@@ -72,3 +69,18 @@ struct TestServer {
 }
 
 func json(_ object: Any) throws -> [UInt8] { Array(try JSONSerialization.data(withJSONObject: object)) }
+
+/// One request to a test server, as any client sends it: (status, headers, body bytes).
+func testRequest(_ method: HTTPMethod, _ url: String, token: String?, json body: [UInt8]?) async throws -> (Int, HTTPHeaders, [UInt8]) {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    if let body {
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+    }
+    // Generous: a safety net against a hang, not a speed check (sanitizer builds on a busy machine are slow).
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+    let bytes = try await response.body.collect(upTo: 64 << 20)
+    return (Int(response.status.code), response.headers, Array(bytes.readableBytesView))
+}

@@ -39,7 +39,8 @@ struct IntruderProbe {
         var totalRefused: Int { refused.values.reduce(0, +) }
     }
 
-    let url: String
+    /// Every instance; a lane sends each kind to each instance in turn.
+    let urls: [String]
     let httpClient: HTTPClient
     /// One valid token per user (index).
     let tokens: [String]
@@ -105,7 +106,7 @@ struct IntruderProbe {
         }
         if path == "/v1/pull", body == nil { body = Array(#"{"have":{}}"#.utf8) }
         if path == "/v1/push", body == nil { body = Array(#"{"records":[]}"#.utf8) }
-        var request = HTTPClientRequest(url: url + path)
+        var request = HTTPClientRequest(url: urls[(step / Kind.allCases.count) % urls.count] + path)
         request.method = path == "/v1/status" ? .GET : .POST
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let body {

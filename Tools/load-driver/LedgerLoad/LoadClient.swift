@@ -13,24 +13,34 @@ final class LoadClient: @unchecked Sendable {
     let index: Int
     let user: Int
     let ledger: Ledger
-    private let connection: SyncConnection
-    private let port: Int
+    /// One connection per instance (port); every request takes the next one, so a client's pull
+    /// pages and push land on different instances, as a load balancer may send them.
+    private let connections: [(connection: SyncConnection, port: Int)]
+    private var turn: Int
     private let configuration: LoadConfiguration
     private var random: SeededGenerator
     private(set) var statistics = ClientStatistics()
 
-    init(index: Int, user: Int, directory: String, token: String, port: Int, httpClient: HTTPClient,
+    init(index: Int, user: Int, directory: String, token: String, ports: [Int], httpClient: HTTPClient,
          configuration: LoadConfiguration) throws {
         self.index = index
         self.user = user
-        self.port = port
         self.configuration = configuration
         ledger = try Ledger.create(directory: directory, deviceName: "load-client-\(index)")
-        var connection = try SyncConnection(server: "http://127.0.0.1:\(port)", token: token)
-        connection.httpClient = httpClient
-        connection.timeout = .seconds(30)
-        self.connection = connection
+        connections = try ports.map { port in
+            var connection = try SyncConnection(server: "http://127.0.0.1:\(port)", token: token)
+            connection.httpClient = httpClient
+            connection.timeout = .seconds(30)
+            return (connection, port)
+        }
+        turn = index
         random = SeededGenerator(seed: configuration.seed &* 0x1_0000_0001 &+ UInt64(index))
+    }
+
+    /// The instance for the next request.
+    private func next() -> (connection: SyncConnection, port: Int) {
+        defer { turn += 1 }
+        return connections[turn % connections.count]
     }
 
     /// Appends and syncs every round, then reports to `progress` as pushes are acknowledged.
@@ -77,8 +87,12 @@ final class LoadClient: @unchecked Sendable {
         var serverHas: [DeviceID: UInt64] = [:]
         while true {
             let started = ContinuousClock.now
-            let page = try await connection.pull(PullRequest(
-                have: WireVersionVector.encode(ledger.versionVector), cursor: cursor, limit: 2_000))
+            // Fork detection (API 2): the digest of this ledger's event at each seq it names.
+            let held = ledger.versionVector
+            let digests = try ledger.eventDigests(at: held)
+            let page = try await next().connection.pull(PullRequest(
+                have: WireVersionVector.encode(held), cursor: cursor, limit: 2_000,
+                haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
             statistics.pullMilliseconds.append(Self.milliseconds(since: started))
             let prepared = try LedgerMerger.prepare(try page.records.map { try $0.record() }, for: ledger, options: options)
             try LedgerMerger.apply(prepared, to: ledger, options: options)
@@ -99,13 +113,15 @@ final class LoadClient: @unchecked Sendable {
         if cutting && Double.random(in: 0..<1, using: &random) < configuration.disconnectRate {
             let body = Array(try JSONEncoder().encode(request))
             // Half of the cuts send the whole body (the server may apply it), half stop inside it.
+            // With several instances the cut copy and the real push go to different ones at once.
             let bytes = Bool.random(using: &random) ? body.count : Int.random(in: 0..<body.count, using: &random)
+            let (connection, port) = next()
             if CutRequest.send(port: port, path: "/v1/push", token: connection.token, body: body, bodyBytes: bytes) {
                 statistics.disconnects += 1
             }
         }
         let started = ContinuousClock.now
-        let reply = try await connection.push(request)
+        let reply = try await next().connection.push(request)
         statistics.pushMilliseconds.append(Self.milliseconds(since: started))
         statistics.duplicatesReported += reply.duplicates
         for record in events {

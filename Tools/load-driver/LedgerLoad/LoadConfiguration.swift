@@ -1,4 +1,5 @@
 import Foundation
+import SyncServerPostgres
 
 /// What one load run does (Tools/load's options).
 package struct LoadConfiguration: Sendable {
@@ -24,6 +25,14 @@ package struct LoadConfiguration: Sendable {
     package var retryLimit: Duration = .seconds(120)
     /// Where the server data and the client ledgers go; nil: a fresh temporary directory, removed afterwards.
     package var workDirectory: String?
+    /// A postgres:// URL: every instance runs `serve --store URL`; nil: the files store in the
+    /// work directory. Users get names unique to the run, so a database can take several runs.
+    package var store: String?
+    /// `serve` instances on the store, each on its own loopback port; clients switch instance
+    /// on every request, and the restart is a SIGKILL of one of them. More than 1 needs PostgreSQL.
+    package var servers = 1
+    /// Idle users registered before the instances start (start-up and throughput with many users).
+    package var registeredUsers = 0
 
     package init(executable: String) { self.executable = executable }
 
@@ -53,6 +62,13 @@ package struct LoadConfiguration: Sendable {
         try require(userCount >= 1 && userCount <= clients, "--users must be 1 to the number of clients")
         try require((0...1).contains(disconnectRate), "--disconnect-rate must be between 0 and 1")
         try require(restartAfterSeconds.map { $0 >= 0 } ?? true, "--restart-after-seconds must not be negative")
+        try require((1...16).contains(servers), "--servers must be 1 to 16")
+        try require(servers == 1 || store != nil,
+                    "--servers \(servers) needs --store postgres://…: the files store is one directory that one `serve` process locks")
+        try require((0...1_000_000).contains(registeredUsers), "--registered-users must be 0 to 1000000")
+        if let store {
+            do { _ = try PostgresLocation(url: store) } catch { throw LoadError.usage("\(error)") }
+        }
         try require(FileManager.default.isExecutableFile(atPath: executable), "the oritsubushi executable \(executable) does not exist")
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LedgerCore
 import LedgerSync
 import NIOCore
+import SyncClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,46 +27,65 @@ package enum LoadDriver {
         // One connection per client and a few for the probes: requests do not queue in the pool.
         httpConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.clients + 4
         let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
-        let server = try LoadServer(executable: configuration.executable, dataDirectory: work + "/server",
-                                       logPath: work + "/server.log")
+        let store = configuration.store.map { LoadStore.postgres(url: $0) } ?? .files(directory: work + "/server")
+        let servers = try (0..<configuration.servers).map { index in
+            try LoadServer(executable: configuration.executable, store: store,
+                           logPath: work + (configuration.servers == 1 ? "/server.log" : "/server-\(index).log"))
+        }
         do {
-            let report = try await drive(configuration, work: work, server: server, httpClient: httpClient, log: log)
+            let report = try await drive(configuration, work: work, servers: servers, httpClient: httpClient, log: log)
             try await httpClient.shutdown()
             return report
         } catch {
-            await server.stop(signal: SIGKILL)
+            for server in servers { await server.stop(signal: SIGKILL) }
             try? await httpClient.shutdown()
             throw error as? LoadError ?? LoadError.server("the run stopped: \(error)")
         }
     }
 
-    private static func drive(_ configuration: LoadConfiguration, work: String, server: LoadServer,
+    private static func drive(_ configuration: LoadConfiguration, work: String, servers: [LoadServer],
                               httpClient: HTTPClient, log: @escaping @Sendable (String) -> Void) async throws -> LoadReport {
-        let userNames = (0..<configuration.userCount).map { "load-user-\($0)" }
-        let tokens = try userNames.map { try server.addUser($0) }
-        let revokedToken = try server.addUser("load-revoked")
-        try await server.start()
-        log("server on \(server.url), data \(server.dataDirectory)")
-        try server.revokeTokens(of: "load-revoked")
+        // Names unique to the run, so one PostgreSQL database can take several runs.
+        let run = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let userNames = (0..<configuration.userCount).map { "load-\(run)-user-\($0)" }
+        let admin = servers[0]
+        let tokens = try userNames.map { try admin.addUser($0) }
+        let revokedName = "load-\(run)-revoked"
+        let revokedToken = try admin.addUser(revokedName)
+        let registering = ContinuousClock.now
+        try await admin.store.register((0..<configuration.registeredUsers).map { "idle-\(run)-\($0)" })
+        let registration = ContinuousClock.now - registering
+        if configuration.registeredUsers > 0 { log("registered \(configuration.registeredUsers) idle users in \(registration)") }
+        for server in servers {
+            try await server.start()
+            log("server on \(server.url), \(server.store)")
+        }
+        try admin.revokeTokens(of: revokedName)
 
         let clients = try (0..<configuration.clients).map { index in
             try LoadClient(index: index, user: index % userNames.count, directory: work + "/clients/c\(index)",
-                           token: tokens[index % userNames.count], port: server.port, httpClient: httpClient,
+                           token: tokens[index % userNames.count], ports: servers.map(\.port), httpClient: httpClient,
                            configuration: configuration)
         }
         defer { clients.forEach { $0.ledger.close() } }
 
         // The main phase: clients, the intruder and the restart trigger at once.
         let progress = LoadProgress()
-        let probe = IntruderProbe(url: server.url, httpClient: httpClient, tokens: tokens,
+        let probe = IntruderProbe(urls: servers.map(\.url), httpClient: httpClient, tokens: tokens,
                                   revokedToken: revokedToken, interval: configuration.probeInterval)
         let probing = Task { await probe.run(progress: progress, concurrency: 4) }
-        let restarting = Task { try await restartOnce(server, configuration, progress, httpClient, log) }
+        let victim = servers[Int(configuration.seed % UInt64(servers.count))]
+        let restarting = Task { try await restartOnce(victim, configuration, progress, httpClient, log) }
+        let machineBefore = ProcessSample.MachineTicks.now(), ownCPUBefore = ProcessSample.ownCPUSeconds()
+        let serverCPUBefore = servers.map(\.cpuSeconds).reduce(0, +)
         let started = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for client in clients { group.addTask { await client.run(progress: progress) } }
         }
         let duration = ContinuousClock.now - started
+        let machineBusy = ProcessSample.MachineTicks.now().busyPercent(since: machineBefore)
+        let ownCPU = ProcessSample.ownCPUSeconds() - ownCPUBefore
+        let serverCPU = servers.map(\.cpuSeconds).reduce(0, +) - serverCPUBefore
         await progress.finish()
         let restarts = try await restarting.value
         let tally = await probing.value
@@ -89,15 +109,43 @@ package enum LoadDriver {
             try client.addConfirmedEvents()
             statistics.add(client.statistics)
         }
-        let stopStatus = await server.stop(signal: SIGTERM)
+        // PostgreSQL: what the server holds, through the API (a full pull per user, pages spread
+        // over the instances) while they run; files: the ledgers themselves once `serve` stopped.
+        var held: [ServerLedger] = []
+        if !admin.store.isFiles {
+            let connections = try tokens.map { token in
+                try servers.map { server in
+                    var connection = try SyncConnection(server: server.url, token: token)
+                    connection.httpClient = httpClient
+                    return connection
+                }
+            }
+            for user in connections { held.append(try await ServerLedger.pull(user)) }
+        }
+        var stopStatuses: [Int32] = []
+        for server in servers { stopStatuses.append(await server.stop(signal: SIGTERM)) }
+        if case .files(let directory) = admin.store {
+            held = try userNames.map { try ServerLedger.read(directory: directory + "/ledgers/" + $0) }
+        }
 
         var report = LoadReport()
+        report.store = admin.store.isFiles ? "files" : "postgres"
+        report.servers = servers.count
+        report.registeredUsers = configuration.registeredUsers
+        report.registrationSeconds = registration.seconds
+        report.startupSeconds = servers[0].firstStart?.seconds ?? 0
+        report.startupRSSMiB = servers[0].firstStart?.rssMiB ?? 0
+        report.peakRSSMiB = servers.map(\.peakRSSMiB).max() ?? 0
+        report.serverCPUSeconds = serverCPU
+        report.generatorCPUSeconds = ownCPU
+        report.machineBusyPercent = machineBusy
+        report.cores = ProcessInfo.processInfo.activeProcessorCount
         report.clients = configuration.clients
         report.users = userNames.count
         report.eventsPerClient = configuration.eventsPerClient
         report.batch = configuration.batch
         report.seed = configuration.seed
-        report.durationSeconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        report.durationSeconds = duration.seconds
         report.pushes = statistics.pushMilliseconds.count
         report.pulls = statistics.pullMilliseconds.count
         let pushes = statistics.pushMilliseconds.sorted(), pulls = statistics.pullMilliseconds.sorted()
@@ -118,9 +166,8 @@ package enum LoadDriver {
         for kind in IntruderProbe.Kind.allCases {
             report.unauthorizedByKind[kind.rawValue] = [tally.answered[kind] ?? 0, tally.refused[kind] ?? 0]
         }
-
-        try verify(&report, clients: clients, statistics: statistics, tally: tally, userNames: userNames,
-                   dataDirectory: server.dataDirectory, stopStatus: stopStatus, configuration: configuration)
+        try verify(&report, clients: clients, statistics: statistics, tally: tally, server: held,
+                   stopStatuses: stopStatuses, configuration: configuration)
         return report
     }
 
@@ -139,104 +186,12 @@ package enum LoadDriver {
             if due {
                 let acknowledged = await progress.acknowledgedEvents
                 await server.stop(signal: configuration.restartWithKill ? SIGKILL : SIGTERM)
-                log("server stopped (\(configuration.restartWithKill ? "SIGKILL" : "SIGTERM")) after \(acknowledged) acknowledged events; restarting")
+                log("server on \(server.url) stopped (\(configuration.restartWithKill ? "SIGKILL" : "SIGTERM")) after \(acknowledged) acknowledged events; restarting it on its port")
                 try await server.start()
                 return 1
             }
             try await Task.sleep(for: .milliseconds(5))
         }
         return 0
-    }
-
-    private struct ServerLedger {
-        var events: [EventID: UInt64] = [:]
-        var duplicates = 0
-        var projection: [UInt32: CompletionRegister] = [:]
-    }
-
-    private static func verify(_ report: inout LoadReport, clients: [LoadClient], statistics: ClientStatistics,
-                               tally: IntruderProbe.Tally, userNames: [String], dataDirectory: String,
-                               stopStatus: Int32, configuration: LoadConfiguration) throws {
-        report.check("clients completed", statistics.failures.isEmpty,
-                     statistics.failures.isEmpty ? "\(clients.count) clients, every sync succeeded" : statistics.failures.prefix(3).joined(separator: "; "))
-        report.check("one server restart", report.restarts == 1, "\(report.restarts) restart(s) mid-run")
-        report.check("graceful stop at the end", stopStatus == 0, "`serve` exited with status \(stopStatus) on SIGTERM")
-
-        // The server's ledgers, read with the library after the server stopped.
-        var server: [ServerLedger] = []
-        for name in userNames {
-            var ledger = ServerLedger()
-            let directory = dataDirectory + "/ledgers/" + name
-            if FileManager.default.fileExists(atPath: directory) {
-                let opened = try Ledger.open(directory: directory)
-                defer { opened.close() }
-                try opened.forEachRecord { view, _ in
-                    guard view.hasEventID else { return }
-                    if ledger.events.updateValue(RecordFingerprint.of(view), forKey: view.eventID) != nil { ledger.duplicates += 1 }
-                    if case .stationEdit(let edit) = view.record { ledger.projection[edit.station, default: CompletionRegister()].apply(edit) }
-                }
-            }
-            server.append(ledger)
-        }
-
-        // Every acknowledged event is on its user's server ledger with the bytes pushed, once.
-        var missing = 0, altered = 0, acknowledged = 0
-        for client in clients {
-            for (id, fingerprint) in client.statistics.acknowledged {
-                acknowledged += 1
-                switch server[client.user].events[id] {
-                case nil: missing += 1
-                case let stored? where stored != fingerprint: altered += 1
-                default: break
-                }
-            }
-        }
-        let duplicates = server.map(\.duplicates).reduce(0, +)
-        report.check("acknowledged events on the server", missing == 0 && altered == 0,
-                     "\(acknowledged) acknowledgements checked: \(missing) missing, \(altered) altered")
-        report.check("no duplicates on the server", duplicates == 0,
-                     "\(server.map(\.events.count).reduce(0, +)) events in \(userNames.count) server ledgers, \(duplicates) duplicated")
-
-        // Every station edit a client made was acknowledged, and only its user's ledger has it.
-        var created = 0, unacknowledged = 0, misplaced = 0
-        var ownDevices = Array(repeating: Set<DeviceID>(), count: userNames.count)
-        for client in clients { ownDevices[client.user].insert(client.ledger.localDevice) }
-        for client in clients {
-            try client.ledger.forEachRecord { view, _ in
-                guard view.kind == .stationEdit, view.device == client.ledger.localDevice else { return }
-                created += 1
-                if client.statistics.acknowledged[view.eventID] == nil { unacknowledged += 1 }
-            }
-        }
-        for (user, ledger) in server.enumerated() {
-            misplaced += ledger.events.keys.filter { !ownDevices[user].contains($0.device) }.count
-        }
-        report.acknowledgedEvents = created - unacknowledged
-        report.eventsPerSecond = report.durationSeconds > 0 ? Double(report.acknowledgedEvents) / report.durationSeconds : 0
-        report.check("every event acknowledged", created == configuration.totalEvents && unacknowledged == 0,
-                     "\(created) of \(configuration.totalEvents) events created, \(unacknowledged) never acknowledged")
-        report.check("no event in another user's ledger", misplaced == 0, "\(misplaced) events of foreign devices on the server")
-
-        // Every client holds exactly its user's server ledger and folds it to the same projection.
-        var diverged: [String] = []
-        for client in clients {
-            var events: [EventID: UInt64] = [:]
-            var projection: [UInt32: CompletionRegister] = [:]
-            try client.ledger.forEachRecord { view, _ in
-                guard view.hasEventID else { return }
-                events[view.eventID] = RecordFingerprint.of(view)
-                if case .stationEdit(let edit) = view.record { projection[edit.station, default: CompletionRegister()].apply(edit) }
-            }
-            if events != server[client.user].events || projection != server[client.user].projection {
-                diverged.append("client \(client.index) (\(events.count) events, server \(server[client.user].events.count))")
-            }
-        }
-        report.check("every client converged", diverged.isEmpty,
-                     diverged.isEmpty ? "\(clients.count) clients equal to their user's server ledger (event set and projection)" : diverged.prefix(3).joined(separator: "; "))
-
-        let kindsCovered = IntruderProbe.Kind.allCases.filter { $0 != .foreignDevice || userNames.count > 1 }
-            .allSatisfy { (tally.answered[$0] ?? 0) > 0 }
-        report.check("unauthorized requests refused", tally.totalAnswered > 0 && tally.breaches.isEmpty && kindsCovered,
-                     !tally.breaches.isEmpty ? tally.breaches.prefix(3).joined(separator: "; ") : kindsCovered ? "\(tally.totalRefused) of \(tally.totalAnswered) refused (100%), every kind sent" : "some kind of unauthorized request was never answered" )
     }
 }

@@ -8,6 +8,22 @@ package struct LoadReport: Sendable, Codable {
         package var detail: String
     }
 
+    /// "files" or "postgres", the `serve` instances on it, and the idle users registered first.
+    package var store = "files"
+    package var servers = 1
+    package var registeredUsers = 0
+    package var registrationSeconds = 0.0
+    /// The first instance's first start: spawn to /v1/health answering, and VmRSS then.
+    package var startupSeconds = 0.0
+    package var startupRSSMiB = 0.0
+    /// What limits the figures: the largest VmHWM of any instance, the instances' CPU seconds
+    /// in the main phase, the load generator's own (clients and probes), and how busy the whole
+    /// machine was then (PostgreSQL included).
+    package var peakRSSMiB = 0.0
+    package var serverCPUSeconds = 0.0
+    package var generatorCPUSeconds = 0.0
+    package var machineBusyPercent = 0.0
+    package var cores = 0
     package var clients = 0
     package var users = 0
     package var eventsPerClient = 0
@@ -56,6 +72,9 @@ package struct LoadReport: Sendable, Codable {
         var lines = [
             "| figure | value |",
             "| --- | --- |",
+            "| store, instances | \(store), \(servers) |",
+            "| idle users registered first | \(registeredUsers) (\(String(format: "%.1f s", registrationSeconds)), in process) |",
+            "| start-up: spawn to /v1/health, VmRSS | \(String(format: "%.2f s, %.0f MiB", startupSeconds, startupRSSMiB)) |",
             "| clients (users) | \(clients) (\(users)) |",
             "| events per client, batch | \(eventsPerClient), \(batch) |",
             "| events acknowledged | \(acknowledgedEvents) |",
@@ -63,6 +82,9 @@ package struct LoadReport: Sendable, Codable {
             "| throughput | \(String(format: "%.0f", eventsPerSecond)) events/s |",
             "| push latency p50 / p99 (\(pushes) pushes) | \(ms(pushP50Milliseconds)) / \(ms(pushP99Milliseconds)) |",
             "| pull latency p50 / p99 (\(pulls) pulls) | \(ms(pullP50Milliseconds)) / \(ms(pullP99Milliseconds)) |",
+            "| server CPU in the main phase (all instances), peak VmHWM | \(String(format: "%.1f s (%.0f%% of one core), %.0f MiB", serverCPUSeconds, durationSeconds > 0 ? serverCPUSeconds * 100 / durationSeconds : 0, peakRSSMiB)) |",
+            "| load generator CPU (main phase) | \(String(format: "%.1f s (%.0f%% of one core)", generatorCPUSeconds, durationSeconds > 0 ? generatorCPUSeconds * 100 / durationSeconds : 0)) |",
+            "| machine busy in the main phase | \(String(format: "%.0f%% of %d cores", machineBusyPercent, cores)) |",
             "| disconnects injected | \(disconnectsInjected) |",
             "| duplicate events reported by pushes | \(duplicatesReported) |",
             "| events whose push reply was lost (confirmed by the next pull) | \(confirmedByPull) |",

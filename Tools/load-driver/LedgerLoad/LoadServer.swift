@@ -6,20 +6,32 @@ import NIOHTTP1
 import Glibc
 #endif
 
-/// `oritsubushi serve` as a child process on 127.0.0.1, and the `server` admin commands.
-/// Restarting keeps the data directory and the port, as an operator's restart would.
+/// `oritsubushi serve` as a child process on 127.0.0.1, and the `server` admin commands, on
+/// either store. Restarting keeps the store and the port, as an operator's restart would. Each
+/// start is measured (spawn to /v1/health answering, VmRSS then) and each stop adds the
+/// process's CPU time and peak RSS, read from /proc just before the signal.
 package final class LoadServer: @unchecked Sendable {
     package let executable: String
-    package let dataDirectory: String
+    package let store: LoadStore
     package let port: Int
     private let logPath: String
     private var process: Process?
+    /// The first start: seconds from spawn to a healthy /v1/health, and VmRSS in MiB then.
+    private(set) var firstStart: (seconds: Double, rssMiB: Double)?
+    /// Over every process this server ran: CPU seconds, and the largest VmHWM in MiB.
+    private var cpuSecondsOfStopped = 0.0
+    private(set) var peakRSSMiB = 0.0
+
+    /// CPU seconds of every process this server ran, the running one so far included.
+    var cpuSeconds: Double {
+        cpuSecondsOfStopped + (process.flatMap { ProcessSample.cpuSeconds(pid: $0.processIdentifier) } ?? 0)
+    }
 
     package var url: String { "http://127.0.0.1:\(port)" }
 
-    package init(executable: String, dataDirectory: String, logPath: String) throws {
+    package init(executable: String, store: LoadStore, logPath: String) throws {
         self.executable = executable
-        self.dataDirectory = dataDirectory
+        self.store = store
         self.logPath = logPath
         self.port = try Self.freePort()
     }
@@ -35,12 +47,13 @@ package final class LoadServer: @unchecked Sendable {
         log.seekToEndOfFile()
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = ["serve", "--data", dataDirectory, "--host", "127.0.0.1", "--port", String(port)]
+        child.arguments = ["serve"] + store.arguments + ["--host", "127.0.0.1", "--port", String(port)]
         var environment = ProcessInfo.processInfo.environment
         environment["LOG_LEVEL"] = "warning"
         child.environment = environment
         child.standardOutput = log
         child.standardError = log
+        let spawned = ContinuousClock.now
         try child.run()
         process = child
         let probe = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
@@ -49,6 +62,9 @@ package final class LoadServer: @unchecked Sendable {
         } catch {
             try? await probe.shutdown()
             throw error
+        }
+        if firstStart == nil {
+            firstStart = ((ContinuousClock.now - spawned).seconds, ProcessSample.memoryMiB(pid: child.processIdentifier, "VmRSS") ?? 0)
         }
         try await probe.shutdown()
     }
@@ -76,7 +92,11 @@ package final class LoadServer: @unchecked Sendable {
     @discardableResult
     package func stop(signal: Int32) async -> Int32 {
         guard let child = process else { return 0 }
-        if child.isRunning { kill(child.processIdentifier, signal) }
+        if child.isRunning {
+            cpuSecondsOfStopped += ProcessSample.cpuSeconds(pid: child.processIdentifier) ?? 0
+            peakRSSMiB = max(peakRSSMiB, ProcessSample.memoryMiB(pid: child.processIdentifier, "VmHWM") ?? 0)
+            kill(child.processIdentifier, signal)
+        }
         while child.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         process = nil
         return child.terminationStatus
@@ -84,7 +104,7 @@ package final class LoadServer: @unchecked Sendable {
 
     /// Creates a user with `server add-user` and returns its token (the last line printed).
     package func addUser(_ name: String) throws -> String {
-        let output = try admin(["server", "add-user", name, "--data", dataDirectory])
+        let output = try admin(["server", "add-user", name] + store.arguments)
         guard let token = output.split(separator: "\n").last.map(String.init), token.hasPrefix("ots_") else {
             throw LoadError.server("'server add-user \(name)' printed no token")
         }
@@ -93,7 +113,7 @@ package final class LoadServer: @unchecked Sendable {
 
     /// Revokes every token of `name` with `server revoke-token` (the running server sees it at once).
     package func revokeTokens(of name: String) throws {
-        _ = try admin(["server", "revoke-token", name, "--data", dataDirectory])
+        _ = try admin(["server", "revoke-token", name] + store.arguments)
     }
 
     private func admin(_ arguments: [String]) throws -> String {

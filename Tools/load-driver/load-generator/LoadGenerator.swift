@@ -9,7 +9,7 @@ import LedgerLoad
 struct LoadGenerator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load-generator",
-        abstract: "Drive the sync server with concurrent clients, cut requests and a restart, then check it.")
+        abstract: "Drive the sync server (one or several instances) with concurrent clients, cut requests and a restart, then check it.")
 
     @Option(help: "The oritsubushi executable (default: next to this one).") var executable: String?
     @Option(help: "Concurrent clients (devices).") var clients = 50
@@ -21,6 +21,12 @@ struct LoadGenerator: AsyncParsableCommand {
     @Flag(help: "Restart with SIGTERM instead of SIGKILL.") var gracefulRestart = false
     @Option(help: "Seed of the workload.") var seed: UInt64 = 1
     @Option(help: ArgumentHelp("Keep the server data and client ledgers here.", valueName: "dir")) var workDirectory: String?
+    @Option(help: ArgumentHelp("Serve from PostgreSQL (`serve --store URL`) instead of a files store in the work directory.",
+                               valueName: "postgres://user@host:port/db")) var store: String?
+    @Option(help: "`serve` instances on the store (more than 1 needs --store); clients switch instance on every request and one is SIGKILLed mid-run.")
+    var servers = 1
+    @Option(help: "Idle users registered before the instances start (through the store's administration API, in this process).")
+    var registeredUsers = 0
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() async throws {
@@ -35,6 +41,9 @@ struct LoadGenerator: AsyncParsableCommand {
         configuration.restartWithKill = !gracefulRestart
         configuration.seed = seed
         configuration.workDirectory = workDirectory
+        configuration.store = store
+        configuration.servers = servers
+        configuration.registeredUsers = registeredUsers
         let report: LoadReport
         do {
             report = try await LoadDriver.run(configuration) { line in

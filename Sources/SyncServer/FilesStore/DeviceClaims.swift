@@ -1,0 +1,69 @@
+import LedgerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which user each device id belongs to, without opening every ledger: `DATA/devices/<16 hex>`
+/// holds the owner's name. A claim is written to a temporary file, fsynced, then hard-linked to
+/// its name — `link` fails with EEXIST when another push (of this or another process) claimed
+/// the device first, and a visible claim is always complete — and the directory is fsynced before
+/// the push that made it is acknowledged (Schemas/server-store.md, "Files store").
+struct DeviceClaims: Sendable {
+    static let directoryName = "devices"
+    let directory: String
+    private let fileSystem = PosixFileSystem()
+
+    init(dataDirectory: String) { directory = Path.join(dataDirectory, Self.directoryName) }
+
+    /// The owner of `device`, claiming it for `user` when nobody has.
+    func claim(_ device: DeviceID, for user: String) throws -> String {
+        let path = Path.join(directory, device.description)
+        if let owner = try owner(at: path) { return owner }
+        let temporary = Path.join(directory, ".claim-\(device)-\(UInt64.random(in: 0...UInt64.max))")
+        try fileSystem.writeAtomically(temporary, Array(user.utf8))
+        defer { try? fileSystem.removeFile(temporary) }
+        if link(temporary, path) != 0 {
+            guard errno == EEXIST else {
+                throw LedgerError(.io, "cannot claim device \(device) in \(directory): \(String(cString: strerror(errno)))", file: path, cause: .errno(errno))
+            }
+            return try owner(at: path) ?? user
+        }
+        try fileSystem.syncDirectory(directory)
+        return user
+    }
+
+    private func owner(at path: String) throws -> String? {
+        guard fileSystem.fileExists(path) else { return nil }
+        return String(decoding: try fileSystem.readFile(path), as: UTF8.self)
+    }
+
+    /// A data directory made before `devices/` existed: claims every device of every ledger
+    /// (opening each once), then renames the finished directory into place, so a crash midway
+    /// starts over. Nothing to do when `devices/` exists.
+    static func migrate(dataDirectory: String, ledgers: String, clock: any WallClock) throws {
+        let fileSystem = PosixFileSystem()
+        let final = Path.join(dataDirectory, directoryName)
+        guard !fileSystem.directoryExists(final) else { return }
+        let building = final + ".migrating"
+        if fileSystem.directoryExists(building) {
+            for name in try fileSystem.listDirectory(building) { try fileSystem.removeFile(Path.join(building, name)) }
+        } else {
+            try fileSystem.createDirectory(building)
+        }
+        let claims = DeviceClaims(directory: building)
+        for user in try fileSystem.listDirectory(ledgers).sorted() where !user.hasPrefix(".") {
+            let directory = Path.join(ledgers, user)
+            guard fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else { continue }
+            let ledger = try Ledger.open(directory: directory, clock: clock)
+            defer { ledger.close() }
+            for device in Set(ledger.versionVector.keys).union(ledger.deviceNames.keys) where device != ledger.localDevice {
+                _ = try claims.claim(device, for: user)
+            }
+        }
+        try fileSystem.rename(building, to: final)
+        try fileSystem.syncDirectory(dataDirectory)
+    }
+
+    private init(directory: String) { self.directory = directory }
+}

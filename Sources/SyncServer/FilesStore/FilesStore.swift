@@ -1,0 +1,91 @@
+import LedgerCore
+import LedgerSync
+import NIOPosix
+
+/// The embedded store of `serve --data DIR` (Schemas/server-store.md, "Files store"): users and
+/// token hashes in `DATA/users.json`, one ledger per user in `DATA/ledgers/<user>/`, device
+/// ownership in `DATA/devices/`, activity times in `DATA/activity/`. Nothing is opened at
+/// start-up; a user's ledger opens on first use (one scan builds its digest index) and at most
+/// `Limits.openLedgers` stay open. Each user has its own `UserLedger`: users never wait for each
+/// other, and blocking file I/O runs on `Limits.ioThreads` threads of its own.
+package final class FilesStore: SyncStorage {
+    package static let ledgersDirectory = "ledgers"
+    package static let serverDeviceName = "oritsubushi sync server"
+
+    package let kind = "files"
+    package let dataDirectory: String
+    package let limits: Limits
+    let clock: any WallClock
+    let stations: any StationDirectory
+    let claims: DeviceClaims
+    let pool: LedgerPool
+    private let tokens: TokenIndex
+    private let threads: NIOThreadPool
+
+    var ledgersPath: String { Path.join(dataDirectory, Self.ledgersDirectory) }
+
+    /// Creates the data directory if needed and, once, records the device owners of a data
+    /// directory made by an older version (`DeviceClaims.migrate`). Opens no ledger.
+    package init(dataDirectory: String, stations: any StationDirectory = AnyPositiveStation(),
+                 clock: any WallClock = SystemClock(), limits: Limits = Limits()) throws {
+        self.dataDirectory = dataDirectory
+        self.stations = stations
+        self.clock = clock
+        self.limits = limits
+        let fileSystem = PosixFileSystem()
+        let ledgers = Path.join(dataDirectory, Self.ledgersDirectory)
+        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        if !fileSystem.directoryExists(ledgers) { try fileSystem.createDirectory(ledgers) }
+        try DeviceClaims.migrate(dataDirectory: dataDirectory, ledgers: ledgers, clock: clock)
+        claims = DeviceClaims(dataDirectory: dataDirectory)
+        pool = LedgerPool(capacity: limits.openLedgers)
+        tokens = TokenIndex(users: UserStore(dataDirectory: dataDirectory))
+        threads = NIOThreadPool(numberOfThreads: max(1, limits.ioThreads))
+        threads.start()
+    }
+
+    /// Ledgers open now.
+    package var openLedgerCount: Int { pool.openCount }
+
+    package func user(forTokenHash hash: String) async throws -> String? {
+        try tokens.user(forTokenHash: hash)
+    }
+
+    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+        let have = try ForkCheck.decodeHave(request)
+        return try await ledger(user).pull(request, have: have)
+    }
+
+    package func push(user: String, request: PushRequest) async throws -> PushResponse {
+        guard request.records.count <= limits.maximumPushRecords else {
+            throw SyncServerError(.payloadTooLarge, "a push may carry at most \(limits.maximumPushRecords) records; send smaller pages")
+        }
+        var records: [LedgerRecord] = []
+        records.reserveCapacity(request.records.count)
+        for (index, item) in request.records.enumerated() {
+            do { records.append(try item.record()) } catch let error as LedgerError {
+                throw SyncServerError(.unprocessable, "record \(index): \(error.message)")
+            }
+        }
+        return try await ledger(user).push(records)
+    }
+
+    package func status(user: String) async throws -> StoreStatus {
+        try await ledger(user).status()
+    }
+
+    /// Closes every open ledger (their locks released), then stops the I/O threads.
+    package func close() async {
+        for ledger in pool.all { await ledger.closeLedger() }
+        try? await threads.shutdownGracefully()
+    }
+
+    private func ledger(_ user: String) -> UserLedger {
+        pool.ledger(for: user) { UserLedger(user: user, store: self) }
+    }
+
+    /// Runs blocking file work on the store's I/O threads.
+    func io<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await threads.runIfActive(body)
+    }
+}

@@ -1,0 +1,77 @@
+import LedgerCore
+import LedgerSync
+
+/// `server repair NAME --from LEDGER_DIR` on the files store: `LedgerRepair` (the client's
+/// repair, run on the user's server ledger) fed with a client replica's records. Every check
+/// runs before the first change: events the replica lacks are named by device and seq range
+/// (exit 65), a replica holding another user's device is refused, and a ledger still open in a
+/// running server (which closes a ledger it finds damaged) is refused with exit 75. Damaged
+/// segments go to `ledgers/NAME/quarantine/<UTC time>/`, never deleted.
+struct FilesStoreRepair {
+    let administration: FilesStoreAdministration
+    let user: String
+    let replica: String
+
+    func run() throws -> StoreRepairReport {
+        guard try administration.knows(user) else {
+            throw LedgerError(.missingLedger, "no user '\(user)' in \(administration.dataDirectory)")
+        }
+        let directory = administration.ledgerPath(user)
+        guard administration.fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else {
+            throw LedgerError(.missingLedger, "user '\(user)' has no stored ledger; there is nothing to repair", file: directory)
+        }
+        let clock = administration.clock
+        let source = try Ledger.open(directory: replica, clock: clock)
+        defer { source.close() }
+        let records = try source.allRecords()
+        let devices = Self.devices(of: records)
+        for (device, owner) in try administration.deviceClaims() where owner != user && devices.contains(where: { $0.description == device }) {
+            throw LedgerError(.conflict, "\(replica) holds events of device \(device), which belongs to user '\(owner)'; repair from a replica of '\(user)'; nothing was changed")
+        }
+        let repair: LedgerRepair
+        do { repair = try LedgerRepair.begin(directory: directory, clock: clock) } catch let error as LedgerError where error.category == .locked {
+            throw LedgerError(.locked, "a running server holds user '\(user)''s ledger open (it has not found it damaged); stop the server or let it answer this user once (503), then repair again; nothing was changed", file: directory)
+        }
+        defer { repair.close() }
+        guard repair.needsRepair else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
+        try requireCheckpointedEvents(repair, in: Set(records.compactMap(\.eventID)))
+        let report = try repair.repair(from: records, sourceName: replica)
+        // Still under the repair's lock: the result must open and verify before the server may.
+        let ledger = try Ledger.open(directory: directory, clock: clock, useLock: false)
+        defer { ledger.close() }
+        _ = try ledger.verify()
+        let claims = DeviceClaims(dataDirectory: administration.dataDirectory)
+        for device in devices where device != ledger.localDevice { _ = try claims.claim(device, for: user) }
+        return StoreRepairReport(quarantine: report.quarantine.map { Path.join(directory, $0) }, moved: report.moved,
+                                 restoredEvents: report.recoveredEvents + report.mergedEvents)
+    }
+
+    /// `LedgerRepair` learns what a damaged segment held from its footer; the newest segment has
+    /// none, and its readable frames stop at the damage. On a client the source then brings
+    /// everything anyway; here the replica is the only source, so the segment's checkpoint
+    /// (`NNNNNNNN.seg.summary`, written after every append; Schemas/segment-format.md §5a) names
+    /// the seq ranges the replica must hold, else nothing is changed.
+    private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>) throws {
+        let fileSystem = administration.fileSystem
+        for segment in repair.segments where !segment.isIntact && segment.footer == nil {
+            let path = segment.path + ".summary"
+            guard fileSystem.fileExists(path),
+                  case .success(let checkpoint) = try fileSystem.readFile(path).withUnsafeBytes({ ActiveSegmentCheckpoint.decode($0) }),
+                  checkpoint.segmentNumber == segment.number else { continue }
+            for range in checkpoint.summary.deviceRanges {
+                guard let first = (range.firstSeq...range.lastSeq).first(where: { !held.contains(EventID(device: range.device, seq: $0)) }) else { continue }
+                var last = first
+                while last < range.lastSeq, !held.contains(EventID(device: range.device, seq: last + 1)) { last += 1 }
+                throw LedgerError(.conflict, "cannot repair: \(segment.fileName) held device \(range.device)'s events \(first == last ? "seq \(first)" : "seqs \(first)–\(last)"), which \(replica) does not have; nothing was changed")
+            }
+        }
+    }
+
+    static func devices(of records: [LedgerRecord]) -> Set<DeviceID> {
+        var devices = Set<DeviceID>()
+        for record in records {
+            if case .deviceName(let name) = record { devices.insert(name.device) } else if let id = record.eventID { devices.insert(id.device) }
+        }
+        return devices
+    }
+}

@@ -1,0 +1,125 @@
+import LedgerCore
+import LedgerSync
+
+/// One user's open ledger and what the files store keeps in memory for it (event digests, the
+/// winning catalogue version), built by one scan at open. Not thread-safe: only its
+/// `UserLedger` uses it, one operation at a time, on the store's I/O threads.
+final class OpenUserLedger: @unchecked Sendable {
+    let ledger: Ledger
+    private(set) var digests = DigestIndex()
+    private var catalogVersion: (order: EventOrder, version: UInt32)?
+
+    /// Opens (or creates) `directory` and reads every record once, checking every frame.
+    init(directory: String, clock: any WallClock, fileSystem: PosixFileSystem) throws {
+        ledger = fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName))
+            ? try Ledger.open(directory: directory, clock: clock)
+            : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, clock: clock)
+        do {
+            try ledger.forEachRecord { view, _ in
+                switch view.kind {
+                case .deviceName: break
+                case .catalogVersion:
+                    note(EventOrder(view), view.catalogVersion)
+                    digests.append(device: view.device, seq: view.seq, hex: EventDigest.hex(view))
+                default: digests.append(device: view.device, seq: view.seq, hex: EventDigest.hex(view))
+                }
+            }
+        } catch {
+            ledger.close()
+            throw error
+        }
+    }
+
+    func close() { ledger.close() }
+
+    var serverHas: [String: UInt64] { WireVersionVector.encode(ledger.versionVector) }
+
+    /// The records clients pushed (`/v1/status`'s `records`): the log without the server
+    /// ledger's own device name, which no client is ever sent, so that both stores count alike.
+    var clientRecords: UInt64 {
+        let own: UInt64 = ledger.deviceNames[ledger.localDevice] == nil ? 0 : 1
+        return UInt64(ledger.recordCount) - min(own, UInt64(ledger.recordCount))
+    }
+    var latestCatalogVersion: UInt32? { catalogVersion?.version }
+
+    /// `serverDigests` of a pull: the digest of the event at `serverHas[device]` for every device.
+    var headDigests: [String: String] {
+        var result: [String: String] = [:]
+        for (device, seq) in ledger.versionVector where seq > 0 {
+            if let digest = digests.digest(device, seq) { result[device.description] = digest }
+        }
+        return result
+    }
+
+    /// The records `have` lacks, in log order from `request.cursor`, up to the page limits.
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: FilesStore.Limits) throws -> PullResponse {
+        let limit = min(max(1, request.limit ?? limits.maximumPullRecords), limits.maximumPullRecords)
+        // The cursor only skips records already examined for this client; one past the end
+        // (another server's, or a stale one) falls back to a full scan.
+        var start = request.cursor ?? 0
+        if start > ledger.recordCount { start = 0 }
+        var records: [WireRecord] = []
+        var bytes = 0
+        var cursor = start
+        var more = false
+        let local = ledger.localDevice
+        try ledger.forEachRecord(from: start) { (view, position) -> RecordIteration in
+            if records.count >= limit || bytes >= limits.maximumPullBytes {
+                more = true  // the page is full; `cursor` points at the first record not examined
+                return .stop
+            }
+            cursor = position + 1
+            if view.kind == .deviceName {
+                guard view.device != local else { return .continue }
+            } else if view.seq <= have[view.device] ?? 0 {
+                return .continue
+            }
+            bytes += view.length
+            records.append(WireRecord(view.record))
+            return .continue
+        }
+        return PullResponse(records: records, more: more, cursor: cursor, serverHas: serverHas,
+                            catalogVersion: latestCatalogVersion, serverDigests: headDigests)
+    }
+
+    /// Checks every record's device (not the server's own id; this user's, or claimed for them
+    /// now) and the merge rules, then appends what the ledger lacks in one fsynced batch.
+    func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims) throws -> PushResponse {
+        var checked = Set<DeviceID>()
+        for record in records {
+            let device: DeviceID
+            switch record {
+            case .deviceName(let r): device = r.device
+            default: device = record.eventID!.device
+            }
+            guard checked.insert(device).inserted else { continue }
+            if device == ledger.localDevice {
+                throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")
+            }
+            if !holds(device), try claims.claim(device, for: user) != user {
+                throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
+            }
+        }
+        let options = MergeOptions.acceptingPush(stations: stations)
+        let prepared: PreparedMerge
+        do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
+            throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
+        }
+        let report = try LedgerMerger.apply(prepared, to: ledger, options: options)
+        for record in prepared.events {
+            guard let id = record.eventID else { continue }
+            if case .catalogVersion(let e) = record { note(EventOrder(hlc: e.hlc, device: id.device, seq: id.seq), e.version) }
+            digests.append(device: id.device, seq: id.seq, hex: EventDigest.hex(record))
+        }
+        return PushResponse(appended: report.eventsIn + report.namesIn, duplicates: prepared.duplicates, serverHas: serverHas)
+    }
+
+    /// Devices the ledger already holds events or a name of (so they are this user's).
+    func holds(_ device: DeviceID) -> Bool {
+        ledger.versionVector[device] != nil || ledger.deviceNames[device] != nil
+    }
+
+    private func note(_ order: EventOrder, _ version: UInt32) {
+        if catalogVersion.map({ order > $0.order }) ?? true { catalogVersion = (order, version) }
+    }
+}

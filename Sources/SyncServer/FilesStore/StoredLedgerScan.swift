@@ -1,0 +1,52 @@
+import LedgerCore
+import LedgerSync
+
+/// One user's ledger read without taking its lock, so `server users`, `verify` and `export` work
+/// while `serve` holds it: every segment is read on its own and checked (frame checksums, footer,
+/// log positions, seq continuity; `LedgerRepair`'s inspection), and nothing is written — a torn
+/// tail of the newest segment (a push being written) is left for its owner to cut.
+struct StoredLedgerScan {
+    let directory: String
+    /// The intact records before the first damage, in log order.
+    let records: [LedgerRecord]
+    /// The first damage, or an interrupted `server repair`, if any.
+    let damage: LedgerError?
+    /// The server's own device id in this ledger (never a client's).
+    let serverDevice: DeviceID
+
+    /// Reads `directory`; nil when it holds no ledger (a user who never pushed).
+    static func read(directory: String, clock: any WallClock) throws -> StoredLedgerScan? {
+        guard PosixFileSystem().fileExists(Path.join(directory, LedgerMetadata.fileName)) else { return nil }
+        let inspection = try LedgerRepair.begin(directory: directory, clock: clock, useLock: false)
+        defer { inspection.close() }
+        let first = inspection.firstDamagedNumber
+        let intact = inspection.segments.prefix { first == nil || $0.number < first! }
+        var damage = inspection.damage
+        if damage == nil, let run = inspection.unfinished.first {
+            damage = LedgerError(.corruption, "a repair did not finish; run 'server repair' again",
+                                 file: Path.join(inspection.quarantinePath, run))
+        }
+        return StoredLedgerScan(directory: directory, records: intact.flatMap(\.records), damage: damage,
+                                serverDevice: inspection.metadata.deviceID)
+    }
+
+    var events: UInt64 { UInt64(records.lazy.filter { $0.eventID != nil }.count) }
+
+    /// The client devices this ledger holds events or names of.
+    var devices: Set<DeviceID> {
+        var devices = Set<DeviceID>()
+        for record in records {
+            if case .deviceName(let name) = record { devices.insert(name.device) } else if let id = record.eventID { devices.insert(id.device) }
+        }
+        devices.remove(serverDevice)
+        return devices
+    }
+
+    /// Every record but the server's own (its device name): what a client's ledger may hold.
+    var clientRecords: [LedgerRecord] {
+        records.filter { record in
+            if case .deviceName(let name) = record { return name.device != serverDevice }
+            return record.eventID?.device != serverDevice
+        }
+    }
+}

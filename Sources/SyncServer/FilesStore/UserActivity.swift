@@ -1,0 +1,51 @@
+import Foundation
+import LedgerCore
+
+/// The last accepted push and answered pull of one user, in `DATA/activity/<user>.json`
+/// (`{"last_pull": ms, "last_push": ms}`), for `server users`. Written atomically by the serving
+/// process at most every `FilesStore.Limits.activityInterval` per user and when the user's
+/// ledger is closed, so a figure may lag by that interval; losing it loses no event.
+package struct UserActivity: Codable, Sendable, Equatable {
+    package static let directoryName = "activity"
+
+    package var lastPush: Int64?
+    package var lastPull: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case lastPush = "last_push"
+        case lastPull = "last_pull"
+    }
+
+    package init(lastPush: Int64? = nil, lastPull: Int64? = nil) {
+        self.lastPush = lastPush
+        self.lastPull = lastPull
+    }
+
+    static func path(dataDirectory: String, user: String) -> String {
+        Path.join(Path.join(dataDirectory, directoryName), user + ".json")
+    }
+
+    /// What was recorded for `user` (empty when nothing was, or the file is unreadable).
+    package static func read(dataDirectory: String, user: String) -> UserActivity {
+        let fileSystem = PosixFileSystem()
+        guard let bytes = try? fileSystem.readFile(path(dataDirectory: dataDirectory, user: user)),
+              let activity = try? JSONDecoder().decode(UserActivity.self, from: Data(bytes)) else { return UserActivity() }
+        return activity
+    }
+
+    func write(dataDirectory: String, user: String) throws {
+        let fileSystem = PosixFileSystem()
+        // A user erased by `server delete-user` while their ledger was open leaves no file behind.
+        guard fileSystem.directoryExists(Path.join(Path.join(dataDirectory, FilesStore.ledgersDirectory), user)) else { return }
+        let directory = Path.join(dataDirectory, Self.directoryName)
+        if !fileSystem.directoryExists(directory) { try fileSystem.createDirectory(directory) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try fileSystem.writeAtomically(Self.path(dataDirectory: dataDirectory, user: user), Array(try encoder.encode(self)))
+    }
+
+    /// Removes the file (`server delete-user`).
+    package static func remove(dataDirectory: String, user: String) throws {
+        try PosixFileSystem().removeFileIfPresent(path(dataDirectory: dataDirectory, user: user))
+    }
+}

@@ -1,0 +1,145 @@
+import LedgerCore
+import LedgerSync
+
+/// One user's ledger in the files store: an actor per user, so that different users never wait
+/// for each other, and a FIFO gate inside it, so that one user's operations run one at a time
+/// even across the awaits of their file I/O (which runs on the store's I/O threads, never on
+/// Swift's cooperative pool). The ledger opens on first use and closes when the store's
+/// `LedgerPool` evicts it, when it turns out damaged, or when the store closes.
+actor UserLedger {
+    let user: String
+    private unowned let store: FilesStore
+    private var open: OpenUserLedger?
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var activity: UserActivity
+    private var activityWritten: Int64 = 0
+    private var activityDirty = false
+
+    init(user: String, store: FilesStore) {
+        self.user = user
+        self.store = store
+        activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user)
+    }
+
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64]) async throws -> PullResponse {
+        let limits = store.limits
+        let response = try await serialised { open in
+            try await ForkCheck.check(have, request) { device, seq in open.digests.digest(device, seq) }
+            return try await self.io(open) { try $0.pull(request, have: have, limits: limits) }
+        }
+        await noteActivity { $0.lastPull = $1 }
+        return response
+    }
+
+    func push(_ records: [LedgerRecord]) async throws -> PushResponse {
+        let (user, stations, claims) = (self.user, store.stations, store.claims)
+        let response = try await serialised { open in
+            try await self.io(open) { try $0.push(records, user: user, stations: stations, claims: claims) }
+        }
+        await noteActivity { $0.lastPush = $1 }
+        return response
+    }
+
+    func status() async throws -> StoreStatus {
+        try await serialised { open in
+            StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: open.latestCatalogVersion)
+        }
+    }
+
+    /// Closes the ledger (its lock released) after the operations queued before this one.
+    func closeLedger() async {
+        await acquire()
+        defer { release() }
+        await closeNow()
+    }
+
+    // MARK: - One operation at a time
+
+    private func acquire() async {
+        if !busy { busy = true; return }
+        await withCheckedContinuation { waiters.append($0) }  // `busy` passes to us in `release`
+    }
+
+    private func release() {
+        if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }
+    }
+
+    private func serialised<T: Sendable>(_ body: (OpenUserLedger) async throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        let open = try await opened()
+        store.pool.touch(user)
+        return try await body(open)
+    }
+
+    /// Runs `body` on an I/O thread. A failure other than a refusal closes the ledger, so the
+    /// next request reopens it from what is on disk (recovering a torn tail, or finding damage).
+    private func io<T: Sendable>(_ open: OpenUserLedger, _ body: @escaping @Sendable (OpenUserLedger) throws -> T) async throws -> T {
+        do {
+            return try await store.io { try body(open) }
+        } catch let error as SyncServerError {
+            throw error
+        } catch {
+            await closeNow()
+            throw damaged(error)
+        }
+    }
+
+    private func opened() async throws -> OpenUserLedger {
+        if let open { return open }
+        try UserStore.validate(name: user)
+        let directory = Path.join(store.ledgersPath, user)
+        let clock = store.clock
+        let open: OpenUserLedger
+        do {
+            open = try await store.io { try OpenUserLedger(directory: directory, clock: clock, fileSystem: PosixFileSystem()) }
+        } catch {
+            throw damaged(error)
+        }
+        self.open = open
+        for victim in store.pool.opened(user) {
+            Task { await victim.closeLedger() }
+        }
+        return open
+    }
+
+    private func closeNow() async {
+        guard let open else { return }
+        self.open = nil
+        let (activity, directory, user, dirty) = (self.activity, store.dataDirectory, self.user, activityDirty)
+        activityDirty = false
+        try? await store.io {
+            open.close()
+            if dirty { try activity.write(dataDirectory: directory, user: user) }
+        }
+        store.pool.closed(user)
+    }
+
+    /// A damaged or locked ledger answers this user 503 (every other user is served); other
+    /// failures pass on unchanged (a 500 that says nothing was applied).
+    private func damaged(_ error: any Error) -> any Error {
+        guard let error = error as? LedgerError else { return error }
+        switch error.category {
+        case .corruption:
+            return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is damaged: \(error.description); an operator can run 'oritsubushi server verify' and 'server repair'")
+        case .locked:
+            return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is held by another process (a 'server repair'?); try again later")
+        default:
+            return error
+        }
+    }
+
+    /// Records the time of a pull or push; writes the activity file at most every
+    /// `Limits.activityInterval` (and when the ledger closes).
+    private func noteActivity(_ update: (inout UserActivity, Int64) -> Void) async {
+        let now = store.clock.nowMilliseconds()
+        update(&activity, now)
+        activityDirty = true
+        guard now - activityWritten >= store.limits.activityInterval else { return }
+        activityWritten = now
+        activityDirty = false
+        let (activity, directory, user) = (self.activity, store.dataDirectory, self.user)
+        try? await store.io { try activity.write(dataDirectory: directory, user: user) }
+    }
+}

@@ -1,0 +1,34 @@
+import LedgerSync
+
+/// A store that counts the records it accepts and sends (`SyncMetrics`, `events_pushed_total`
+/// and `events_pulled_total`) and forwards everything else unchanged; `serve` wraps its store in
+/// one, so the HTTP handlers need not know about metrics.
+package struct MeteredStorage: SyncStorage {
+    package let base: any SyncStorage
+    package let metrics: SyncMetrics
+
+    package init(_ base: any SyncStorage, metrics: SyncMetrics) {
+        self.base = base
+        self.metrics = metrics
+    }
+
+    package var kind: String { base.kind }
+
+    package func user(forTokenHash hash: String) async throws -> String? { try await base.user(forTokenHash: hash) }
+
+    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+        let response = try await base.pull(user: user, request: request)
+        metrics.recordPulled(response.records.count)
+        return response
+    }
+
+    package func push(user: String, request: PushRequest) async throws -> PushResponse {
+        let response = try await base.push(user: user, request: request)
+        metrics.recordPushed(response.appended)
+        return response
+    }
+
+    package func status(user: String) async throws -> StoreStatus { try await base.status(user: user) }
+
+    package func close() async { await base.close() }
+}

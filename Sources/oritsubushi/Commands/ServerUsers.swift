@@ -1,0 +1,71 @@
+import ArgumentParser
+import LedgerCore
+import SyncServer
+
+extension Server {
+    struct Users: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every user: tokens (active/revoked), devices, events, last push and pull.",
+            discussion: """
+                One line per user, sorted by name. --json prints one object: {"users": [{"name", \
+                "active_tokens", "revoked_tokens", "devices", "events", "last_push", \
+                "last_pull"}]}, times in ISO 8601 UTC or null when never (the files store records \
+                them at most every few seconds per user, so they may lag). Works while the server \
+                runs. Exit codes: 0, 69 store unreachable.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print one JSON object.") var json = false
+
+        func run() async throws {
+            let users = try await store.withAdministration { admin, _ in try await admin.users() }
+            if json {
+                print(try JSONOutput.line(["users": users.map(UserLine.init)]))
+                return
+            }
+            if users.isEmpty { print("no users") }
+            for user in users {
+                let line = UserLine(user)
+                print("\(user.name): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(user.devices) devices; \(user.events) events; last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
+            }
+        }
+    }
+
+    /// One user in `server users --json`: nil times are written as null, not left out.
+    struct UserLine: Encodable {
+        var name: String
+        var activeTokens: Int
+        var revokedTokens: Int
+        var devices: Int
+        var events: UInt64
+        var lastPush: String?
+        var lastPull: String?
+
+        init(_ user: StoredUser) {
+            name = user.name
+            activeTokens = user.activeTokens
+            revokedTokens = user.revokedTokens
+            devices = user.devices
+            events = user.events
+            lastPush = user.lastPush.map { ISO8601.format(milliseconds: $0) }
+            lastPull = user.lastPull.map { ISO8601.format(milliseconds: $0) }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case name, devices, events
+            case activeTokens = "active_tokens", revokedTokens = "revoked_tokens"
+            case lastPush = "last_push", lastPull = "last_pull"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(activeTokens, forKey: .activeTokens)
+            try container.encode(revokedTokens, forKey: .revokedTokens)
+            try container.encode(devices, forKey: .devices)
+            try container.encode(events, forKey: .events)
+            try container.encode(lastPush, forKey: .lastPush)
+            try container.encode(lastPull, forKey: .lastPull)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import LedgerCore
+import Logging
+import SyncServer
+import SyncServerPostgres
+
+/// Which store a `serve` or `server …` command works on: `--data DIR` (the files store),
+/// `--store postgres://USER@HOST:PORT/DB` (PostgreSQL), or, when neither is given,
+/// `$ORITSUBUSHI_STORE` (a postgres:// URL). Exactly one; both options together exit 64.
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The files store: the server's data directory.", valueName: "dir")) var data: String?
+    @Option(help: ArgumentHelp("The PostgreSQL store (default: $ORITSUBUSHI_STORE).", valueName: "postgres://user@host:port/db"))
+    var store: String?
+
+    static let environmentVariable = "ORITSUBUSHI_STORE"
+
+    enum Location {
+        case files(directory: String)
+        case postgres(PostgresLocation)
+    }
+
+    func validate() throws {
+        if data != nil && store != nil { throw ValidationError("give either --data DIR or --store URL, not both") }
+    }
+
+    /// The store named on the command line, else by $ORITSUBUSHI_STORE; refuses (exit 64) when none is.
+    func location() throws -> Location {
+        if let data { return .files(directory: data) }
+        guard let url = store ?? Environment.variable(Self.environmentVariable) else {
+            throw LedgerError(.usage, "no store: pass --data DIR (files) or --store postgres://USER@HOST:PORT/DB, or set \(Self.environmentVariable)")
+        }
+        return .postgres(try PostgresLocation(url: url))
+    }
+
+    /// The store's operator side (`server add-user`, `verify`, …); the caller closes it.
+    func administration(clock: any WallClock) async throws -> any SyncStoreAdministration {
+        switch try location() {
+        case .files(let directory):
+            return FilesStoreAdministration(dataDirectory: directory, clock: clock)
+        case .postgres(let location):
+            return try await PostgresStore.connect(location: location, clock: clock, logger: Self.quietLogger)
+        }
+    }
+
+    /// Runs `body` on the administration and closes it, also when `body` throws.
+    func withAdministration<T>(_ body: (any SyncStoreAdministration, _ now: Int64) async throws -> T) async throws -> T {
+        let clock = try Environment.clock()
+        let store = try await administration(clock: clock)
+        do {
+            let result = try await body(store, clock.nowMilliseconds())
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// `server …` commands print their own results; the pool's chatter stays out of them.
+    static var quietLogger: Logger { Logger(label: "oritsubushi.server", factory: { _ in SwiftLogNoOpLogHandler() }) }
+}

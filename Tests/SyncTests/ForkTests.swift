@@ -1,0 +1,173 @@
+import Foundation
+import LedgerCore
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+/// A copied ledger never syncs silently (Schemas/merge.md §10): the built executable against the
+/// real sync server, with ledger directories copied as a user copies them.
+@Suite("Copied ledgers (forks)")
+struct ForkTests {
+    /// `cp -r` of a synced ledger, a different station recorded on each copy (the copy records
+    /// `copyEdits` of them: 1 makes the server refuse the pull with 409 `fork`; 2 leaves the copy
+    /// ahead of the server, which the client sees from `server_digests`), then both sync twice
+    /// in both orders: every replica and a fresh device hold every completion.
+    @Test("a copy is re-identified and both copies converge", arguments: [1, 2], StoreKind.allCases)
+    func copyConverges(copyEdits: Int, store: StoreKind) async throws {
+        let dir = try TemporaryDirectory("fork-copy")
+        defer { dir.remove() }
+        let server = try await SyncTestServer.start(dir, store)
+        defer { server.stop() }
+        let original = dir.sub("original"), copy = dir.sub("copy"), fresh = dir.sub("fresh")
+        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try CLI.run("complete", "202919", "2020-05", "--ledger", original).expectSuccess()
+        try server.sync(original).expectSuccess()
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let oldDevice = try deviceID(of: original)
+
+        try CLI.run("complete", "120004", "2021-03-04", "--ledger", original).expectSuccess()
+        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+        if copyEdits > 1 { try CLI.run("memo", "130001", "コピー側", "--ledger", copy).expectSuccess() }
+        try server.sync(original).expectSuccess()
+        let first = try server.sync(copy)
+        first.expectSuccess()
+        #expect(first.stdout.contains("this ledger was a copy of another replica: device \(oldDevice)'s events #"), "\(first.stdout)")
+        let newDevice = try deviceID(of: copy)
+        #expect(newDevice != oldDevice)
+        #expect(first.stdout.contains(newDevice.description))
+        for ledger in [original, copy, original, copy] { try server.sync(ledger).expectSuccess() }
+        try CLI.run("init", "--ledger", fresh, "--device", "tablet", "--no-catalog").expectSuccess()
+        try server.sync(fresh).expectSuccess()
+
+        let exports = try [original, copy, fresh].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        #expect(exports[0] == exports[1] && exports[1] == exports[2])
+        for station in ["202919", "120004", "130001"] { #expect(exports[0].contains(station), "\(station) lost") }
+        if copyEdits > 1 { #expect(exports[2].contains("コピー側")) }
+
+        // The old segments are kept in quarantine, the swap finished, the copy verifies.
+        let runs = try FileManager.default.contentsOfDirectory(atPath: copy + "/quarantine")
+        #expect(runs.count == 1)
+        let run = copy + "/quarantine/" + runs[0]
+        #expect(FileManager.default.fileExists(atPath: run + "/segments/00000001.seg"))
+        #expect(!FileManager.default.fileExists(atPath: run + "/" + DeviceReidentification.unfinishedMarker))
+        #expect(!FileManager.default.fileExists(atPath: copy + "/" + DeviceReidentification.stagingDirectory))
+        try CLI.run("verify", "--ledger", copy).expectSuccess()
+        #expect(try deviceID(of: original) == oldDevice, "the replica the server knew keeps its id")
+    }
+
+    /// A replica that received a copy's diverging events by `merge` cannot be re-identified (they
+    /// are not its own): refused naming the device and seq, nothing written.
+    @Test("a fork of another device is refused with exit 65 and nothing written", arguments: StoreKind.allCases)
+    func foreignForkRefused(store: StoreKind) async throws {
+        let dir = try TemporaryDirectory("fork-foreign")
+        defer { dir.remove() }
+        let server = try await SyncTestServer.start(dir, store)
+        defer { server.stop() }
+        let original = dir.sub("original"), copy = dir.sub("copy"), other = dir.sub("other")
+        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try server.sync(original).expectSuccess()
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        try CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
+        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+        try server.sync(original).expectSuccess()
+        try CLI.run("init", "--ledger", other, "--device", "phone", "--no-catalog").expectSuccess()
+        try CLI.run("merge", copy, "--ledger", other).expectSuccess()
+        let forked = try deviceID(of: copy)
+
+        let before = try directorySnapshot(other)
+        let refused = try server.sync(other)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("device \(forked)'s event #"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(try directorySnapshot(other) == before, "nothing written")
+    }
+
+    /// The swap survives a crash at every file operation: finishing it afterwards (what every
+    /// command does first) leaves the old ledger or the new one, never a mix.
+    @Test("a crash at any point of the rewrite leaves the old ledger or the new one")
+    func crashDuringRewrite() throws {
+        let base = CrashableFileSystem()
+        let clock = FixedClock(milliseconds: 1_800_000_000_000)
+        let other = DeviceID(rawValue: 0x0bad_cafe_0000_0001)
+        let newDevice = DeviceID(rawValue: 0x0123_4567_89ab_cdef)
+        do {
+            let ledger = try Ledger.create(directory: "/l", deviceName: "copy", fileSystem: base, clock: clock, useLock: false)
+            ledger.rollThreshold = 600
+            for station in 1...12 as ClosedRange<UInt32> {
+                try ledger.appendLocal([StationEditDraft(station: station, compDate: try CompletionDate(code: 20_200_000), memo: "m\(station)")])
+                if station % 4 == 0 {
+                    let seq = (ledger.versionVector[other] ?? 0) + 1
+                    try ledger.appendReplicated([.stationEdit(StationEdit(
+                        id: EventID(device: other, seq: seq), hlc: ledger.nextLocalHLC(), station: 100 + station,
+                        compDate: try CompletionDate(code: 20_190_000), memo: nil, origin: .user))])
+                }
+            }
+            ledger.close()
+        }
+        let old = try Ledger.open(directory: "/l", fileSystem: base, clock: clock, useLock: false)
+        let oldRecords = try old.allRecords()
+        let oldDevice = old.localDevice
+        old.close()
+
+        var sawOld = false, sawNew = false
+        for operations in 0..<400 {
+            let fileSystem = base.clone()
+            fileSystem.crash(afterOperations: operations)
+            var finished = false
+            do {
+                let ledger = try Ledger.open(directory: "/l", fileSystem: fileSystem, clock: clock, useLock: false)
+                _ = try DeviceReidentification.rewrite(ledger, from: 6, stamping: .keep, derivedFiles: [], newDevice: newDevice)
+                ledger.close()
+                finished = true
+            } catch {}
+            let image = fileSystem.image()
+            try DeviceReidentification.finishInterrupted(directory: "/l", fileSystem: image, derivedFiles: [], useLock: false)
+            let after = try Ledger.open(directory: "/l", fileSystem: image, clock: clock, useLock: false)
+            defer { after.close() }
+            let records = try after.allRecords()
+            if after.localDevice == oldDevice {
+                #expect(records == oldRecords, "after \(operations) operations: the old ledger, whole")
+                sawOld = true
+            } else {
+                #expect(after.localDevice == newDevice)
+                #expect(after.versionVector[oldDevice] == 5 && after.versionVector[newDevice] == 7,
+                        "after \(operations) operations: \(after.versionVector)")
+                let moved = records.compactMap { record -> StationEdit? in
+                    guard case .stationEdit(let e) = record, e.id.device == newDevice else { return nil }
+                    return e
+                }
+                #expect(moved.map(\.station) == Array(6...12) && moved.map(\.id.seq) == Array(1...7))
+                #expect(image.directoryExists("/l/quarantine"))
+                sawNew = true
+            }
+            if finished { break }
+        }
+        #expect(sawOld && sawNew)
+    }
+
+    private func deviceID(of ledger: String) throws -> DeviceID {
+        let metadata = try LedgerMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: ledger + "/ledger.json"))), path: ledger)
+        return metadata.deviceID
+    }
+}
+
+/// The server the fork and reissue tests sync with: `oritsubushi server serve` in a child
+/// process on either store, one user, and `sync` through the built executable.
+struct SyncTestServer {
+    let store: CommandLineStore
+    let process: ServerProcess
+    let token: String
+
+    static func start(_ dir: TemporaryDirectory, _ kind: StoreKind) async throws -> SyncTestServer {
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("alice")
+        return SyncTestServer(store: store, process: try store.serve(), token: token)
+    }
+
+    func sync(_ ledger: String, environment: [String: String] = [:]) throws -> CLI.Result {
+        try CLI.run(["sync", "--server", process.url, "--ledger", ledger],
+                    environment: environment.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
+    }
+
+    func stop() { process.terminate() }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import NIOHTTP1
+import LedgerCore
+import LedgerSync
+import LedgerTestSupport
+import SyncClient
+import SyncServer
+import SyncServerPostgres
+import Testing
+
+/// What only PostgreSQL has: several instances on one database, the races the keys decide, the
+/// migrations, and the operator's integrity commands on rows.
+@Suite("PostgreSQL store: several instances, races, migrations, integrity", .requiresPostgres)
+struct PostgresStoreTests {
+    static func stores(_ count: Int, _ database: TestPostgres.Database) async throws -> [PostgresStore] {
+        var stores: [PostgresStore] = []
+        for _ in 0..<count { stores.append(try await database.store(clock: DeviceClock(base: StoreFixture.now))) }
+        return stores
+    }
+
+    static func addUser(_ store: PostgresStore, _ name: String) async throws -> String {
+        let (token, hash) = TestPostgres.token()
+        try await store.addUser(name, tokenHash: hash, now: StoreFixture.now)
+        return token
+    }
+
+    @Test("an event pushed through one instance is pulled from another with the first one's cursor")
+    func twoInstances() async throws {
+        let database = try await TestPostgres.database()
+        let stores = try await Self.stores(2, database)
+        let servers = [try await StoreServer.start(stores[0]), try await StoreServer.start(stores[1])]
+        let token = try await Self.addUser(stores[0], "alice")
+        _ = try await servers[0].send(.POST, "/v1/push", token: token, json: try Wire.push((1...3).map { Wire.edit($0) }))
+        let (_, first) = try await servers[0].call(.POST, "/v1/pull", token: token, try JSONSerialization.jsonObject(with: Data(try Wire.pull())))
+        let cursor = (first["cursor"] as? NSNumber)?.uint64Value
+        _ = try await servers[1].send(.POST, "/v1/push", token: token, json: try Wire.push([Wire.edit(4)]))
+        let body = try Wire.pull(have: [Wire.device: 3], digests: [Wire.device: EventDigest.hex(Wire.edit(3))], cursor: cursor)
+        let (status, second) = try await servers[1].call(.POST, "/v1/pull", token: token, try JSONSerialization.jsonObject(with: Data(body)))
+        for server in servers { await server.stop() }
+        for store in stores { await store.close() }
+        await database.drop()
+        #expect((first["records"] as? [Any])?.count == 3)
+        #expect(status == 200)
+        let seqs = (second["records"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+        #expect(seqs == [4], "the other instance resumes at the first one's cursor")
+    }
+
+    @Test("two instances receiving two versions of one (device, seq) at once: one accepted, the other 409", arguments: 0..<5)
+    func sameIDRace(round: Int) async throws {
+        let database = try await TestPostgres.database()
+        let stores = try await Self.stores(2, database)
+        _ = try await Self.addUser(stores[0], "alice")
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    do {
+                        _ = try await store.push(user: "alice", request: PushRequest(records: [WireRecord(Wire.edit(1, year: 2000 + index))]))
+                        return "ok"
+                    } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let held = try await database.sql("SELECT count(*)::text FROM events")
+        for store in stores { await store.close() }
+        await database.drop()
+        #expect(outcomes.sorted() == ["conflict", "ok"], "round \(round)")
+        #expect(held == ["1"])
+    }
+
+    @Test("two users claiming one device at once: one owns it, the other gets 403", arguments: 0..<5)
+    func deviceClaimRace(round: Int) async throws {
+        let database = try await TestPostgres.database()
+        let stores = try await Self.stores(2, database)
+        _ = try await Self.addUser(stores[0], "alice")
+        _ = try await Self.addUser(stores[0], "bob")
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    do {
+                        _ = try await store.push(user: index == 0 ? "alice" : "bob", request: PushRequest(records: [WireRecord(Wire.edit(1))]))
+                        return "ok"
+                    } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let owners = try await database.sql("SELECT count(DISTINCT user_id)::text FROM devices")
+        for store in stores { await store.close() }
+        await database.drop()
+        #expect(outcomes.sorted() == ["forbidden", "ok"], "round \(round)")
+        #expect(owners == ["1"])
+    }
+
+    @Test("instances starting at once on an empty database migrate it exactly once")
+    func concurrentMigration() async throws {
+        let database = try await TestPostgres.database()
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<6 { group.addTask { try await database.store() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let versions = try await database.sql("SELECT version::text FROM schema_migrations ORDER BY version")
+        let again = try await database.store()
+        let after = try await database.sql("SELECT count(*)::text FROM schema_migrations")
+        for store in stores + [again] { await store.close() }
+        await database.drop()
+        #expect(stores.count == 6)
+        #expect(versions == PostgresSchema.versions.map(String.init))
+        #expect(after == [String(PostgresSchema.versions.count)], "a restart applies nothing twice")
+    }
+
+    @Test("verify names a damaged row; that user alone gets 503; repair from a replica restores it; export and delete")
+    func integrity() async throws {
+        let database = try await TestPostgres.database()
+        let store = try await database.store(clock: DeviceClock(base: StoreFixture.now))
+        let server = try await StoreServer.start(store)
+        let alice = try await Self.addUser(store, "alice")
+        let bob = try await Self.addUser(store, "bob")
+        let dir = try TemporaryDirectory("pg-integrity")
+        defer { dir.remove() }
+        let phone = try Ledger.create(directory: dir.sub("phone"), deviceName: "phone", clock: DeviceClock(base: StoreFixture.now))
+        for n in 0..<12 { _ = try phone.edit(UInt32(100 + n), date: .year(2000 + n)) }
+        _ = try await SyncSession(connection: try SyncConnection(server: server.url, token: alice)).run(phone)
+        _ = try await server.send(.POST, "/v1/push", token: bob, json: try Wire.push([Wire.edit(1)]))
+        #expect(try await store.verify(user: nil).isEmpty)
+
+        // One flipped byte in one row's record, and one row gone.
+        let device = Int64(bitPattern: phone.localDevice.rawValue)
+        _ = try await database.sql("UPDATE events SET record = set_byte(record, 30, get_byte(record, 30) # 1) WHERE device = \(device) AND seq = 5 RETURNING 'x'")
+        _ = try await database.sql("DELETE FROM events WHERE device = \(device) AND seq = 8 RETURNING 'x'")
+        let damage = try await store.verify(user: nil)
+        let (alicePull, aliceBody) = try await server.call(.POST, "/v1/pull", token: alice, try JSONSerialization.jsonObject(with: Data(try Wire.pull())))
+        let (bobPull, _) = try await server.call(.POST, "/v1/pull", token: bob, try JSONSerialization.jsonObject(with: Data(try Wire.pull())))
+        #expect(damage.map(\.seq) == [8, 5] || damage.map(\.seq) == [5, 8])
+        #expect(damage.allSatisfy { $0.user == "alice" && $0.location == "events" })
+        #expect(alicePull == 503 && (aliceBody["message"] as? String)?.contains("table events") == true)
+        #expect(bobPull == 200, "every other user is served")
+        await #expect(throws: LedgerError.self) { _ = try await store.export(user: "alice", to: dir.sub("refused"), now: StoreFixture.now) }
+
+        // A replica lacking an event needed changes nothing; the phone's replica repairs.
+        let empty = try Ledger.create(directory: dir.sub("empty"), deviceName: "empty")
+        empty.close()
+        await #expect(throws: LedgerError.self) { _ = try await store.repair(user: "alice", from: dir.sub("empty"), now: StoreFixture.now) }
+        phone.close()
+        let report = try await store.repair(user: "alice", from: dir.sub("phone"), now: StoreFixture.now)
+        #expect(report.restoredEvents == 2 && report.quarantine == "quarantine_events")
+        #expect(try await store.verify(user: "alice").isEmpty)
+        #expect(try await database.sql("SELECT seq::text FROM quarantine_events") == ["5"])
+        let reopened = try Ledger.open(directory: dir.sub("phone"))
+        let resync = try await SyncSession(connection: try SyncConnection(server: server.url, token: alice)).run(reopened)
+        #expect(resync.pulled == 0 && resync.pushed == 0, "nothing lost, nothing new")
+
+        // Export opens as a ledger with every event; delete leaves no row of alice's.
+        let exported = try await store.export(user: "alice", to: dir.sub("export"), now: StoreFixture.now)
+        let copy = try Ledger.open(directory: dir.sub("export"))
+        #expect(exported == 12 && copy.versionVector[phone.localDevice] == 12)
+        #expect(try copy.projection() == reopened.projection())
+        copy.close()
+        reopened.close()
+        try await store.deleteUser("alice")
+        let (afterDelete, _) = try await server.send(.POST, "/v1/pull", token: alice, json: try Wire.pull())
+        var left: [String] = []
+        for table in ["tokens", "devices", "events", "device_names", "quarantine_events"] {
+            left += try await database.sql("SELECT '\(table)' FROM \(table) t JOIN users u ON u.id = t.user_id WHERE u.name = 'alice'")
+        }
+        let orphans = try await database.sql("SELECT count(*)::text FROM events WHERE user_id NOT IN (SELECT id FROM users)")
+        let users = try await store.users().map(\.name)
+        await server.stop()
+        await store.close()
+        await database.drop()
+        #expect(afterDelete == 401)
+        #expect(left.isEmpty && orphans == ["0"])
+        #expect(users == ["bob"])
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+/// The operator's commands (`oritsubushi server add-token | users | verify | repair | export |
+/// delete-user`) as an operator runs them: the built executable on a real store, next to a real
+/// `oritsubushi server serve` process and real client ledgers that sync through it. Every test
+/// runs on both stores; only damaging the store and looking below the commands (`StoredState`)
+/// differ between them.
+@Suite("Server operations (end to end)", .serialized)
+struct ServerOpsTests {
+    static func token(_ result: CLI.Result, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try CommandLineStore.token(result, sourceLocation: sourceLocation)
+    }
+
+    static func usersJSON(_ store: CommandLineStore) throws -> [String: [String: Any]] {
+        let listed = try store.server("users", "--json")
+        listed.expectSuccess()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let users = try #require(object["users"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: users.map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    /// A client ledger with `stations` completed, synced through `url` with `token`, one sync
+    /// per completion so the server's segment holds one frame per push.
+    static func client(_ path: String, device: String, stations: [Int], url: String, token: String) throws {
+        try CLI.run("init", "--ledger", path, "--device", device, "--no-catalog").expectSuccess()
+        for (index, station) in stations.enumerated() {
+            try CLI.run("complete", String(station), "2024-05-\(String(format: "%02d", index % 28 + 1))", "--ledger", path).expectSuccess()
+            try sync(path, url: url, token: token).expectSuccess()
+        }
+    }
+
+    /// Carol and Alice on a fresh store behind a running server, each with a synced phone.
+    static func twoUsers(_ kind: StoreKind, _ dir: TemporaryDirectory, carolStations: [Int]) async throws
+        -> (CommandLineStore, ServerProcess, carol: (token: String, ledger: String), alice: (token: String, ledger: String)) {
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let carolToken = try store.addUser("carol")
+        let aliceToken = try store.addUser("alice")
+        let server = try store.serve()
+        let phone = dir.sub("carol-phone"), alice = dir.sub("alice-phone")
+        do {
+            try client(phone, device: "phone", stations: carolStations, url: server.url, token: carolToken)
+            try client(alice, device: "alice", stations: [202919], url: server.url, token: aliceToken)
+        } catch {
+            server.terminate()
+            throw error
+        }
+        return (store, server, (carolToken, phone), (aliceToken, alice))
+    }
+
+    static func sync(_ path: String, url: String, token: String) throws -> CLI.Result {
+        try CLI.run(["sync", "--server", url, "--ledger", path], environment: ["ORITSUBUSHI_TOKEN": token])
+    }
+
+    static func events(_ ledger: String) throws -> Int {
+        let verified = try CLI.run("verify", "--json", "--ledger", ledger)
+        verified.expectSuccess()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])
+        return try #require(object["events"] as? Int)
+    }
+
+    @Test("add-token: both tokens work; revoking one keeps the other; users --json counts", arguments: StoreKind.allCases)
+    func tokenLifecycle(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-tokens")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let first = try store.addUser("carol")
+        let second = try Self.token(try store.server("add-token", "carol"))
+        #expect(first != second)
+        #expect(try store.server("add-token", "nobody").status == 64)
+        let server = try store.serve()
+        defer { server.terminate() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let phone = dir.sub("phone"), laptop = dir.sub("laptop")
+        try Self.client(phone, device: "phone", stations: [202919, 120004], url: url, token: first)
+        try Self.client(laptop, device: "laptop", stations: [1130101], url: url, token: second)
+        try Self.sync(phone, url: url, token: first).expectSuccess()
+
+        try store.server("revoke-token", "carol", "--token", first).expectSuccess()
+        #expect(try Self.sync(phone, url: url, token: first).status == 77, "the revoked token is refused")
+        try Self.sync(laptop, url: url, token: second).expectSuccess()
+        #expect(server.stop() == 0)
+
+        let carol = try #require(try Self.usersJSON(store)["carol"])
+        #expect(carol["active_tokens"] as? Int == 1)
+        #expect(carol["revoked_tokens"] as? Int == 1)
+        #expect(carol["devices"] as? Int == 2)
+        // The three completions and the devices' knowledge marks: all the laptop holds after its last sync.
+        let events = try Self.events(laptop)
+        #expect(events > 3 && carol["events"] as? Int == events)
+        #expect(carol["last_push"] is String, "recorded by the push (the files store: when the server closed the ledger)")
+        #expect(carol["last_pull"] is String)
+        let text = try store.server("users")
+        text.expectSuccess()
+        #expect(text.stdout.contains("carol: tokens 1 active, 1 revoked; 2 devices; \(events) events; last push 20"))
+    }
+
+    @Test("a flipped byte: verify names it, 503 for that user only, repair from a replica, nothing lost",
+          arguments: StoreKind.allCases)
+    func damageAndRepair(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-repair")
+        defer { dir.remove() }
+        let (store, server, carol, alice) = try await Self.twoUsers(kind, dir, carolStations: [202919, 120004, 1130101, 1130102])
+        defer { server.terminate() }
+        let url = server.url, phone = carol.ledger, carolToken = carol.token, aliceToken = alice.token
+        try store.server("verify").expectSuccess()
+
+        let place = try await StoredState.flipByte(of: "carol", in: store)
+        let verify = try store.server("verify")
+        #expect(verify.status == 65, "\(verify.stderr)")
+        #expect(verify.stderr.contains("user 'carol'") && verify.stderr.contains(place.location) && verify.stderr.contains(place.word),
+                "\(verify.stderr)")
+        #expect(verify.stdout.contains("damaged: user carol:") && !verify.stdout.contains("alice"))
+        let json = try store.server("verify", "carol", "--json")
+        #expect(json.status == 65)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        let damage = try #require((object["damaged"] as? [[String: Any]])?.first)
+        #expect(damage["user"] as? String == "carol" && (damage["location"] as? String)?.hasSuffix(place.location) == true, "\(damage)")
+        #expect(damage[place.word] is Int, "\(damage)")
+        try store.server("verify", "alice").expectSuccess()
+
+        let refused = try Self.sync(phone, url: url, token: carolToken)
+        #expect(refused.status == 69, "503 for carol: \(refused.stderr)")
+        try Self.sync(alice.ledger, url: url, token: aliceToken).expectSuccess()
+
+        // A replica that lacks carol's events is refused, naming them, and nothing changes.
+        let stranger = dir.sub("stranger")
+        try CLI.run("init", "--ledger", stranger, "--device", "stranger", "--no-catalog").expectSuccess()
+        let before = try await StoredState.capture(store)
+        let lacking = try store.server("repair", "carol", "--from", stranger)
+        #expect(lacking.status == 65, "\(lacking.stderr)")
+        #expect(lacking.stderr.contains(stranger) && lacking.stderr.contains("nothing was changed"), "\(lacking.stderr)")
+        #expect(try await StoredState.capture(store) == before)
+
+        let repaired = try store.server("repair", "carol", "--from", phone)
+        repaired.expectSuccess()
+        #expect(repaired.stdout.contains("moved \(place.moved)") && repaired.stdout.contains(" aside"), "\(repaired.stdout)")
+        #expect(try await StoredState.quarantined(of: "carol", in: store) >= 1, "kept, never deleted")
+        try store.server("verify").expectSuccess()
+
+        // Carol syncs again, and a new device of hers gets every event.
+        try CLI.run("complete", "1130103", "2024-06-01", "--ledger", phone).expectSuccess()
+        try Self.sync(phone, url: url, token: carolToken).expectSuccess()
+        let laptop = dir.sub("carol-laptop")
+        try CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
+        try Self.sync(laptop, url: url, token: carolToken).expectSuccess()
+        // The laptop holds everything the phone holds, and its own knowledge mark besides.
+        #expect(try Self.events(laptop) > (try Self.events(phone)))
+        let phoneExport = try CLI.run("export", "--format", "tsv", "--ledger", phone)
+        #expect(phoneExport.stdout == (try CLI.run("export", "--format", "tsv", "--ledger", laptop)).stdout)
+    }
+
+    @Test("export: a ledger directory that verify and replay open; a non-empty DIR is refused", arguments: StoreKind.allCases)
+    func export(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-export")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("carol")
+        let server = try store.serve()
+        defer { server.terminate() }
+        let phone = dir.sub("phone")
+        try Self.client(phone, device: "phone", stations: [202919, 120004], url: "http://127.0.0.1:\(server.port)", token: token)
+        try CLI.run("memo", "202919", "丸の内口", "--ledger", phone).expectSuccess()
+        try Self.sync(phone, url: "http://127.0.0.1:\(server.port)", token: token).expectSuccess()
+
+        let output = dir.sub("export")
+        let exported = try store.server("export", "carol", "--output", output)
+        exported.expectSuccess()
+        #expect(exported.stdout.contains("3 events"))
+        #expect(try Self.events(output) == 3)
+        let replay = try CLI.run("replay", "--ledger", output)
+        replay.expectSuccess()
+        #expect(replay.stdout.contains("丸の内口"))
+        // The export merges back into the device's ledger as nothing new.
+        let merged = try CLI.run("merge", output, "--ledger", phone)
+        merged.expectSuccess()
+        #expect(merged.stdout.contains("merged 0 events"), "\(merged.stdout)")
+
+        let again = try store.server("export", "carol", "--output", output)
+        #expect(again.status == 64 && again.stderr.contains("not empty"))
+        #expect(try store.server("export", "nobody", "--output", dir.sub("none")).status == 66)
+    }
+
+    @Test("delete-user: refused without --yes (nothing changed); then no file or row, no token, not listed",
+          arguments: StoreKind.allCases)
+    func deleteUser(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-delete")
+        defer { dir.remove() }
+        let (store, server, carol, alice) = try await Self.twoUsers(kind, dir, carolStations: [202919, 120004])
+        defer { server.terminate() }
+        let url = server.url, phone = carol.ledger, carolToken = carol.token, aliceToken = alice.token
+
+        let before = try await StoredState.capture(store)
+        #expect(try await !StoredState.leftovers(of: "carol", token: carolToken, in: store).isEmpty, "the probe sees her data")
+        let unconfirmed = try store.server("delete-user", "carol")
+        #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("--yes"))
+        #expect(try await StoredState.capture(store) == before, "nothing changed")
+
+        try store.server("delete-user", "carol", "--yes").expectSuccess()
+        #expect(try Self.sync(phone, url: url, token: carolToken).status == 77, "her token gets 401")
+        try Self.sync(alice.ledger, url: url, token: aliceToken).expectSuccess()
+        #expect(try Self.usersJSON(store)["carol"] == nil)
+        #expect(try Self.usersJSON(store)["alice"] != nil)
+        #expect(server.stop() == 0)
+        let left = try await StoredState.leftovers(of: "carol", token: carolToken, in: store)
+        #expect(left.isEmpty, "left behind: \(left)")
+        #expect(try store.server("delete-user", "carol", "--yes").status == 64)
+    }
+}

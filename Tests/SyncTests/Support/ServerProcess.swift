@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `oritsubushi server serve --port 0` in a child process, as an operator starts it; the bound
+/// port is read from its log. A child process (not an in-process server) because the tests drive
+/// it with the blocking, built `oritsubushi` client: in-process, both would need the same two
+/// cooperative threads.
+final class ServerProcess {
+    let process = Process()
+    let logFile: URL
+    private(set) var port = 0
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// The files store in `data`.
+    convenience init(data: String, command: [String] = ["server", "serve"]) throws {
+        try self.init(storeArguments: ["--data", data], command: command)
+    }
+
+    /// Any store, named as the command line names it (`--data DIR` or `--store URL`).
+    init(storeArguments: [String], command: [String] = ["server", "serve"], environment: [String: String] = [:]) throws {
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: CLI.executable)
+        process.arguments = command + storeArguments + ["--port", "0"]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+        // Wait (bounded) for the "listening" line that names the port.
+        for _ in 0..<1200 {
+            if let match = log.firstMatch(of: /port=(\d+)[^\n]*\] listening/), let p = Int(match.1), p > 0 {
+                port = p
+                return
+            }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        let text = log
+        terminate()
+        throw ServerDidNotStart(log: text)
+    }
+
+    struct ServerDidNotStart: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "the server did not start; its log:\n\(log)" }
+    }
+
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then the exit status.
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: the crash an instance meets when its machine goes away.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    func terminate() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: logFile)
+    }
+}
