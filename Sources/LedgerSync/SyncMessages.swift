@@ -10,9 +10,9 @@ package struct PullRequest: Codable, Sendable {
     /// Largest number of records wanted (the server caps it).
     package var limit: Int?
     /// Fork detection (Schemas/merge.md §10): {"<device hex>": `EventDigest` of the client's event
-    /// at `have[device]`}, one entry per device of `have` with a seq above 0. Required by API 2:
-    /// a pull with a non-empty `have` and no digests comes from a client that cannot detect forks
-    /// and is refused (400) with a message asking for an update.
+    /// at `have[device]`}, one entry per device of `have` with a seq above 0 (the server checks
+    /// the entries present). Required by API 2, on every pull: a pull without it comes from a
+    /// client that cannot detect forks and is refused (400) with a message asking for an update.
     package var haveDigests: [String: String]?
 
     enum CodingKeys: String, CodingKey {
@@ -20,7 +20,7 @@ package struct PullRequest: Codable, Sendable {
         case haveDigests = "have_digests"
     }
 
-    package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil, haveDigests: [String: String]? = nil) {
+    package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil, haveDigests: [String: String]? = [:]) {
         self.have = have
         self.cursor = cursor
         self.limit = limit

@@ -58,8 +58,8 @@ package struct WireRecord: Codable, Sendable, Equatable {
 
     /// Decodes and validates; every failure is a `.badInput` error naming the field.
     package func record() throws -> LedgerRecord {
-        guard let device = DeviceID(hex: device) else { throw bad("device '\(device)' is not a device id (16 hex digits, not all zero)") }
-        guard let raw = UInt64(hlc) else { throw bad("hlc '\(hlc)' is not a decimal 64-bit integer") }
+        guard let device = WireGrammar.device(device) else { throw bad("device '\(device)' is not a device id (16 lowercase hex digits, not all zero)") }
+        guard let raw = WireGrammar.hlc(hlc) else { throw bad("hlc '\(hlc)' is not a decimal integer without leading zeros below 18000000000000000000") }
         let hlc = HybridTimestamp(rawValue: raw)
         func eventID() throws -> EventID {
             guard let seq, seq > 0 else { throw bad("a \(kind) record needs a positive seq") }
@@ -99,7 +99,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
             let id = try eventID()
             var entries: [DeviceID: UInt64] = [:]
             for (key, value) in knowledge ?? [:] {
-                guard let d = DeviceID(hex: key), value > 0 else { throw bad("event \(id) has a bad knowledge entry '\(key)'") }
+                guard let d = WireGrammar.device(key), value > 0 else { throw bad("event \(id) has a bad knowledge entry '\(key)'") }
                 entries[d] = value
             }
             guard entries.count <= KnowledgeMark.maximumEntries else { throw bad("event \(id) has too many knowledge entries") }
@@ -121,8 +121,8 @@ package enum WireVersionVector {
     package static func decode(_ wire: [String: UInt64]) throws -> [DeviceID: UInt64] {
         var vv: [DeviceID: UInt64] = [:]
         for (key, value) in wire {
-            guard let device = DeviceID(hex: key) else {
-                throw LedgerError(.badInput, "version vector key '\(key)' is not a device id")
+            guard let device = WireGrammar.device(key) else {
+                throw LedgerError(.badInput, "version vector key '\(key)' is not a device id (16 lowercase hex digits, not all zero)")
             }
             vv[device] = value
         }

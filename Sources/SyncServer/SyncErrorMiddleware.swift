@@ -8,12 +8,17 @@ import Logging
 /// probing tokens cannot fill the log.
 struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
+    /// Path → its one method: the router's "no route" becomes 405 with `Allow` on these paths.
+    let declaredMethods: [String: HTTPRequest.Method]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            // The router's answer to an unknown path, with the API's error body.
+            // The router found no route: another method on a declared path, or an unknown path.
+            if let allowed = declaredMethods[request.uri.path] {
+                throw SyncServerError(.methodNotAllowed, "\(request.uri.path) accepts only \(allowed.rawValue)", allow: allowed.rawValue)
+            }
             throw SyncServerError(.notFound, "there is no endpoint \(request.uri.path); see Schemas/sync-api.yaml")
         } catch let error as any HTTPResponseError where !(error is SyncServerError) {
             throw error  // the router's other answers

@@ -24,11 +24,12 @@ package enum SyncHTTPServer {
     package static func makeApplication(
         storage: any SyncStorage, configuration: Configuration, logger: Logger,
         extend: (Router<BasicRequestContext>) -> Void = { _ in },
+        extraDeclaredMethods: [String: HTTPRequest.Method] = [:],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         extend(router)
-        router.add(middleware: SyncErrorMiddleware(logger: logger))
+        router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 }))
         let limit = configuration.maximumBodyBytes
 
         // /health is an alias for load balancers and probes that expect the bare path.
@@ -67,9 +68,6 @@ package enum SyncHTTPServer {
             return try encode(200, response)
         }
 
-        refuseUndeclaredMethods(router, [("/v1/health", .get), ("/health", .get), ("/v1/status", .get),
-                                         ("/v1/pull", .post), ("/v1/push", .post)])
-
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi"),
@@ -91,6 +89,7 @@ package enum SyncHTTPServer {
         let app = makeApplication(
             storage: served, configuration: configuration, logger: logger,
             extend: { router in if let metrics { router.addMetrics(metrics, servesRoute: metricsPort == nil) } },
+            extraDeclaredMethods: metrics != nil && metricsPort == nil ? ["/metrics": .get] : [:],
             onRunning: onRunning)
         var services: [any Service] = [app]
         if let metrics, let metricsPort {
@@ -107,18 +106,11 @@ package enum SyncHTTPServer {
         await storage.close()
     }
 
-    /// Every other method on a declared path answers 405 with `Allow` (Schemas/sync-api.yaml);
-    /// unknown paths stay 404.
-    private static func refuseUndeclaredMethods(_ router: Router<BasicRequestContext>, _ declared: [(String, HTTPRequest.Method)]) {
-        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace]
-        for (path, allowed) in declared {
-            for method in methods where method != allowed {
-                router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw SyncServerError(.methodNotAllowed, "\(path) accepts only \(allowed.rawValue)", allow: allowed.rawValue)
-                }
-            }
-        }
-    }
+    /// The one method of every path of the API (Schemas/sync-api.yaml): any other method on
+    /// these paths, standard or not, answers 405 with `Allow` (`SyncErrorMiddleware`).
+    static let declaredMethods: [String: HTTPRequest.Method] = [
+        "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
+    ]
 
     // MARK: - Helpers
 

@@ -12,7 +12,7 @@ extension PostgresStore {
     /// returned row's bytes are checked against its digest: a damaged row answers 503.
     package func pull(user: String, request: PullRequest) async throws -> PullResponse {
         let have = try ForkCheck.decodeHave(request)
-        let limit = min(max(1, request.limit ?? limits.maximumPullRecords), limits.maximumPullRecords)
+        let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
         return try await client.withConnection { connection in
             let id = try await Self.userID(user, connection, logger, serving: true)
             return try await pull(id, user: user, have: have, request: request, limit: limit, connection)

@@ -169,14 +169,14 @@ struct FilesStoreTests {
         let server = try await TestServer.start(data: data)
         let carol = try server.addUser("carol")
         let alice = try server.addUser("alice")
-        let (status, body) = try await server.request(.POST, "/v1/pull", token: carol, body: try json(["have": [String: Int]()]))
+        let (status, body) = try await server.request(.POST, "/v1/pull", token: carol, body: try json(["have": [String: Int](), "have_digests": [String: String]()]))
         // The server closed carol's ledger: an operator's `server repair` can take its lock.
         let repairable = try? Ledger.open(directory: data + "/ledgers/carol")
         repairable?.close()
         let laptop = try Self.ledger(dir, "alice-laptop", events: 4)
         defer { laptop.close() }
         let pushed = try await Self.push(server, alice, laptop)
-        let pulled = try await server.request(.POST, "/v1/pull", token: alice, body: try json(["have": [String: Int]()]))
+        let pulled = try await server.request(.POST, "/v1/pull", token: alice, body: try json(["have": [String: Int](), "have_digests": [String: String]()]))
         await server.stop()
         #expect(status == 503)
         #expect(body["error"] as? String == "unavailable")

@@ -70,7 +70,7 @@ enum Wire {
         Array(try JSONEncoder().encode(PushRequest(records: records.map(WireRecord.init))))
     }
 
-    static func pull(have: [DeviceID: UInt64] = [:], digests: [DeviceID: String]? = nil, cursor: UInt64? = nil, limit: Int? = nil) throws -> [UInt8] {
+    static func pull(have: [DeviceID: UInt64] = [:], digests: [DeviceID: String]? = [:], cursor: UInt64? = nil, limit: Int? = nil) throws -> [UInt8] {
         let request = PullRequest(have: WireVersionVector.encode(have), cursor: cursor, limit: limit,
                                   haveDigests: digests.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.key.description, $0.value) }) })
         return Array(try JSONEncoder().encode(request))
@@ -97,7 +97,7 @@ struct StoreConformanceTests {
             ("pull page 1", "/v1/pull", alice, try Wire.pull(limit: 2)),
             ("pull nothing new", "/v1/pull", alice, try Wire.pull(have: [Wire.device: 3], digests: [Wire.device: EventDigest.hex(events[2])])),
             ("fork", "/v1/pull", alice, try Wire.pull(have: [Wire.device: 2], digests: [Wire.device: EventDigest.hex(events[0])])),
-            ("old client", "/v1/pull", alice, try Wire.pull(have: [Wire.device: 2])),
+            ("old client", "/v1/pull", alice, try Wire.pull(have: [Wire.device: 2], digests: nil)),
             ("bob sees nothing", "/v1/pull", bob, try Wire.pull()),
             ("status", "/v1/status", alice, nil),
         ]

@@ -32,7 +32,7 @@ struct SyncServerTests {
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let token = try server.addUser("alice")
-        let pull = try json(["have": [String: Int]()])
+        let pull = try json(["have": [String: Int](), "have_digests": [String: String]()])
         let missing = try await server.request(.POST, "/v1/pull", token: nil, body: pull)
         let wrong = try await server.request(.POST, "/v1/pull", token: token + "x", body: pull)
         let right = try await server.request(.POST, "/v1/pull", token: token, body: pull)
@@ -294,7 +294,8 @@ extension SyncServerTests {
 extension SyncServerTests {
     @Test("undeclared methods on declared paths answer 405 with Allow; unknown paths 404",
           arguments: [(HTTPMethod.DELETE, "/v1/pull", "POST"), (.GET, "/v1/push", "POST"), (.PUT, "/v1/status", "GET"),
-                      (.POST, "/v1/health", "GET"), (.PATCH, "/health", "GET"), (.OPTIONS, "/v1/pull", "POST")])
+                      (.POST, "/v1/health", "GET"), (.PATCH, "/health", "GET"), (.OPTIONS, "/v1/pull", "POST"),
+                      (.RAW(value: "QUERY"), "/v1/status", "GET")])
     func methodNotAllowed(method: HTTPMethod, path: String, allow: String) async throws {
         let dir = try TemporaryDirectory("405")
         defer { dir.remove() }

@@ -53,7 +53,7 @@ final class OpenUserLedger: @unchecked Sendable {
 
     /// The records `have` lacks, in log order from `request.cursor`, up to the page limits.
     func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: FilesStore.Limits) throws -> PullResponse {
-        let limit = min(max(1, request.limit ?? limits.maximumPullRecords), limits.maximumPullRecords)
+        let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
         // The cursor only skips records already examined for this client; one past the end
         // (another server's, or a stale one) falls back to a full scan.
         var start = request.cursor ?? 0

@@ -5,19 +5,32 @@ import LedgerSync
 /// they refuse with the same words: for every device of a pull's `have` that the store holds at
 /// that seq, the client's digest must equal the store's.
 package enum ForkCheck {
-    /// The decoded `have` of a pull, after checking that `have_digests` covers it.
+    /// The decoded `have` of a pull, after checking `have_digests`: required (API 2: a client
+    /// without it cannot detect a copied ledger, and is told to update), each key a device id and
+    /// each value 32 lowercase hex digits. A device of `have` without a digest is not checked here
+    /// (the client still compares `server_digests`).
     package static func decodeHave(_ request: PullRequest) throws -> [DeviceID: UInt64] {
         let have = try WireVersionVector.decode(request.have)
-        let digests = request.haveDigests ?? [:]
-        if request.haveDigests == nil, have.values.contains(where: { $0 > 0 }) {
+        guard let digests = request.haveDigests else {
             throw SyncServerError(.malformed, "this client sends no have_digests, so it cannot detect a copied ledger (API 2); update oritsubushi")
         }
-        for (device, seq) in have where seq > 0 {
-            guard let digest = digests[device.description], EventDigest.isWellFormed(digest) else {
-                throw SyncServerError(.malformed, "have_digests lacks a 32-hex-digit digest for device \(device)")
+        for (key, digest) in digests.sorted(by: { $0.key < $1.key }) {
+            guard WireGrammar.device(key) != nil else {
+                throw SyncServerError(.unprocessable, "have_digests key '\(key)' is not a device id (16 lowercase hex digits, not all zero)")
+            }
+            guard EventDigest.isWellFormed(digest) else {
+                throw SyncServerError(.unprocessable, "have_digests['\(key)'] is not an event digest (32 lowercase hex digits)")
             }
         }
         return have
+    }
+
+    /// The page size a pull asks for, capped at `maximum`; below 1 is refused (422), as the API
+    /// description says.
+    package static func pageLimit(_ request: PullRequest, maximum: Int) throws -> Int {
+        guard let limit = request.limit else { return maximum }
+        guard limit >= 1 else { throw SyncServerError(.unprocessable, "limit \(limit) is below 1") }
+        return min(limit, maximum)
     }
 
     /// Throws `.fork` for the first device (in id order) whose event at the client's seq differs

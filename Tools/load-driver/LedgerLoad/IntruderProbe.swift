@@ -104,7 +104,7 @@ struct IntruderProbe {
                                    station: 1, compDate: .unknown, memo: "intruder", origin: .user)
             body = Array((try? JSONEncoder().encode(PushRequest(records: [WireRecord(.stationEdit(edit))]))) ?? Data())
         }
-        if path == "/v1/pull", body == nil { body = Array(#"{"have":{}}"#.utf8) }
+        if path == "/v1/pull", body == nil { body = Array(#"{"have":{},"have_digests":{}}"#.utf8) }
         if path == "/v1/push", body == nil { body = Array(#"{"records":[]}"#.utf8) }
         var request = HTTPClientRequest(url: urls[(step / Kind.allCases.count) % urls.count] + path)
         request.method = path == "/v1/status" ? .GET : .POST
