@@ -21,7 +21,7 @@ extension PostgresStore {
             }
             records.append(record)
         }
-        return try LedgerExport.write(records, to: directory, deviceName: "oritsubushi server export of \(name)", clock: clock)
+        return try LedgerExport.write(records, to: directory, deviceName: "export of \(name)", clock: clock)
     }
 
     /// Replaces the user's damaged rows (bytes that do not match their digest) and missing seqs

@@ -8,7 +8,7 @@ extension Server {
             abstract: "Write a user's stored events as a ledger directory.",
             discussion: """
                 DIR becomes a ledger of its own device ('export of NAME') holding every event and \
-                device name of the user, which 'oritsubushi replay|verify|merge --dir DIR' open \
+                device name of the user, which 'oritsubushi replay|verify --ledger DIR' and 'merge DIR' open \
                 (run 'catalog import' there for station names). DIR must not exist or be empty. \
                 A damaged user is refused (exit 65; 'server repair' first). Works while the \
                 server runs. Exit codes: 0 written, 64 DIR not empty, 65 damaged, 66 no such \

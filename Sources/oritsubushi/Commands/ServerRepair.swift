@@ -27,8 +27,13 @@ extension Server {
             let report = try await store.withAdministration { admin, now in
                 try await admin.repair(user: name, from: from, now: now)
             }
-            guard let quarantine = report.quarantine else {
+            guard report.restoredEvents > 0 || report.quarantine != nil else {
                 print("ok: user \(name)'s stored events are sound; nothing to repair")
+                return
+            }
+            guard let quarantine = report.quarantine else {
+                // Only missing events: nothing damaged to set aside.
+                print("repaired user \(name): \(report.restoredEvents) missing events restored from \(from)")
                 return
             }
             for moved in report.moved { print("moved \(moved) aside to \(quarantine)") }

@@ -12,7 +12,9 @@ extension Server {
                 seq continuity. One line per damaged user (user, file or table, byte offset or \
                 seq, what is wrong); --json prints {"ok", "users_checked", "damaged": [{"user", \
                 "location", "message", and "offset", "device", "seq" when known}]}. While a user's data is \
-                damaged the server answers that user 503 and serves everyone else; 'server \
+                damaged the server answers that user 503 and serves everyone else (PostgreSQL: \
+                verify records what it found in users.damage, so every instance answers 503 from \
+                then on, until a repair or a verify that finds the user sound); 'server \
                 repair NAME --from DIR' restores it. Works while the server runs. Exit codes: \
                 0 sound, 65 damage found (the first damage named on stderr), 66 no such user, \
                 69 store unreachable.
