@@ -27,6 +27,35 @@ struct ServerLoadTests {
         #expect(report.unauthorizedSent > 0 && report.unauthorizedRefused == report.unauthorizedSent)
     }
 
+    /// Issue 14 §2: several instances are one server. Two `serve --store` processes on one
+    /// fresh database; every client switches instance on every request; one instance is
+    /// SIGKILLed mid-run (pushes in flight) and restarted.
+    @Test("two serve instances on one PostgreSQL, one SIGKILLed mid-push: nothing lost or duplicated, all converge",
+          .requiresPostgres)
+    func twoInstancesOnPostgres() async throws {
+        let database = try await TestPostgres.database()
+        var configuration = LoadConfiguration(executable: LoadConfiguration.executable(near: CommandLine.arguments[0]))
+        configuration.clients = 30
+        configuration.eventsPerClient = 40
+        configuration.batch = 10
+        configuration.disconnectRate = 0.1
+        configuration.restartWithKill = true
+        configuration.seed = 11
+        configuration.store = database.url
+        configuration.servers = 2
+        let report = try await LoadDriver.run(configuration)
+        for check in report.checks {
+            #expect(check.passed, "\(check.name): \(check.detail)")
+        }
+        #expect(report.restarts == 1)
+        #expect(report.acknowledgedEvents == 30 * 40)
+        // Below the driver's own checks: the rows themselves, each event once.
+        let rows = try await database.sql("SELECT count(*)::text FROM events WHERE kind = 1")
+        let distinct = try await database.sql("SELECT count(DISTINCT (device, seq))::text FROM events WHERE kind = 1")
+        #expect(rows == ["\(30 * 40)"] && distinct == rows, "\(rows) \(distinct)")
+        await database.drop()
+    }
+
     @Test("bad options are refused before anything starts", arguments: [
         ("clients", 0), ("events", 0), ("batch", 6_000),
     ])
