@@ -55,6 +55,35 @@ import Testing
         #expect(try cli.run("status").stdout.contains("phone"))
     }
 
+    /// `replay` writes its lines with `EventLineWriter` (bytes, cached prefixes); `history` still
+    /// with `EventFormatter`. For the busiest stations of a generated ledger, plus memos that need
+    /// every escape, both print the same lines, byte for byte, in both formats and languages.
+    @Test("replay's byte writer prints exactly EventFormatter's lines", arguments: [
+        ["--format", "jsonl"], ["--format", "text"], ["--format", "text", "--lang", "ja"],
+    ])
+    func replayLinesMatchTheFormatter(_ format: [String]) throws {
+        let scratch = try TemporaryDirectory("cli-replay-bytes")
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        #expect(try cli.run("generate", "--events", "3000", "--devices", "3", "--seed", "5").status == 0)
+        let memos = ["\"quoted\" \\ back", "tab\tnew\nline\rcr", "ctl\u{01}\u{1f}end", "東京駅 🚃", ""]
+        let jsonl = try cli.run("replay", "--format", "jsonl").stdout.split(separator: "\n")
+        let stations = Dictionary(grouping: jsonl.compactMap { line -> Int? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["station"] as? Int
+        }, by: { $0 }).sorted { ($0.value.count, $0.key) > ($1.value.count, $1.key) }.prefix(4).map(\.key)
+        for (index, memo) in memos.enumerated() {
+            #expect(try cli.run("memo", String(stations[index % stations.count]), memo).status == 0)
+        }
+        for station in stations {
+            let replayed = try cli.run(["replay", "--station", String(station)] + format)
+            let history = try cli.run(["history", String(station)] + format)
+            #expect(replayed.status == 0 && history.status == 0)
+            #expect(replayed.stdout.split(separator: "\n").sorted() == history.stdout.split(separator: "\n").sorted(),
+                    "station \(station)")
+            #expect(!replayed.stdout.isEmpty)
+        }
+    }
+
     @Test func unchangedValuesAppendNothing() throws {
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }

@@ -31,14 +31,15 @@ struct Replay: ParsableCommand {
         defer { ledger.close() }
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
-        let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language)
-        var out = OutputBuffer()
+        var writer = EventLineWriter(EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language))
+        var out = ByteOutputBuffer()
         try ledger.forEachRecord { view, _ in
             if !all && view.kind != .stationEdit { return }
             if let station, view.kind != .stationEdit || view.station != station { return }
             if let deviceFilter, view.device != deviceFilter { return }
             if let sinceHLC, view.hlc < sinceHLC { return }
-            out.writeLine(formatter.line(view))
+            writer.write(view, into: &out.bytes)
+            out.flushIfFull()
         }
         out.flush()
     }

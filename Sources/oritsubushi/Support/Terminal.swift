@@ -13,14 +13,16 @@ enum Terminal {
     /// Writes all of `text` to a file descriptor, retrying short writes and EINTR.
     static func write(fd: Int32, _ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                done += n
-            }
+        text.withUTF8 { write(fd: fd, UnsafeRawBufferPointer($0)) }
+    }
+
+    static func write(fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            done += n
         }
     }
 
