@@ -20,6 +20,9 @@ final class LoadClient: @unchecked Sendable {
     private let configuration: LoadConfiguration
     private var random: SeededGenerator
     private(set) var statistics = ClientStatistics()
+    /// `have_digests` (merge.md §10): the digest of this ledger's newest event of each device,
+    /// kept up to date from what is appended (as `SyncSession` does), never by rereading.
+    private var digests: [DeviceID: String] = [:]
 
     init(index: Int, user: Int, directory: String, token: String, ports: [Int], httpClient: HTTPClient,
          configuration: LoadConfiguration) throws {
@@ -49,7 +52,9 @@ final class LoadClient: @unchecked Sendable {
         do {
             while appended < configuration.eventsPerClient {
                 let count = min(configuration.batch, configuration.eventsPerClient - appended)
-                try ledger.appendLocal((0..<count).map { _ in randomEdit() })
+                if let last = try ledger.appendLocal((0..<count).map { _ in randomEdit() }).last {
+                    digests[last.id.device] = EventDigest.hex(.stationEdit(last))
+                }
                 appended += count
                 try await sync(progress: progress, cutting: true)
             }
@@ -87,25 +92,30 @@ final class LoadClient: @unchecked Sendable {
         var serverHas: [DeviceID: UInt64] = [:]
         while true {
             let started = ContinuousClock.now
-            // Fork detection (API 2): the digest of this ledger's event at each seq it names.
             let held = ledger.versionVector
-            let digests = try ledger.eventDigests(at: held)
             let page = try await next().connection.pull(PullRequest(
                 have: WireVersionVector.encode(held), cursor: cursor, limit: 2_000,
                 haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
             statistics.pullMilliseconds.append(Self.milliseconds(since: started))
             let prepared = try LedgerMerger.prepare(try page.records.map { try $0.record() }, for: ledger, options: options)
             try LedgerMerger.apply(prepared, to: ledger, options: options)
+            for record in prepared.events {
+                // Sorted by (device, seq): the last of a device's run is its newest.
+                if let id = record.eventID, id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(record) }
+            }
             serverHas = try WireVersionVector.decode(page.serverHas)
             statistics.confirmedSeq = max(statistics.confirmedSeq, serverHas[ledger.localDevice] ?? 0)
             cursor = page.cursor
             if !page.more { break }
         }
-        try LedgerMerger.appendKnowledgeMarkIfOwed(ledger)
+        let marked = try LedgerMerger.appendKnowledgeMarkIfOwed(ledger)
 
         var outgoing: [LedgerRecord] = []
+        let local = ledger.localDevice, localSeq = ledger.versionVector[local] ?? 0
         try ledger.forEachRecord { view, _ in
             if view.kind == .deviceName || view.seq > serverHas[view.device] ?? 0 { outgoing.append(view.record) }
+            // A knowledge mark just appended is this device's newest event.
+            if marked, view.hasEventID, view.device == local, view.seq == localSeq { digests[local] = EventDigest.hex(view) }
         }
         let events = outgoing.filter { $0.eventID != nil }
         guard !events.isEmpty else { return false }
