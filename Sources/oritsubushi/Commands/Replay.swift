@@ -32,13 +32,13 @@ struct Replay: ParsableCommand {
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
         var writer = EventLineWriter(EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language))
-        var out = ByteOutputBuffer()
+        var out = ByteSink()
         try ledger.forEachRecord { view, _ in
             if !all && view.kind != .stationEdit { return }
             if let station, view.kind != .stationEdit || view.station != station { return }
             if let deviceFilter, view.device != deviceFilter { return }
             if let sinceHLC, view.hlc < sinceHLC { return }
-            writer.write(view, into: &out.bytes)
+            writer.write(view, into: &out)
             out.flushIfFull()
         }
         out.flush()
