@@ -26,14 +26,19 @@ extension Ledger {
             let reader = SegmentReader(path: segment.path, policy: .strict,
                                        expectation: expectation(of: segment.number, firstRecordPosition: position, mustBeSealed: false),
                                        decoder: decoder)
+            // The closure captures nothing reference-counted (it runs once per record): a gap
+            // stops the read and is thrown here.
+            var gapFound: (message: String, offset: Int)?
             let outcome = try bytes.withUnsafeBytes { (buffer) throws in
-                try reader.read(buffer, summarize: true) { (view, frameOffset) throws -> RecordIteration in
+                try reader.read(buffer, summarize: true) { (view, frameOffset) -> RecordIteration in
                     if view.hasEventID, let gap = continuity.accept(device: view.device, seq: view.seq) {
-                        throw LedgerError.corrupt(gap.message(), file: segment.path, offset: frameOffset)
+                        gapFound = (gap.message(), frameOffset)
+                        return .stop
                     }
                     return .continue
                 }
             }
+            if let gapFound { throw LedgerError.corrupt(gapFound.message, file: segment.path, offset: gapFound.offset) }
             let summary = outcome.summary
             if outcome.footerOffset != nil {
                 report.sealedSegments += 1
