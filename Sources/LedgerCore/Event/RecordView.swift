@@ -11,18 +11,29 @@ package struct RecordView {
     package var kind: RecordKind { RecordKind(rawValue: base.load(as: UInt8.self))! }
     package var flags: UInt8 { base.load(fromByteOffset: 1, as: UInt8.self) }
 
+    // The accessors a scan calls for every record are forced inline and test the kind byte
+    // directly (the stream checked it when it handed out the view): verify and replay spend
+    // most of their non-LZ4 time here.
+    @inline(__always)
     private func read<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
         T(littleEndian: base.loadUnaligned(fromByteOffset: RecordLayout.headerSize + offset, as: T.self))
     }
 
+    @inline(__always)
+    private var isDeviceName: Bool { base.load(as: UInt8.self) == RecordKind.deviceName.rawValue }
+
     /// The writing device (every kind).
+    @inline(__always)
     package var device: DeviceID { DeviceID(rawValue: read(0, as: UInt64.self)) }
     /// The per-device sequence number; 0 for kinds without one.
-    package var seq: UInt64 { kind == .deviceName ? 0 : read(8, as: UInt64.self) }
+    @inline(__always)
+    package var seq: UInt64 { isDeviceName ? 0 : read(8, as: UInt64.self) }
+    @inline(__always)
     package var hlc: HybridTimestamp {
-        HybridTimestamp(rawValue: read(kind == .deviceName ? 8 : 16, as: UInt64.self))
+        HybridTimestamp(rawValue: read(isDeviceName ? 8 : 16, as: UInt64.self))
     }
-    package var hasEventID: Bool { kind != .deviceName }
+    @inline(__always)
+    package var hasEventID: Bool { !isDeviceName }
     package var eventID: EventID { EventID(device: device, seq: seq) }
 
     // Station edit fields.
