@@ -152,6 +152,30 @@ struct ServerOpsTests {
         #expect(phoneExport.stdout == (try CLI.run("export", "--format", "tsv", "--ledger", laptop)).stdout)
     }
 
+    /// Both stores check pushed stations against the catalogue `serve --catalog` names, so a
+    /// client cannot tell them apart by that either.
+    @Test("serve --catalog: a station the catalogue lacks is refused on either store; no catalogue there is exit 66",
+          arguments: StoreKind.allCases)
+    func catalogRestrictsStations(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-catalog")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("carol")
+        let catalogue = dir.sub("catalogue")
+        try CLI.run("init", "--ledger", catalogue, "--device", "catalogue").expectSuccess()  // the bundled v176
+        let missing = try CLI.run(["server", "serve"] + store.arguments + ["--catalog", dir.sub("nothing"), "--port", "0"],
+                                  environment: [:])
+        #expect(missing.status == 66 && missing.stderr.contains("catalog import"), "\(missing.stderr)")
+
+        let server = try ServerProcess(storeArguments: store.arguments + ["--catalog", catalogue])
+        defer { server.terminate() }
+        let phone = dir.sub("phone")
+        try Self.client(phone, device: "phone", stations: [202919], url: server.url, token: token)
+        try CLI.run("complete", "9999999", "2024", "--ledger", phone).expectSuccess()
+        let refused = try Self.sync(phone, url: server.url, token: token)
+        #expect(refused.status == 65 && refused.stderr.contains("station 9999999"), "\(refused.stderr)")
+    }
+
     @Test("export: a ledger directory that verify and replay open; a non-empty DIR is refused", arguments: StoreKind.allCases)
     func export(_ kind: StoreKind) async throws {
         let dir = try TemporaryDirectory("ops-export")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 import Logging
 import Metrics
 import SyncServer
@@ -40,8 +41,10 @@ struct ServeOptions: ParsableArguments {
         on one database are one server; the schema is created and migrated at start). A push is \
         acknowledged only once it is durable, so a graceful or abrupt stop loses no acknowledged \
         push. GET /metrics (Prometheus text) answers on the main port unless --metrics-port moves \
-        it to 127.0.0.1:PORT. Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never \
-        logged. Exit codes: 64 bad options, 69 the store or the port cannot be used.
+        it to 127.0.0.1:PORT. Pushed station edits must name a station of --catalog LEDGER_DIR \
+        (either store; the files store also reads DIR/catalog.sqlite), else any station from 1. \
+        Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged. Exit codes: \
+        64 bad options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used.
         """
 
     @OptionGroup var store: StoreOptions
@@ -52,6 +55,10 @@ struct ServeOptions: ParsableArguments {
                                valueName: "port"))
     var metricsPort: Int?
     @Option(help: "PostgreSQL connections per instance (PostgreSQL store only).") var connections = 20
+    @Option(help: ArgumentHelp(
+        "Accept station edits only for the stations of this ledger directory's catalogue (its catalog.sqlite, after 'catalog import'); default: the files store's DIR/catalog.sqlite if there is one, else any station from 1.",
+        valueName: "ledger-dir"))
+    var catalog: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port") }
@@ -93,11 +100,14 @@ struct ServeOptions: ParsableArguments {
 
     /// The store to serve and how the log names it (a PostgreSQL URL without its password).
     private func openStorage(logger: Logger) async throws -> (any SyncStorage, String) {
+        let explicit = try catalog.map { try ServerCatalog.stations(ledgerDirectory: $0) }
         switch try store.location() {
         case .files(let data):
-            return (try FilesStore(dataDirectory: data, stations: try ServerCatalog.stations(dataDirectory: data)), data)
+            let stations = try explicit ?? ServerCatalog.stations(dataDirectory: data)
+            return (try FilesStore(dataDirectory: data, stations: stations), data)
         case .postgres(let location):
-            let storage = try await PostgresStore.connect(location: location, maximumConnections: connections, logger: logger)
+            let storage = try await PostgresStore.connect(location: location, stations: explicit ?? AnyPositiveStation(),
+                                                          maximumConnections: connections, logger: logger)
             return (storage, location.redacted)
         }
     }

@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerCatalog
 import LedgerSync
 
@@ -6,6 +7,18 @@ import LedgerSync
 enum ServerCatalog {
     static func stations(dataDirectory: String) throws -> any StationDirectory {
         guard let catalog = try CatalogStore.open(ledgerDirectory: dataDirectory) else { return AnyPositiveStation() }
+        return try stations(of: catalog)
+    }
+
+    /// `serve --catalog LEDGER_DIR`: that ledger's catalogue, which must exist (exit 66).
+    static func stations(ledgerDirectory: String) throws -> any StationDirectory {
+        guard let catalog = try CatalogStore.open(ledgerDirectory: ledgerDirectory) else {
+            throw LedgerError(.missingLedger, "\(ledgerDirectory) holds no station catalogue (catalog.sqlite); run 'oritsubushi catalog import' there first")
+        }
+        return try stations(of: catalog)
+    }
+
+    private static func stations(of catalog: CatalogStore) throws -> any StationDirectory {
         defer { catalog.close() }
         return StationSet(Set(try catalog.loadSnapshot().stations.map(\.id)))
     }
