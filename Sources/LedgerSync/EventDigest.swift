@@ -8,26 +8,44 @@ import LedgerCore
 package enum EventDigest {
     package static let hexLength = 32
 
-    package static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(hexLength)
-        for byte in SHA256.hash(data: bytes).prefix(hexLength / 2) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+    /// A digest as two numbers (the first 8 bytes, big-endian, then the next 8), for keeping many
+    /// in memory (the files store's index holds one per stored event).
+    package struct Value: Equatable, Sendable {
+        package var high: UInt64
+        package var low: UInt64
+
+        package var hex: String {
+            let digits = Array("0123456789abcdef".utf8)
+            var text: [UInt8] = []
+            text.reserveCapacity(EventDigest.hexLength)
+            for half in [high, low] {
+                for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(half >> UInt64(shift) & 0x0f)]) }
+            }
+            return String(decoding: text, as: UTF8.self)
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
-    package static func hex(_ view: RecordView) -> String {
-        hex(UnsafeRawBufferPointer(start: view.base, count: view.length))
+    package static func value(_ bytes: UnsafeRawBufferPointer) -> Value {
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (index, byte) in SHA256.hash(data: bytes).prefix(hexLength / 2).enumerated() {
+            if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+        }
+        return Value(high: high, low: low)
     }
 
-    package static func hex(_ record: LedgerRecord) -> String {
+    package static func value(_ view: RecordView) -> Value {
+        value(UnsafeRawBufferPointer(start: view.base, count: view.length))
+    }
+
+    package static func value(_ record: LedgerRecord) -> Value {
         var encoder = RecordEncoder()
         encoder.append(record)
-        return encoder.bytes.withUnsafeBytes { hex($0) }
+        return encoder.bytes.withUnsafeBytes { value($0) }
     }
+
+    package static func hex(_ bytes: UnsafeRawBufferPointer) -> String { value(bytes).hex }
+    package static func hex(_ view: RecordView) -> String { value(view).hex }
+    package static func hex(_ record: LedgerRecord) -> String { value(record).hex }
 
     /// 32 lowercase hex digits.
     package static func isWellFormed(_ text: String) -> Bool {

@@ -57,16 +57,7 @@ package final class FilesStore: SyncStorage {
     }
 
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        guard request.records.count <= limits.maximumPushRecords else {
-            throw SyncServerError(.payloadTooLarge, "a push may carry at most \(limits.maximumPushRecords) records; send smaller pages")
-        }
-        var records: [LedgerRecord] = []
-        records.reserveCapacity(request.records.count)
-        for (index, item) in request.records.enumerated() {
-            do { records.append(try item.record()) } catch let error as LedgerError {
-                throw SyncServerError(.unprocessable, "record \(index): \(error.message)")
-            }
-        }
+        let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
         return try await ledger(user).push(records)
     }
 

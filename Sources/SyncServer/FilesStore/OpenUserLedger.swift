@@ -16,13 +16,9 @@ final class OpenUserLedger: @unchecked Sendable {
             : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, clock: clock)
         do {
             try ledger.forEachRecord { view, _ in
-                switch view.kind {
-                case .deviceName: break
-                case .catalogVersion:
-                    note(EventOrder(view), view.catalogVersion)
-                    digests.append(device: view.device, seq: view.seq, hex: EventDigest.hex(view))
-                default: digests.append(device: view.device, seq: view.seq, hex: EventDigest.hex(view))
-                }
+                guard view.hasEventID else { return }
+                if view.kind == .catalogVersion { note(EventOrder(view), view.catalogVersion) }
+                digests.append(device: view.device, seq: view.seq, digest: EventDigest.value(view))
             }
         } catch {
             ledger.close()
@@ -109,7 +105,7 @@ final class OpenUserLedger: @unchecked Sendable {
         for record in prepared.events {
             guard let id = record.eventID else { continue }
             if case .catalogVersion(let e) = record { note(EventOrder(hlc: e.hlc, device: id.device, seq: id.seq), e.version) }
-            digests.append(device: id.device, seq: id.seq, hex: EventDigest.hex(record))
+            digests.append(device: id.device, seq: id.seq, digest: EventDigest.value(record))
         }
         return PushResponse(appended: report.eventsIn + report.namesIn, duplicates: prepared.duplicates, serverHas: serverHas)
     }

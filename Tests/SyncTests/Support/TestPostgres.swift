@@ -99,7 +99,7 @@ enum TestPostgres {
 
     /// A new bearer token in the server's format and its stored hash.
     static func token() -> (token: String, hash: String) {
-        let token = "ots_" + (0..<4).map { _ in String(format: "%016llx", UInt64.random(in: 0...UInt64.max)) }.joined()
+        let token = UserStore.newToken()
         return (token, TokenHash.hex(token))
     }
 }
