@@ -1,7 +1,9 @@
 import Crypto
 
 /// How a bearer token is stored in `users.json`: the lowercase hex SHA-256 of its UTF-8 bytes
-/// (swift-crypto). Existing files depend on exactly this form, so it must not change.
+/// (swift-crypto). Existing files depend on exactly this form, so it must not change. Both stores
+/// look a presented token up by this hash as a key (a dictionary, an index), so no stored hash
+/// is ever compared byte by byte with what a client sent.
 package enum TokenHash {
     package static func hex(_ token: String) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -14,13 +16,4 @@ package enum TokenHash {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Compares a stored hash with a presented token's hash in time independent of where they
-    /// differ, so response timing tells an attacker nothing about a stored hash.
-    package static func matches(_ stored: String, _ presented: String) -> Bool {
-        let x = Array(stored.utf8), y = Array(presented.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in 0..<x.count { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
 }

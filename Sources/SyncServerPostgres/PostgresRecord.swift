@@ -35,10 +35,4 @@ enum PostgresRecord {
     static func device(_ key: Int64) -> DeviceID { DeviceID(rawValue: UInt64(bitPattern: key)) }
     static func hlc(_ value: Int64) -> HybridTimestamp { HybridTimestamp(rawValue: UInt64(bitPattern: value)) }
     static func key(_ hlc: HybridTimestamp) -> Int64 { Int64(bitPattern: hlc.rawValue) }
-
-    /// The device a record belongs to (events and device names alike).
-    static func device(of record: LedgerRecord) -> DeviceID {
-        if case .deviceName(let name) = record { return name.device }
-        return record.eventID!.device
-    }
 }

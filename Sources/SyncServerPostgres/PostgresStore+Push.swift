@@ -21,7 +21,7 @@ extension PostgresStore {
 
     private func push(_ records: [LedgerRecord], user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
         let id = try await Self.userID(user, connection, logger, forUpdate: true, serving: true)
-        let devices = Set(records.map(PostgresRecord.device(of:))).sorted()
+        let devices = Set(records.map(\.device)).sorted()
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)
         let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, connection)

@@ -117,6 +117,12 @@ package enum LedgerRecord: Hashable, Sendable {
         }
     }
 
+    /// The device that wrote the record (every kind has one).
+    package var device: DeviceID {
+        if case .deviceName(let name) = self { return name.device }
+        return eventID!.device
+    }
+
     package var hlc: HybridTimestamp {
         switch self {
         case .stationEdit(let e): return e.hlc

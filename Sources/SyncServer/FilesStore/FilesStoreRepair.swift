@@ -24,7 +24,7 @@ struct FilesStoreRepair {
         let source = try Ledger.open(directory: replica, clock: clock)
         defer { source.close() }
         let records = try source.allRecords()
-        let devices = Self.devices(of: records)
+        let devices = Set(records.map(\.device))
         for (device, owner) in try administration.deviceClaims() where owner != user && devices.contains(where: { $0.description == device }) {
             throw LedgerError(.conflict, "\(replica) holds events of device \(device), which belongs to user '\(owner)'; repair from a replica of '\(user)'; nothing was changed")
         }
@@ -54,7 +54,7 @@ struct FilesStoreRepair {
     private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>) throws {
         let fileSystem = administration.fileSystem
         for segment in repair.segments where !segment.isIntact && segment.footer == nil {
-            let path = segment.path + ".summary"
+            let path = Path.join(Path.parent(of: segment.path), ActiveSegmentCheckpoint.fileName(segment.number))
             guard fileSystem.fileExists(path),
                   case .success(let checkpoint) = try fileSystem.readFile(path).withUnsafeBytes({ ActiveSegmentCheckpoint.decode($0) }),
                   checkpoint.segmentNumber == segment.number else { continue }
@@ -65,13 +65,5 @@ struct FilesStoreRepair {
                 throw LedgerError(.conflict, "cannot repair: \(segment.fileName) held device \(range.device)'s events \(first == last ? "seq \(first)" : "seqs \(first)–\(last)"), which \(replica) does not have; nothing was changed")
             }
         }
-    }
-
-    static func devices(of records: [LedgerRecord]) -> Set<DeviceID> {
-        var devices = Set<DeviceID>()
-        for record in records {
-            if case .deviceName(let name) = record { devices.insert(name.device) } else if let id = record.eventID { devices.insert(id.device) }
-        }
-        return devices
     }
 }

@@ -83,11 +83,7 @@ final class OpenUserLedger: @unchecked Sendable {
     func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims) throws -> PushResponse {
         var checked = Set<DeviceID>()
         for record in records {
-            let device: DeviceID
-            switch record {
-            case .deviceName(let r): device = r.device
-            default: device = record.eventID!.device
-            }
+            let device = record.device
             guard checked.insert(device).inserted else { continue }
             if device == ledger.localDevice {
                 throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")

@@ -34,19 +34,11 @@ struct StoredLedgerScan {
 
     /// The client devices this ledger holds events or names of.
     var devices: Set<DeviceID> {
-        var devices = Set<DeviceID>()
-        for record in records {
-            if case .deviceName(let name) = record { devices.insert(name.device) } else if let id = record.eventID { devices.insert(id.device) }
-        }
-        devices.remove(serverDevice)
-        return devices
+        Set(records.map(\.device)).subtracting([serverDevice])
     }
 
     /// Every record but the server's own (its device name): what a client's ledger may hold.
     var clientRecords: [LedgerRecord] {
-        records.filter { record in
-            if case .deviceName(let name) = record { return name.device != serverDevice }
-            return record.eventID?.device != serverDevice
-        }
+        records.filter { $0.device != serverDevice }
     }
 }
