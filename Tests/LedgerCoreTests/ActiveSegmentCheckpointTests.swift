@@ -156,7 +156,8 @@ import Testing
         let ledger = try Ledger.create(directory: path, deviceName: "a", clock: Self.clock)
         defer { ledger.close() }
         #expect(FileManager.default.fileExists(atPath: Self.checkpointPath(path)))
-        ledger.rollThreshold = 2048
+        // Small enough that these well-compressing batches fill several segments.
+        ledger.rollThreshold = 400
         for i in 0..<10 {
             try ledger.appendLocal((0..<20).map { StationEditDraft(station: UInt32(i * 20 + $0 + 1), compDate: .unknown) })
         }

@@ -84,11 +84,28 @@ import Testing
                  offset: { lastFrame }, atTail: true, recordsBefore: { 11 }),
             Case(name: "unknown frame magic at the tail", bytes: { s.open + [1, 2, 3, 4, 5] },
                  kind: .frameMalformed("unknown frame magic"), offset: { footerOffset }, atTail: true, recordsBefore: { 16 }),
-            Case(name: "malformed record", bytes: {
-                     var bytes = SegmentHeader(segmentNumber: 1, ledgerID: s.ledgerID, firstRecordPosition: 0).encoded()
+            Case(name: "malformed record (format 1)", bytes: {
+                     var bytes = SegmentHeader(segmentNumber: 1, ledgerID: s.ledgerID, firstRecordPosition: 0, formatVersion: 1).encoded()
                      [UInt8](repeating: 0xEE, count: 40).withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &bytes) }
                      return bytes
                  }, kind: .recordMalformed(contentOffset: 0, reason: "a record runs past its frame"), offset: { SegmentHeader.frameSize }),
+            Case(name: "malformed block (format 2)", bytes: {
+                     var bytes = SegmentHeader(segmentNumber: 1, ledgerID: s.ledgerID, firstRecordPosition: 0, formatVersion: 2).encoded()
+                     [UInt8](repeating: 0xEE, count: 60).withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &bytes) }
+                     return bytes
+                 }, kind: .blockMalformed(contentOffset: 0, reason: "a block does not start with ORB2"), offset: { SegmentHeader.frameSize }),
+            Case(name: "malformed record in a well-formed block (format 2)", bytes: {
+                     // A station edit of station 0: the block decodes, the record check refuses it.
+                     var records = RecordEncoder()
+                     records.append(StationEdit(id: EventID(device: DeviceID(rawValue: 9), seq: 1), hlc: HybridTimestamp(rawValue: 1 << 16),
+                                                station: 0, compDate: .unknown, memo: nil, origin: .user))
+                     var block: [UInt8] = []
+                     records.bytes.withUnsafeBytes { ColumnarBlock.encode($0, appendingTo: &block) }
+                     var bytes = SegmentHeader(segmentNumber: 1, ledgerID: s.ledgerID, firstRecordPosition: 0, formatVersion: 2).encoded()
+                     block.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &bytes) }
+                     return bytes
+                 }, kind: .recordMalformed(contentOffset: 0, reason: "a station edit has a zero device, seq or station"),
+                 offset: { SegmentHeader.frameSize }),
             Case(name: "footer damaged", bytes: { flipped(s.sealed, at: footerOffset + 20) }, kind: .footerDamaged,
                  offset: { footerOffset }, atTail: true, recordsBefore: { 16 }),
             Case(name: "bytes after the footer", bytes: { s.sealed + [0] }, kind: .bytesAfterFooter,

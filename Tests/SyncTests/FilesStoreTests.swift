@@ -152,7 +152,7 @@ struct FilesStoreTests {
         defer { phone.close() }
         try FileManager.default.createDirectory(atPath: data + "/ledgers", withIntermediateDirectories: true)
         let stored = try Ledger.create(directory: data + "/ledgers/carol", deviceName: "oritsubushi sync server")
-        stored.rollThreshold = 2_048
+        stored.rollThreshold = 512
         // One push per batch, as clients push: a segment rolls between batches, never inside one.
         let records = try phone.allRecords()
         for start in stride(from: 0, to: records.count, by: 50) {

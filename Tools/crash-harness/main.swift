@@ -80,8 +80,10 @@ func runTrials(_ arguments: [String]) throws {
     exit(report.failures.isEmpty ? 0 : 1)
 }
 
-/// Small real segments (open, sealed, several devices and record kinds, a 4 KiB memo) and the
-/// raw record streams inside them, as the fuzzer's starting points.
+/// Small real segments (open, sealed, several devices and record kinds, a 4 KiB memo), the
+/// format-2 block streams inside them (what `lz4 -dc` prints) and the raw record streams those
+/// decode to, as the fuzzer's starting points. (The `*-v1.seg` seeds are format-1 segments kept
+/// from before format 2; this build no longer writes that format.)
 func writeCorpus(_ arguments: [String]) throws {
     guard let directory = arguments.first else { fail("usage: crash-harness write-corpus DIR") }
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -102,6 +104,7 @@ func writeCorpus(_ arguments: [String]) throws {
         if seal { try ledger.sealActiveSegment() }
         let segment = try fileSystem.readFile(ledger.segments[0].path)
         try write(name + ".seg", segment)
+        try write(name + ".blocks", frameContents(segment))
         var stream: [UInt8] = []
         try ledger.forEachRecord { view, _ in stream += UnsafeRawBufferPointer(start: view.base, count: view.length) }
         try write(name + ".records", stream)
@@ -119,7 +122,26 @@ func writeCorpus(_ arguments: [String]) throws {
                                      compDate: .month(2019, 4), memo: "", origin: .user)),
         ])
         _ = try ledger.appendCatalogVersion(176)
+        try ledger.appendReplicated([.knowledgeMark(KnowledgeMark(
+            id: EventID(device: ledger.localDevice, seq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1),
+            hlc: ledger.nextLocalHLC(), knowledge: [other: 1]))])
     }
+}
+
+/// The decompressed contents of a segment's data frames, concatenated.
+func frameContents(_ segment: [UInt8]) throws -> [UInt8] {
+    let decoder = LZ4FrameDecoder()
+    var contents: [UInt8] = []
+    try segment.withUnsafeBytes { bytes in
+        var offset = SegmentHeader.frameSize
+        while offset + 4 <= bytes.count, bytes.loadLE(UInt32.self, at: offset) == LZ4Frame.magic {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            guard case .complete(let length, let size) = LZ4Frame.extent(of: rest) else { fail("a corpus segment has a bad frame") }
+            contents += try decoder.decompress(frame: UnsafeRawBufferPointer(rebasing: rest[0..<length]), contentSize: size)
+            offset += length
+        }
+    }
+    return contents
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

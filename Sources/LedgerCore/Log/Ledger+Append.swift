@@ -81,9 +81,19 @@ extension Ledger {
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
         var frames: [UInt8] = []
-        var encoder = RecordEncoder(reservingCapacity: min(LZ4Frame.maximumContentSize, records.count * 48))
+        // A segment keeps the format it was created with; new segments get the newest.
+        let format = createsSegment ? SegmentHeader.currentFormatVersion : segments[segments.count - 1].header.formatVersion
+        let frameLimit = format >= 2 ? ColumnarBlock.writerContentLimit : LZ4Frame.maximumContentSize
+        var encoder = RecordEncoder(reservingCapacity: min(frameLimit, records.count * 48))
+        var blocks: [UInt8] = []
         func flush() {
-            encoder.bytes.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
+            if format >= 2 {
+                blocks.removeAll(keepingCapacity: true)
+                encoder.bytes.withUnsafeBytes { blockEncoder.encode($0, appendingTo: &blocks) }
+                blocks.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
+            } else {
+                encoder.bytes.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
+            }
             summary.addFrame(rawBytes: encoder.bytes.count)
             encoder.removeAll()
         }
@@ -97,7 +107,7 @@ extension Ledger {
         }
         for record in records {
             let size = RecordEncoder.encodedSize(of: record)
-            if encoder.bytes.count + size > LZ4Frame.maximumContentSize { flush() }
+            if encoder.bytes.count + size > frameLimit { flush() }
             switch record {
             case .stationEdit(let e):
                 if checking { try Self.validate(e) }

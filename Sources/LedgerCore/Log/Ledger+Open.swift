@@ -45,7 +45,7 @@ extension Ledger {
     private func recoverNewestSegment(path: String, expectation: SegmentReader.Expectation) throws -> SegmentInfo? {
         scannedNewestSegment = true
         let bytes = try fileSystem.readFile(path)
-        let reader = SegmentReader(path: path, policy: .tolerateTornTail, expectation: expectation, decoder: decoder)
+        let reader = SegmentReader(path: path, policy: .tolerateTornTail, expectation: expectation, decoder: decoder, blockDecoder: blockDecoder)
         let outcome = try bytes.withUnsafeBytes { try reader.read($0, summarize: true) }
         var size = bytes.count
         if let tear = outcome.tear {

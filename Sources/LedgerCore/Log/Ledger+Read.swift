@@ -22,7 +22,7 @@ extension Ledger {
             // Opening checked where each segment belongs; reading checks what it holds.
             let reader = SegmentReader(path: segment.path, policy: .strict,
                                        expectation: expectation(of: segment.number, firstRecordPosition: nil, mustBeSealed: false),
-                                       decoder: decoder)
+                                       decoder: decoder, blockDecoder: blockDecoder)
             let outcome = try bytes.withUnsafeBytes { (buffer) throws in
                 try reader.read(buffer) { (view, _) throws -> RecordIteration in
                     defer { index += 1 }

@@ -37,6 +37,8 @@ package final class Ledger {
     /// The newest segment while it is unsealed (appends go there).
     var active: ActiveSegment?
     let decoder = LZ4FrameDecoder()
+    let blockDecoder = ColumnarBlockDecoder()
+    let blockEncoder = ColumnarBlockEncoder()
 
     package var localDevice: DeviceID { metadata.deviceID }
     package var segmentsPath: String { Path.join(directory, Self.segmentsDirectory) }

@@ -25,7 +25,7 @@ extension Ledger {
             let bytes = try fileSystem.readFile(segment.path)
             let reader = SegmentReader(path: segment.path, policy: .strict,
                                        expectation: expectation(of: segment.number, firstRecordPosition: position, mustBeSealed: false),
-                                       decoder: decoder)
+                                       decoder: decoder, blockDecoder: blockDecoder)
             // The closure captures nothing reference-counted (it runs once per record): a gap
             // stops the read and is thrown here.
             var gapFound: (message: String, offset: Int)?

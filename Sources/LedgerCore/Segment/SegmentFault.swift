@@ -13,7 +13,10 @@ package struct SegmentFault: Error, Equatable, Sendable, CustomStringConvertible
         case frameCutOff
         /// An LZ4 frame that fails its structure or checksums (the codec's reason).
         case frameMalformed(String)
+        /// `contentOffset`: in format 2, the offset in the records the frame's blocks decode to.
         case recordMalformed(contentOffset: Int, reason: String)
+        /// A format-2 block that does not decode; `contentOffset` is the block's offset in the frame.
+        case blockMalformed(contentOffset: Int, reason: String)
         case bytesAfterFooter
         case footerDamaged
         case footerOfOtherSegment(UInt32)
@@ -46,6 +49,8 @@ package struct SegmentFault: Error, Equatable, Sendable, CustomStringConvertible
         case .frameMalformed(let reason): return reason
         case .recordMalformed(let contentOffset, let reason):
             return "a record at content offset \(contentOffset) of the frame is malformed: \(reason)"
+        case .blockMalformed(let contentOffset, let reason):
+            return "the block at content offset \(contentOffset) of the frame is malformed: \(reason)"
         case .bytesAfterFooter: return "the segment has bytes after its footer"
         case .footerDamaged: return "the segment footer is damaged"
         case .footerOfOtherSegment(let number): return "the segment footer belongs to segment \(number)"

@@ -4,17 +4,23 @@
 package struct SegmentHeader: Equatable, Sendable {
     package static let skippableMagic: UInt32 = 0x184D_2A50
     package static let payloadMagic: [UInt8] = Array("ORTSBSEG".utf8)
-    package static let formatVersion: UInt16 = 1
+    /// Format 1 stores each frame's records row by row (§3), format 2 column by column (§2a).
+    /// New segments are written in the newest format; a segment keeps its format for life.
+    package static let currentFormatVersion: UInt16 = 2
+    package static let readableFormatVersions: ClosedRange<UInt16> = 1...2
     package static let payloadSize = 44
     /// The frame: 8 bytes of skippable-frame header plus the payload.
     package static let frameSize = 8 + payloadSize
 
+    package var formatVersion: UInt16
     package var segmentNumber: UInt32
     package var ledgerID: [UInt8]  // 16 bytes
     /// How many records all earlier segments hold: the log position of this segment's first record.
     package var firstRecordPosition: UInt64
 
-    package init(segmentNumber: UInt32, ledgerID: [UInt8], firstRecordPosition: UInt64) {
+    package init(segmentNumber: UInt32, ledgerID: [UInt8], firstRecordPosition: UInt64,
+                 formatVersion: UInt16 = currentFormatVersion) {
+        self.formatVersion = formatVersion
         self.segmentNumber = segmentNumber
         self.ledgerID = ledgerID
         self.firstRecordPosition = firstRecordPosition
@@ -25,7 +31,7 @@ package struct SegmentHeader: Equatable, Sendable {
         bytes.put(Self.skippableMagic)
         bytes.put(UInt32(Self.payloadSize))
         bytes.append(Self.payloadMagic)
-        bytes.put(Self.formatVersion)
+        bytes.put(formatVersion)
         bytes.put(UInt16(0))
         bytes.put(segmentNumber)
         bytes.append(ledgerID)
@@ -46,13 +52,16 @@ package struct SegmentHeader: Equatable, Sendable {
             return .failure(.malformed("the segment header checksum does not match"))
         }
         let version = bytes.loadLE(UInt16.self, at: 16)
-        guard version == formatVersion else {
-            return .failure(.malformed("segment format version \(version) is not supported (this build reads \(formatVersion))"))
+        guard readableFormatVersions.contains(version) else {
+            return .failure(.malformed(
+                "segment format version \(version) is not supported (this build reads \(readableFormatVersions.lowerBound) to \(readableFormatVersions.upperBound))"))
         }
+        guard bytes.loadLE(UInt16.self, at: 18) == 0 else { return .failure(.malformed("the segment header has unknown flags")) }
         return .success(SegmentHeader(
             segmentNumber: bytes.loadLE(UInt32.self, at: 20),
             ledgerID: Array(bytes[24..<40]),
-            firstRecordPosition: bytes.loadLE(UInt64.self, at: 40)))
+            firstRecordPosition: bytes.loadLE(UInt64.self, at: 40),
+            formatVersion: version))
     }
 }
 

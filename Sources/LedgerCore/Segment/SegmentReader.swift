@@ -66,12 +66,15 @@ package struct SegmentReader {
     package let policy: Policy
     package let expectation: Expectation
     let decoder: LZ4FrameDecoder
+    let blockDecoder: ColumnarBlockDecoder
 
-    package init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder = LZ4FrameDecoder()) {
+    package init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder = LZ4FrameDecoder(),
+                 blockDecoder: ColumnarBlockDecoder = ColumnarBlockDecoder()) {
         self.path = path
         self.policy = policy
         self.expectation = expectation
         self.decoder = decoder
+        self.blockDecoder = blockDecoder
     }
 
     private var toleratesTear: Bool { policy != .strict && !expectation.mustBeSealed }
@@ -99,9 +102,11 @@ package struct SegmentReader {
         _ visit: (RecordView, Int) throws -> RecordIteration
     ) throws {
         let n = bytes.count
+        let columnar: Bool
         switch SegmentHeader.decode(bytes) {
         case .success(let header):
             outcome.header = header
+            columnar = header.formatVersion >= 2
             if let fault = expectation.check(header, path: path) { throw fault }
         case .failure(let failure):
             let kind: SegmentFault.Kind
@@ -116,8 +121,9 @@ package struct SegmentReader {
         while offset < n {
             switch frames.examine(at: offset) {
             case .data(let end, let content):
-                if summarize { outcome.summary.addFrame(rawBytes: content.count) }
-                if try records(in: content, frameOffset: offset, summarize: summarize, into: &outcome, visit) == .stop {
+                let records = try columnar ? decodeBlocks(content, frameOffset: offset) : content
+                if summarize { outcome.summary.addFrame(rawBytes: records.count) }
+                if try self.records(in: records, frameOffset: offset, summarize: summarize, into: &outcome, visit) == .stop {
                     outcome.stopped = true
                     return
                 }
@@ -139,6 +145,15 @@ package struct SegmentReader {
             }
         }
         if expectation.mustBeSealed { throw SegmentFault(.notSealed, file: path, offset: n) }
+    }
+
+    /// The raw record stream of a format-2 frame; a malformed block is a fault of the frame.
+    private func decodeBlocks(_ content: UnsafeRawBufferPointer, frameOffset: Int) throws -> UnsafeRawBufferPointer {
+        do {
+            return try blockDecoder.decode(content)
+        } catch {
+            throw SegmentFault(.blockMalformed(contentOffset: error.offset, reason: error.reason), file: path, offset: frameOffset)
+        }
     }
 
     /// Hands out the records of one frame; a malformed record is a fault of the frame.

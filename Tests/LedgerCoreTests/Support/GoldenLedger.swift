@@ -1,7 +1,9 @@
 @testable import LedgerCore
 
-/// The reproducible ledger behind the committed golden segment: two devices, every record kind,
-/// memos with newlines, and a sealed segment.
+/// The reproducible ledger behind the committed golden segments: two devices, every record kind,
+/// memos with newlines, and a sealed segment. The format-1 fixture (`Fixtures/golden-v1`) holds
+/// `records`; the format-2 fixture (`Fixtures/golden-v2`), which `write` reproduces, holds
+/// `recordsV2`: the same records and a knowledge mark.
 enum GoldenLedger {
     static let phone = DeviceID(rawValue: 0xA1)
     static let tablet = DeviceID(rawValue: 0xB2)
@@ -33,7 +35,12 @@ enum GoldenLedger {
                                  compDate: .notCompleted, memo: nil, origin: .user)),
     ]
 
-    /// Writes the golden ledger into `directory` through the public write path.
+    static let knowledgeMark = LedgerRecord.knowledgeMark(
+        KnowledgeMark(id: EventID(device: phone, seq: 6), hlc: hlc(1_378_000_000_000, 6), knowledge: [tablet: 2]))
+
+    static var recordsV2: [LedgerRecord] { records + [knowledgeMark] }
+
+    /// Writes the format-2 golden ledger into `directory` through the public write path.
     static func write(to directory: String) throws {
         let ledger = try Ledger.create(directory: directory, metadata: metadata, clock: clock, useLock: false)
         defer { ledger.close() }
@@ -47,6 +54,7 @@ enum GoldenLedger {
             StationEditDraft(station: 202_919, memo: "memo only 🚃"),
             StationEditDraft(station: 120_004, compDate: .notCompleted),
         ])
+        try ledger.appendReplicated([knowledgeMark])
         try ledger.sealActiveSegment()
     }
 }

@@ -3,21 +3,26 @@ import LedgerCore
 /// What the `FuzzSegment` libFuzzer harness does with one input, kept here so that every input
 /// it ever crashed on replays as a regression test under `swift test`.
 ///
-/// An input that starts with the segment header's magic is a segment file; anything else is a
-/// raw record stream (what `lz4 -dc` prints), which is wrapped into a valid frame and segment so
-/// that the record decoder is reached through the whole read path despite the checksums. Each
+/// An input that starts with the segment header's magic is a segment file (its format version is
+/// kept, so both formats are reached); one that starts with `ORB2` is a format-2 block stream
+/// (what `lz4 -dc` prints for a format-2 segment); anything else is a raw record stream (what it
+/// prints for format 1). Streams are wrapped into a valid frame and segment of their format so
+/// that the decoders are reached through the whole read path despite the checksums. The valid
+/// records of a raw stream are also encoded as format-2 blocks, which must decode to them. Each
 /// input goes through the pure decoders and then, if it holds a sealed footer or a frame that
 /// decodes, as segment 1 of a real (in-memory) ledger through open/recovery, `forEachRecord`,
 /// `verify`, an append and a reopen.
 ///
 /// The harness crashes (so libFuzzer reports it) when a decoder traps, when anything throws an
 /// error other than `LedgerError`, when a record handed out does not re-encode to its own
-/// bytes, or when a ledger that opened and accepted an append cannot be reopened with it.
+/// bytes, when blocks do not decode to the records they encode, or when a ledger that opened
+/// and accepted an append cannot be reopened with it.
 package final class SegmentFuzzing {
     package static let ledgerDirectory = "/fuzz"
     private let base: CrashableFileSystem
     private let ledgerID: [UInt8]
     private let decoder = LZ4FrameDecoder()
+    private let blockDecoder = ColumnarBlockDecoder()
     private let clock = FixedClock(milliseconds: 1_700_000_000_000)
     package var segmentPath: String { Path.join(Path.join(Self.ledgerDirectory, "segments"), "00000001.seg") }
 
@@ -38,10 +43,14 @@ package final class SegmentFuzzing {
     package func run(_ input: UnsafeRawBufferPointer) -> Int {
         exerciseDecoders(input)
         let segment: [UInt8]
+        let content = UnsafeRawBufferPointer(rebasing: input.prefix(LZ4Frame.maximumContentSize))
         if input.count >= 4, input.loadLE(UInt32.self, at: 0) == SegmentHeader.skippableMagic {
             segment = fixedUpHeader(Array(input))
+        } else if input.starts(with: ColumnarBlock.magic) {
+            segment = wrapped(content, format: 2)
         } else {
-            segment = wrapped(UnsafeRawBufferPointer(rebasing: input.prefix(LZ4Frame.maximumContentSize)))
+            checkBlockRoundTrip(content)
+            segment = wrapped(content, format: 1)
         }
         // A ledger costs milliseconds (LZ4F allocates its 4 MiB block buffers per context), so
         // only inputs that get somewhere go through one: a sealed footer, or a frame that decodes.
@@ -60,7 +69,7 @@ package final class SegmentFuzzing {
     private func reader(_ policy: SegmentReader.Policy) -> SegmentReader {
         SegmentReader(path: "input.seg", policy: policy,
                       expectation: .init(number: 1, ledgerID: ledgerID, firstRecordPosition: 0, mustBeSealed: false),
-                      decoder: decoder)
+                      decoder: decoder, blockDecoder: blockDecoder)
     }
 
     package func run(_ bytes: [UInt8]) -> Int {
@@ -81,6 +90,22 @@ package final class SegmentFuzzing {
             }
         }
         try? RecordStream.forEach(in: input) { Self.touch($0) }
+        if let records = try? blockDecoder.decode(input) {
+            try? RecordStream.forEach(in: records) { Self.touch($0) }
+        }
+    }
+
+    /// The valid records at the start of a raw stream, encoded as format-2 blocks, must decode
+    /// to exactly their bytes.
+    private func checkBlockRoundTrip(_ stream: UnsafeRawBufferPointer) {
+        var valid = 0
+        try? RecordStream.forEach(in: stream) { view in valid += view.length }
+        guard valid > 0 else { return }
+        let records = UnsafeRawBufferPointer(rebasing: stream.prefix(valid))
+        var blocks: [UInt8] = []
+        ColumnarBlock.encode(records, appendingTo: &blocks)
+        let decoded = blocks.withUnsafeBytes { try? blockDecoder.decode($0) }
+        precondition(decoded.map { $0.elementsEqual(records) } == true, "format-2 blocks do not decode to the records they encode")
     }
 
     /// The input with the ledger's id, segment number 1, position 0 and a correct checksum put
@@ -96,8 +121,8 @@ package final class SegmentFuzzing {
         return bytes
     }
 
-    private func wrapped(_ content: UnsafeRawBufferPointer) -> [UInt8] {
-        var bytes = SegmentHeader(segmentNumber: 1, ledgerID: ledgerID, firstRecordPosition: 0).encoded()
+    private func wrapped(_ content: UnsafeRawBufferPointer, format: UInt16) -> [UInt8] {
+        var bytes = SegmentHeader(segmentNumber: 1, ledgerID: ledgerID, firstRecordPosition: 0, formatVersion: format).encoded()
         LZ4Frame.compress(content, appendingTo: &bytes)
         return bytes
     }
