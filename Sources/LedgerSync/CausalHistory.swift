@@ -17,9 +17,9 @@ package struct CausalHistory: Sendable {
             var low = 0, high = knowledge.count
             while low < high {
                 let mid = (low + high) / 2
-                if knowledge[mid].0 < device { low = mid + 1 } else { high = mid }
+                if knowledge[mid].0.rawValue < device.rawValue { low = mid + 1 } else { high = mid }
             }
-            return low < knowledge.count && knowledge[low].0 == device ? knowledge[low].1 : 0
+            return low < knowledge.count && knowledge[low].0.rawValue == device.rawValue ? knowledge[low].1 : 0
         }
     }
 
@@ -68,8 +68,15 @@ package struct CausalHistory: Sendable {
     /// Whether `writer` was written by a device that already held `event`.
     package func hasSeen(_ writer: EventID, _ event: EventID) -> Bool {
         precondition(sorted, "CausalHistory.seal() must run before queries")
-        if writer.device == event.device { return event.seq < writer.seq }
-        guard let list = marks.first(where: { $0.0 == writer.device })?.1 else { return false }
+        if writer.device.rawValue == event.device.rawValue { return event.seq < writer.seq }
+        // Raw values: comparing `DeviceID`s here went through protocol witnesses.
+        var slot = -1
+        for i in marks.indices where marks[i].0.rawValue == writer.device.rawValue {
+            slot = i
+            break
+        }
+        guard slot >= 0 else { return false }
+        let list = marks[slot].1
         // The latest mark strictly before the writer (binary search on seq).
         var low = 0, high = list.count
         while low < high {

@@ -5,23 +5,54 @@ import LedgerCore
 ///
 /// The result depends only on the set of events, never on the order they arrived in, so every
 /// replica holding the same events reports the same list.
+///
+/// Edits are kept flat, per station, as 32-byte `Edit`s with memos interned in a `MemoTable`:
+/// a merge feeds every edit of both ledgers through here, and per-edit `String`s, optionals
+/// and dictionary lookups were most of its cost.
 package struct ConflictDetector: Sendable {
-    private struct Entry: Sendable {
-        var order: EventOrder
-        var compDateCode: UInt32?
-        var memo: String?
+    /// One station edit, as conflict detection needs it.
+    struct Edit: Sendable, Equatable {
+        var hlc: UInt64
+        var device: UInt64
+        var seq: UInt64
+        /// The comp_date code, or `noDate` (never a valid code).
+        var date: UInt32
+        /// The memo's id in the `MemoTable`, or `noMemo`.
+        var memo: UInt32
+
+        static let noDate = UInt32.max
+        static let noMemo = UInt32.max
+
+        var id: EventID { EventID(device: DeviceID(rawValue: device), seq: seq) }
+
+        /// The LWW order `(hlc, device, seq)`.
+        @inline(__always)
+        static func precedes(_ a: Edit, _ b: Edit) -> Bool {
+            (a.hlc, a.device, a.seq) < (b.hlc, b.device, b.seq)
+        }
     }
 
-    private var edits: [UInt32: [Entry]] = [:]
+    /// Ids below this go in the dense slot table (as in the projection); others in a dictionary.
+    private static let denseLimit: UInt32 = 1 << 21
+
+    private var slots: [Int32] = []
+    private var overflow: [UInt32: Int32] = [:]
+    private var stationIDs: [UInt32] = []
+    private var groups: [[Edit]] = []
+    private var memos = MemoTable()
     private var seen: Set<EventID> = []
     package private(set) var history = CausalHistory()
     /// Only these stations are collected (nil: all).
-    private let stations: Set<UInt32>?
+    private let stations: StationBitmap?
     /// Whether to skip records already added. Off when the records come from one ledger's scan
     /// plus what is appended to it, which never repeat an id: the set costs a hash per event.
     private let deduplicates: Bool
 
     package init(stations: Set<UInt32>? = nil, deduplicates: Bool = true) {
+        self.init(stations: stations.map(StationBitmap.init), deduplicates: deduplicates)
+    }
+
+    init(stations: StationBitmap?, deduplicates: Bool) {
         self.stations = stations
         self.deduplicates = deduplicates
     }
@@ -30,17 +61,58 @@ package struct ConflictDetector: Sendable {
         !deduplicates || seen.insert(id).inserted
     }
 
+    @inline(__always)
+    private mutating func append(_ edit: Edit, station: UInt32) {
+        let slot: Int
+        if station < Self.denseLimit, Int(station) < slots.count, slots[Int(station)] != 0 {
+            slot = Int(slots[Int(station)] - 1)
+        } else {
+            slot = newSlotIfNeeded(station)
+        }
+        groups[slot].append(edit)
+    }
+
+    private mutating func newSlotIfNeeded(_ station: UInt32) -> Int {
+        if station >= Self.denseLimit, let slot = overflow[station] { return Int(slot) }
+        let slot = Int32(groups.count)
+        groups.append([])
+        stationIDs.append(station)
+        if station < Self.denseLimit {
+            let i = Int(station)
+            if i >= slots.count {
+                slots.append(contentsOf: repeatElement(0, count: max(i + 1, slots.count * 2, 1024) - slots.count))
+            }
+            slots[i] = slot + 1
+        } else {
+            overflow[station] = slot
+        }
+        return Int(slot)
+    }
+
     /// Collects a record; duplicates (same id) are ignored.
     package mutating func add(_ view: RecordView) {
-        switch view.kind {
-        case .knowledgeMark:
+        // The fixed fields are read from the record's bytes directly (RecordLayout): `RecordView`'s
+        // accessors are calls from this module, and a merge adds every edit of two ledgers.
+        let base = view.base
+        switch base.load(as: UInt8.self) {
+        case RecordKind.stationEdit.rawValue:
+            let body = base + RecordLayout.headerSize
+            let station = UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+            if let stations, !stations.contains(station) { return }
+            let device = UInt64(littleEndian: body.loadUnaligned(as: UInt64.self))
+            let seq = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            guard isNew(EventID(device: DeviceID(rawValue: device), seq: seq)) else { return }
+            let flags = base.load(fromByteOffset: 1, as: UInt8.self)
+            let memo = flags & RecordLayout.flagHasMemo != 0 ? memos.intern(view.memoBytes) : Edit.noMemo
+            append(Edit(hlc: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+                        device: device, seq: seq,
+                        date: flags & RecordLayout.flagHasCompDate != 0
+                            ? UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 28, as: UInt32.self)) : Edit.noDate,
+                        memo: memo),
+                   station: station)
+        case RecordKind.knowledgeMark.rawValue:
             if isNew(view.eventID) { history.add(view) }
-        case .stationEdit:
-            if let stations, !stations.contains(view.station) { return }
-            guard isNew(view.eventID) else { return }
-            edits[view.station, default: []].append(Entry(
-                order: EventOrder(view), compDateCode: view.hasCompDate ? view.compDateCode : nil, memo: view.memo))
-        case .catalogVersion, .deviceName:
+        default:
             return
         }
     }
@@ -52,7 +124,9 @@ package struct ConflictDetector: Sendable {
         case .stationEdit(let e):
             if let stations, !stations.contains(e.station) { return }
             guard isNew(e.id) else { return }
-            edits[e.station, default: []].append(Entry(order: EventOrder(e), compDateCode: e.compDate?.code, memo: e.memo))
+            append(Edit(hlc: e.hlc.rawValue, device: e.id.device.rawValue, seq: e.id.seq,
+                        date: e.compDate?.code ?? Edit.noDate, memo: e.memo.map { memos.intern($0) } ?? Edit.noMemo),
+                   station: e.station)
         case .catalogVersion, .deviceName:
             return
         }
@@ -60,40 +134,78 @@ package struct ConflictDetector: Sendable {
 
     /// Every conflict, sorted by station, field and the loser's LWW order.
     package mutating func conflicts() -> [Conflict] {
+        Array(conflictList())
+    }
+
+    /// The same, as a compact list that builds each `Conflict` (with its memo strings) only
+    /// when it is read.
+    package mutating func conflictList() -> ConflictList {
+        collect(newSince: nil)
+    }
+
+    /// The conflicts with at least one side past `held` (a version vector taken before an
+    /// append): the conflicts the appended events created (`LedgerMerger.apply`).
+    package mutating func conflictList(newSince held: [DeviceID: UInt64]) -> ConflictList {
+        collect(newSince: HeldVector(held))
+    }
+
+    /// A version vector searched linearly (few devices: cheaper than hashing a `DeviceID`).
+    private struct HeldVector {
+        var entries: [(device: UInt64, seq: UInt64)]
+
+        init(_ vector: [DeviceID: UInt64]) { entries = vector.map { ($0.key.rawValue, $0.value) } }
+
+        @inline(__always)
+        func isPast(_ edit: Edit) -> Bool {
+            for entry in entries where entry.device == edit.device { return edit.seq > entry.seq }
+            return true
+        }
+    }
+
+    /// Stations in order, then fields in order, then each field's conflicts sorted by the
+    /// loser: the order of `Conflict.<` without sorting the whole list at once.
+    private mutating func collect(newSince held: HeldVector?) -> ConflictList {
         history.seal()
-        // Stations in order, then fields in order, then each field's conflicts sorted by the
-        // loser: the order of `Conflict.<` without sorting the whole list at once.
-        var result: [Conflict] = []
-        for station in edits.keys.sorted() {
-            let entries = edits[station]!
-            collect(station: station, field: .date, entries.filter { $0.compDateCode != nil }, into: &result)
-            collect(station: station, field: .memo, entries.filter { $0.memo != nil }, into: &result)
+        var result = ConflictList(memos: memos)
+        var losers: [Edit] = []
+        for slot in stationIDs.indices.sorted(by: { stationIDs[$0] < stationIDs[$1] }) {
+            let station = stationIDs[slot]
+            groups[slot].withUnsafeBufferPointer { edits in
+                for field in [Conflict.Field.date, .memo] {
+                    collect(station: station, field: field, edits, newSince: held, losers: &losers, into: &result)
+                }
+            }
         }
         return result
     }
 
-    private func collect(station: UInt32, field: Conflict.Field, _ entries: [Entry], into result: inout [Conflict]) {
-        guard entries.count > 1, let winner = entries.max(by: { $0.order < $1.order }) else { return }
-        let winnerID = EventID(device: winner.order.device, seq: winner.order.seq)
-        // Losers in LWW order (sorting indices by integer keys, not the entries themselves).
-        let byOrder = entries.indices.sorted {
-            let a = entries[$0].order, b = entries[$1].order
-            return (a.hlc.rawValue, a.device.rawValue, a.seq) < (b.hlc.rawValue, b.device.rawValue, b.seq)
+    private func collect(station: UInt32, field: Conflict.Field, _ edits: UnsafeBufferPointer<Edit>,
+                         newSince held: HeldVector?, losers: inout [Edit], into result: inout ConflictList) {
+        let isDate = field == .date
+        @inline(__always) func sets(_ e: Edit) -> Bool { isDate ? e.date != Edit.noDate : e.memo != Edit.noMemo }
+        // The winner: the greatest edit that sets the field.
+        var winnerIndex = -1
+        for i in edits.indices where sets(edits[i]) {
+            if winnerIndex < 0 || Edit.precedes(edits[winnerIndex], edits[i]) { winnerIndex = i }
         }
-        for index in byOrder where entries[index].order != winner.order {
-            let entry = entries[index]
-            let sameValue = field == .date ? entry.compDateCode == winner.compDateCode : entry.memo == winner.memo
-            if sameValue { continue }
-            let id = EventID(device: entry.order.device, seq: entry.order.seq)
-            guard history.areConcurrent(winnerID, id) else { continue }
-            result.append(Conflict(station: station, field: field,
-                                   winner: side(winner, field), loser: side(entry, field)))
+        guard winnerIndex >= 0 else { return }
+        let winner = edits[winnerIndex]
+        let winnerID = winner.id
+        let winnerValue = isDate ? winner.date : memos.valueClass(winner.memo)
+        // With a new winner every loser is new; otherwise only new losers are.
+        let everyLoser = held.map { $0.isPast(winner) } ?? true
+        losers.removeAll(keepingCapacity: true)
+        for i in edits.indices where i != winnerIndex {
+            let edit = edits[i]
+            guard sets(edit) else { continue }
+            let value = isDate ? edit.date : memos.valueClass(edit.memo)
+            guard value != winnerValue, everyLoser || held!.isPast(edit),
+                  history.areConcurrent(winnerID, edit.id) else { continue }
+            losers.append(edit)
         }
-    }
-
-    private func side(_ e: Entry, _ field: Conflict.Field) -> Conflict.Side {
-        Conflict.Side(id: EventID(device: e.order.device, seq: e.order.seq), hlc: e.order.hlc,
-                      compDateCode: field == .date ? e.compDateCode : nil, memo: field == .memo ? e.memo : nil)
+        guard !losers.isEmpty else { return }
+        losers.sort(by: Edit.precedes)
+        result.append(station: station, field: field, winner: winner, losers: losers)
     }
 }
 

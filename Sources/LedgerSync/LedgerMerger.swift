@@ -10,8 +10,8 @@ package struct MergeReport: Sendable, Equatable {
     package var duplicates = 0
     package var batches = 0
     package var marksWritten = 0
-    /// Conflicts that did not exist before this merge.
-    package var newConflicts: [Conflict] = []
+    /// Conflicts that did not exist before this merge (built one by one as they are read).
+    package var newConflicts = ConflictList()
 
     package init() {}
 }
@@ -132,8 +132,7 @@ package enum LedgerMerger {
         report.duplicates = prepared.duplicates
         guard !prepared.isEmpty else { return report }
 
-        // Few devices: a linear search beats hashing a DeviceID per conflict side.
-        let heldBefore = Array(ledger.versionVector)
+        let heldBefore = ledger.versionVector
         let affected = affectedStations(prepared)
         let counting = options.countsConflicts && !affected.isEmpty
         var detector = counting ? conflictBase : nil
@@ -180,16 +179,12 @@ package enum LedgerMerger {
 
         if counting {
             // Appended events are exactly those past the version vector held before.
-            let isAppended = { (id: EventID) -> Bool in
-                for (device, seq) in heldBefore where device == id.device { return id.seq > seq }
-                return true
+            if detector == nil {
+                var scan = ConflictDetector(stations: affected, deduplicates: false)
+                try ledger.forEachRecord { view, _ in scan.add(view) }
+                detector = scan
             }
-            if var detector {
-                report.newConflicts = detector.conflicts().filter { isAppended($0.winner.id) || isAppended($0.loser.id) }
-            } else {
-                report.newConflicts = try ledger.conflicts(stations: affected)
-                    .filter { isAppended($0.winner.id) || isAppended($0.loser.id) }
-            }
+            report.newConflicts = detector!.conflictList(newSince: heldBefore)
         }
         return report
     }
@@ -243,49 +238,181 @@ package enum LedgerMerger {
     /// Merges every event of `other` that `ledger` lacks. Events both hold are compared
     /// (fingerprints of their encodings); any difference refuses the whole merge.
     ///
-    /// Two scans in all: `other` once, for what it holds beyond this ledger and the fingerprints
-    /// of the events both hold; then this ledger once, before anything is written, to compare
-    /// those and to collect the affected stations' events for conflict detection.
+    /// Two scans in all: `other` once, for what it holds beyond this ledger (kept as encoded
+    /// bytes, appended as they are) and the fingerprints of the events both hold; then this
+    /// ledger once, before anything is written, to compare those and to collect the affected
+    /// stations' events for conflict detection.
+    ///
     @discardableResult
     package static func merge(from other: Ledger, into ledger: Ledger, options: MergeOptions = MergeOptions(),
                               progress: ((Int) -> Void)? = nil) throws -> MergeReport {
+        try merge(from: other, into: ledger, options: options, progress: progress, observes: false) { _ in }
+    }
+
+    /// The same; `observe` sees every record this ledger held before the merge (in its scan)
+    /// and every record appended, so that a caller folds its projection from them instead of
+    /// reading the log a third time. (Not escaping: a captured fold is then accessed without
+    /// run-time exclusivity checks, which cost more than the fold.)
+    @discardableResult
+    package static func merge(from other: Ledger, into ledger: Ledger, options: MergeOptions = MergeOptions(),
+                              progress: ((Int) -> Void)? = nil, observe: (RecordView) -> Void) throws -> MergeReport {
+        try merge(from: other, into: ledger, options: options, progress: progress, observes: true, observe)
+    }
+
+    private static func merge(from other: Ledger, into ledger: Ledger, options: MergeOptions,
+                              progress: ((Int) -> Void)?, observes: Bool,
+                              _ observe: (RecordView) -> Void) throws -> MergeReport {
         let held = ledger.versionVector
         var overlap = OverlapFingerprints()
         for (device, seq) in other.versionVector {
             let both = min(seq, held[device] ?? 0)
             if both > 0 { overlap.expect(device, upTo: both) }
         }
-        var incoming: [LedgerRecord] = []
+        var incoming = IncomingRecords()
+        var names: [DeviceID: DeviceNameRecord] = [:]
+        var affected = StationBitmap()
         var duplicates = 0
-        var runDevice: DeviceID?
+        var runDevice: UInt64 = 0
         var runHeld: UInt64 = 0
         try other.forEachRecord { view, _ in
             guard view.hasEventID else {
-                incoming.append(view.record)
+                // The newest name of each device (the first of equal ones), as `prepare` keeps it.
+                if let known = names[view.device], known.hlc >= view.hlc { return }
+                names[view.device] = DeviceNameRecord(device: view.device, hlc: view.hlc, name: view.deviceName)
                 return
             }
             if overlap.record(view) {
                 duplicates += 1
                 return
             }
-            if view.device != runDevice {
-                runDevice = view.device
+            let device = view.device.rawValue
+            if device != runDevice {
+                runDevice = device
                 runHeld = held[view.device] ?? 0
             }
-            if view.seq > runHeld { incoming.append(view.record) }
+            guard view.seq > runHeld else { return }
+            incoming.add(view)
+            if view.kind == .stationEdit { affected.insert(view.station) }
         }
-        var prepared = try prepare(incoming, for: ledger, options: options)
-        incoming = []
-        prepared.duplicates += duplicates
-        let affected = affectedStations(prepared)
-        var detector: ConflictDetector? = options.countsConflicts && !affected.isEmpty
-            ? ConflictDetector(stations: affected, deduplicates: false) : nil
-        if !overlap.isEmpty || detector != nil {
+        var prepared = try prepareEncoded(incoming, names: names, for: ledger, options: options)
+        prepared.duplicates = duplicates
+        let counting = options.countsConflicts && !affected.isEmpty
+        var detector: ConflictDetector? = counting ? ConflictDetector(stations: affected, deduplicates: false) : nil
+        if !overlap.isEmpty || detector != nil || observes {
             try ledger.forEachRecord { view, _ in
                 if !overlap.matches(view) { throw differs(view.eventID) }
                 detector?.add(view)
+                observe(view)
             }
         }
-        return try apply(prepared, to: ledger, options: options, conflictBase: detector, progress: progress)
+        return try applyEncoded(prepared, to: ledger, options: options, detector: &detector, progress: progress,
+                                observe: observe)
+    }
+
+    /// A local merge's incoming records after checking.
+    struct PreparedEncodedMerge {
+        var incoming: IncomingRecords
+        /// The new events, sorted by (device, seq): (offset, length) in `incoming.bytes`.
+        var order: [(offset: Int, length: Int)]
+        var names: [DeviceNameRecord]
+        var duplicates = 0
+        var isEmpty: Bool { order.isEmpty && names.isEmpty }
+    }
+
+    /// `prepare`'s checks, in its order, for records kept as bytes: seq continuity, the clock
+    /// and the content of every new event in (device, seq) order, then the device names.
+    static func prepareEncoded(_ incoming: IncomingRecords, names: [DeviceID: DeviceNameRecord], for ledger: Ledger,
+                               options: MergeOptions) throws -> PreparedEncodedMerge {
+        let nameOf = { (device: DeviceID) -> String in
+            if let name = names[device]?.name ?? ledger.deviceNames[device]?.name { return "'\(name)' (\(device))" }
+            return "\(device)"
+        }
+        let order = incoming.sorted()
+        let now = ledger.clock.nowMilliseconds()
+        var continuity = SeqContinuity(held: ledger.versionVector)
+        try incoming.bytes.withUnsafeBytes { buffer in
+            for (offset, length) in order {
+                let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
+                let id = view.eventID
+                if let gap = continuity.accept(id) {
+                    throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written")
+                }
+                try RecordChecks.checkClock(view.hlc, device: nameOf(id.device), now: now, options: options)
+                try RecordChecks.checkContent(view, options: options)
+            }
+        }
+        var result = PreparedEncodedMerge(incoming: incoming, order: order, names: [])
+        for name in names.values.sorted(by: { $0.device < $1.device }) {
+            try RecordChecks.checkClock(name.hlc, device: nameOf(name.device), now: now, options: options)
+            if let current = ledger.deviceNames[name.device], current.hlc >= name.hlc { continue }
+            result.names.append(name)
+        }
+        return result
+    }
+
+    /// `apply` for records kept as bytes: the same batches, names and knowledge marks, each
+    /// batch appended as bytes. `detector` (the ledger's events of the affected stations) gets
+    /// every appended record, and so does `observe`.
+    static func applyEncoded(_ prepared: PreparedEncodedMerge, to ledger: Ledger, options: MergeOptions,
+                             detector: inout ConflictDetector?, progress: ((Int) -> Void)?,
+                             observe: (RecordView) -> Void) throws -> MergeReport {
+        var report = MergeReport()
+        report.duplicates = prepared.duplicates
+        guard !prepared.isEmpty else { return report }
+        let heldBefore = ledger.versionVector
+        var pendingNames = prepared.names
+        var start = 0
+        let batchSize = max(1, options.batchSize)
+        repeat {
+            let end = min(prepared.order.count, start + batchSize)
+            var batch: [UInt8] = []
+            var bringsEdits = false
+            var maxHLC = ledger.lastHLC
+            // The batch is sorted by (device, seq): a device's last event in a run is its highest.
+            var lastSeqs: [(DeviceID, UInt64)] = []
+            prepared.incoming.bytes.withUnsafeBytes { buffer in
+                let records = prepared.order[start..<end]
+                batch.reserveCapacity(records.reduce(0) { $0 + $1.length } + 4096)
+                for (offset, length) in records {
+                    let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
+                    batch.append(contentsOf: UnsafeRawBufferPointer(start: view.base, count: length))
+                    if view.kind == .stationEdit { bringsEdits = true }
+                    if view.hlc > maxHLC { maxHLC = view.hlc }
+                    if let last = lastSeqs.last, last.0 == view.device {
+                        lastSeqs[lastSeqs.count - 1].1 = view.seq
+                    } else {
+                        lastSeqs.append((view.device, view.seq))
+                    }
+                }
+            }
+            var encoder = RecordEncoder()
+            for name in pendingNames {
+                encoder.append(name)
+                maxHLC = max(maxHLC, name.hlc)
+            }
+            pendingNames = []
+            if options.writesKnowledgeMarks && bringsEdits {
+                var knowledge = ledger.versionVector
+                for (device, seq) in lastSeqs { knowledge[device] = max(knowledge[device] ?? 0, seq) }
+                let local = ledger.localDevice
+                knowledge[local] = nil
+                encoder.append(KnowledgeMark(
+                    id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
+                    hlc: .next(after: maxHLC, wallClock: ledger.clock.nowMilliseconds()), knowledge: knowledge))
+                report.marksWritten += 1
+            }
+            batch.append(contentsOf: encoder.bytes)
+            try ledger.appendReplicated(encoded: batch) { view in
+                detector?.add(view)
+                observe(view)
+            }
+            report.batches += 1
+            report.eventsIn += end - start
+            progress?(end)
+            start = end
+        } while start < prepared.order.count
+        report.namesIn = prepared.names.count
+        if detector != nil { report.newConflicts = detector!.conflictList(newSince: heldBefore) }
+        return report
     }
 }

@@ -3,28 +3,31 @@ import LedgerCore
 /// Fingerprints of the events two ledgers both hold, as one side has them, to compare with the
 /// other side's copies. Both hold every device's seqs 1…n contiguously, so the fingerprints sit
 /// in a dense array per device indexed by seq, and a log's runs of one device's events need one
-/// dictionary lookup per run instead of a hash per event.
+/// search of the few devices per run instead of a hash per event.
 struct OverlapFingerprints {
-    private var slots: [DeviceID: Int] = [:]
+    /// Device raw values, searched linearly (logs interleave devices often; hashing a
+    /// `DeviceID` at every switch cost more than the fingerprints).
+    private var devices: [UInt64] = []
     private var limits: [UInt64] = []
     private var prints: [[UInt64]] = []
     // The slot of the run being read.
-    private var runDevice: DeviceID?
+    private var runDevice: UInt64 = 0
     private var runSlot = -1
 
-    var isEmpty: Bool { slots.isEmpty }
+    var isEmpty: Bool { devices.isEmpty }
 
     /// Both sides hold `device`'s seqs 1…`seq`.
     mutating func expect(_ device: DeviceID, upTo seq: UInt64) {
-        slots[device] = limits.count
+        devices.append(device.rawValue)
         limits.append(seq)
         prints.append([UInt64](repeating: 0, count: Int(seq)))
     }
 
+    @inline(__always)
     private mutating func slot(of device: DeviceID) -> Int {
-        if device != runDevice {
-            runDevice = device
-            runSlot = slots[device] ?? -1
+        if device.rawValue != runDevice || runDevice == 0 {
+            runDevice = device.rawValue
+            runSlot = devices.firstIndex(of: device.rawValue) ?? -1
         }
         return runSlot
     }

@@ -4,9 +4,12 @@ import LedgerCore
 /// PostgreSQL store (which holds no `Ledger`) run the same ones, so both refuse in the same words.
 package enum RecordChecks {
     /// Refuses an event (or device name) dated more than the clock lead ahead of `now`.
-    /// `label` names the device as the refusal shows it ("'Phone' (0123…)").
-    package static func checkClock(_ hlc: HybridTimestamp, device label: String, now: Int64, options: MergeOptions) throws {
+    /// `label` names the device as the refusal shows it ("'Phone' (0123…)"); it is built only
+    /// for a refusal (formatting it for every accepted event was a fifth of a large merge).
+    package static func checkClock(_ hlc: HybridTimestamp, device label: @autoclosure () -> String, now: Int64,
+                                   options: MergeOptions) throws {
         guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
+        let label = label()
         throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix the clock of device \(label), then run 'oritsubushi reissue' on it (or, if this clock is the wrong one, fix this one); nothing was written")
     }
 
@@ -18,6 +21,18 @@ package enum RecordChecks {
         }
         guard options.stations.isKnown(edit.station) else {
             throw LedgerError(.badInput, "event \(edit.id) is for station \(edit.station), which the catalogue does not know; nothing was written")
+        }
+    }
+
+    /// The same for a station edit's encoded record (a local merge keeps records as bytes).
+    package static func checkContent(_ view: RecordView, options: MergeOptions) throws {
+        guard view.kind == .stationEdit else { return }
+        // A validated record passes `Ledger.validate`; the record path words any refusal.
+        if view.station == 0 || !(view.hasCompDate || view.hasMemo) || view.memoBytes.count > StationEdit.maximumMemoBytes {
+            try checkContent(view.record, options: options)
+        }
+        guard options.stations.isKnown(view.station) else {
+            throw LedgerError(.badInput, "event \(view.eventID) is for station \(view.station), which the catalogue does not know; nothing was written")
         }
     }
 

@@ -169,6 +169,15 @@ package struct CompletionsProjection: Sendable {
         return projection
     }
 
+    /// Takes what a caller folded from its own scan of every record of `ledger` (a merge folds
+    /// each record it reads and appends, via `apply(_:trackDirty:)`) as the projection at the
+    /// log's end, like `fold`; it is saved whole.
+    package mutating func adoptFold(of ledger: Ledger) {
+        position = ledger.recordCount
+        versionVector = ledger.versionVector
+        needsFullWrite = true
+    }
+
     mutating func markSaved() {
         dirty.removeAll()
         storedPosition = position

@@ -8,6 +8,17 @@ package struct RecordView {
     /// Header plus body, in bytes.
     package let length: Int
 
+    init(base: UnsafeRawPointer, length: Int) {
+        self.base = base
+        self.length = length
+    }
+
+    /// A view of record bytes that a `RecordStream` validated before and the caller copied
+    /// out of their frame (a merge keeps the other ledger's records as bytes).
+    package init(validated base: UnsafeRawPointer, length: Int) {
+        self.init(base: base, length: length)
+    }
+
     package var kind: RecordKind { RecordKind(rawValue: base.load(as: UInt8.self))! }
     package var flags: UInt8 { base.load(fromByteOffset: 1, as: UInt8.self) }
 

@@ -128,7 +128,60 @@ extension Ledger {
             }
         }
         if encoder.recordCount > 0 { flush() }
+        try commit(frames, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
+                   maxHLC: maxHLC)
+    }
 
+    /// Appends records received already encoded (canonical encodings back to back, as a frame
+    /// holds them), in the order given, with the checks of `appendReplicated`: a merge copies
+    /// the other ledger's records instead of decoding and re-encoding them. Every record is
+    /// validated as a read validates it, and framed exactly as the same records given as
+    /// `LedgerRecord`s would be. `visit` sees each record (before the batch is durable; a failed
+    /// append throws).
+    package func appendReplicated(encoded bytes: [UInt8], visit: (RecordView) -> Void = { _ in }) throws {
+        guard !bytes.isEmpty else { return }
+        let createsSegment = active == nil
+        var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
+        var frames: [UInt8] = []
+        var continuity = SeqContinuity(held: versionVector)
+        var names: [DeviceNameRecord] = []
+        var maxHLC = lastHLC
+        try bytes.withUnsafeBytes { buffer in
+            var frameStart = 0
+            var offset = 0
+            func flush() {
+                LZ4Frame.compress(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), appendingTo: &frames)
+                summary.addFrame(rawBytes: offset - frameStart)
+                frameStart = offset
+            }
+            do {
+                try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
+                    if offset - frameStart + view.length > LZ4Frame.maximumContentSize { flush() }
+                    if view.hasEventID {
+                        if let gap = continuity.accept(view.eventID) {
+                            throw LedgerError(.conflict, "event \(view.eventID) does not continue its device: \(gap.message())")
+                        }
+                    } else {
+                        names.append(DeviceNameRecord(device: view.device, hlc: view.hlc, name: view.deviceName))
+                    }
+                    summary.add(view)
+                    if view.hlc > maxHLC { maxHLC = view.hlc }
+                    visit(view)
+                    offset += view.length
+                }
+            } catch let fault as RecordStream.Fault {
+                throw LedgerError(.badInput, "an encoded record at byte \(fault.offset) is malformed: \(fault.reason)")
+            }
+            if offset > frameStart { flush() }
+        }
+        try commit(frames, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
+                   maxHLC: maxHLC)
+    }
+
+    /// Writes encoded frames to the active segment (creating one if needed) and fsyncs once;
+    /// then, the batch being durable, its summary, seqs, names and clock take effect.
+    private func commit(_ frames: [UInt8], summary: SegmentSummary, createsSegment: Bool, continuity: SeqContinuity,
+                        names: [DeviceNameRecord], maxHLC: HybridTimestamp) throws {
         let segment: ActiveSegment
         if let active {
             segment = active

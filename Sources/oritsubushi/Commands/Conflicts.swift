@@ -55,7 +55,7 @@ enum ConflictText {
     }
 
     /// The first few new conflicts, indented; 'conflicts' lists them all.
-    static func printSome(_ conflicts: [Conflict], names: [DeviceID: String], limit: Int = 20) {
+    static func printSome(_ conflicts: some RandomAccessCollection<Conflict>, names: [DeviceID: String], limit: Int = 20) {
         for conflict in conflicts.prefix(limit) { print("  " + line(conflict, names: names)) }
         if conflicts.count > limit {
             print("  … and \(conflicts.count - limit) more (see 'oritsubushi conflicts')")

@@ -36,10 +36,14 @@ struct Merge: ParsableCommand {
         }
         let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
         defer { source.close() }
-        let report = try LedgerMerger.merge(from: source, into: ledger)
+        // The merge reads every record of this ledger and appends the new ones: the projection
+        // is folded from them as they pass, instead of loading it and reading the appended
+        // records back (or, without a stored projection, the whole log) afterwards.
+        var fold = CompletionsProjection()
+        let report = try LedgerMerger.merge(from: source, into: ledger, observe: { fold.apply($0, trackDirty: false) })
         if report.eventsIn > 0 {
             // Events came in: the carry-overs they make owed are appended before the save.
-            var projection = try ProjectionUpdater.load(ledger)
+            var projection = ProjectionUpdater.adopt(fold, of: ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)
             try ProjectionStore.save(&projection, ledger: ledger)
         }

@@ -20,7 +20,11 @@ struct Rebuild: ParsableCommand {
         let ledger = try options.open()
         defer { ledger.close() }
         var bar = ProgressBar(enabled: Terminal.stderrIsTerminal)
-        let projection = try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
+        // Without a terminal there is no bar: the fold then takes its loop without a progress
+        // callback (counting and calling per record cost about a tenth of a rebuild).
+        let projection = bar.enabled
+            ? try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
+            : try ProjectionStore.rebuild(ledger)
         bar.finish()
         print("projection rebuilt: \(projection.stationCount) stations from \(ledger.recordCount) records")
     }

@@ -17,6 +17,15 @@ enum ProjectionUpdater {
         return projection
     }
 
+    /// A fold the caller made of every record of the log (see `LedgerMerger.merge(observe:)`),
+    /// as the current projection (not saved; the save writes it whole).
+    static func adopt(_ fold: CompletionsProjection, of ledger: Ledger) -> CompletionsProjection {
+        var projection = fold
+        projection.adoptFold(of: ledger)
+        CatalogVersionNotice.check(ledger, projection: projection)
+        return projection
+    }
+
     /// Loads, catches up and saves.
     @discardableResult
     static func update(_ ledger: Ledger) throws -> CompletionsProjection {

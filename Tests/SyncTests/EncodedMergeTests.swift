@@ -1,0 +1,105 @@
+import Foundation
+import LedgerCore
+import LedgerSync
+import LedgerTestSupport
+import Testing
+
+/// The local merge keeps the other ledger's new events as encoded bytes and appends them as
+/// they are (`Ledger.appendReplicated(encoded:)`); its `observe` hook lets the CLI fold the
+/// projection from the records it reads and appends.
+@Suite("Local merge of encoded records")
+struct EncodedMergeTests {
+    /// Two ledgers with shared and own events on overlapping stations, and names.
+    static func pair(_ dir: TemporaryDirectory, seed: UInt64) throws -> (Ledger, Ledger) {
+        var rng = SeededGenerator(seed: seed)
+        let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
+        let b = try Ledger.create(directory: dir.sub("b"), deviceName: "b", clock: DeviceClock(skew: 60_000))
+        func edits(_ ledger: Ledger, _ count: Int) throws {
+            for _ in 0..<count {
+                let date: CompletionDate? = Bool.random(using: &rng) ? .year(Int.random(in: 2000...2003, using: &rng)) : nil
+                _ = try ledger.edit(UInt32.random(in: 1...6, using: &rng), date: date,
+                                    memo: date == nil || Bool.random(using: &rng) ? ["x", "駅", "caf\u{E9}"].randomElement(using: &rng)! : nil)
+            }
+        }
+        try edits(a, Int.random(in: 1...20, using: &rng))
+        try LedgerMerger.merge(from: a, into: b, options: mergeOptions())
+        try edits(a, Int.random(in: 0...20, using: &rng))
+        try edits(b, Int.random(in: 0...20, using: &rng))
+        return (a, b)
+    }
+
+    @Test("observe sees exactly the merged ledger's records; the merge is the same without it", arguments: 1...20)
+    func observeSeesEveryRecord(seed: UInt64) throws {
+        let dir = try TemporaryDirectory("encoded-merge")
+        defer { dir.remove() }
+        let (a, b) = try Self.pair(dir, seed: seed)
+        defer { a.close(); b.close() }
+        let copy = try TemporaryDirectory("encoded-merge-copy")
+        defer { copy.remove() }
+        // A byte-for-byte copy of b, merged without observing.
+        try FileManager.default.copyItem(atPath: b.directory, toPath: copy.sub("b"))
+        try? FileManager.default.removeItem(atPath: copy.sub("b") + "/LOCK")
+        let twin = try Ledger.open(directory: copy.sub("b"), clock: DeviceClock(skew: 60_000))
+        defer { twin.close() }
+
+        var seen: [UInt64] = []
+        let report = try LedgerMerger.merge(from: a, into: b, options: mergeOptions(),
+                                            observe: { seen.append(RecordFingerprint.of($0)) })
+        let plain = try LedgerMerger.merge(from: a, into: twin, options: mergeOptions())
+        var all: [UInt64] = []
+        try b.forEachRecord { view, _ in all.append(RecordFingerprint.of(view)) }
+        #expect(seen.sorted() == all.sorted(), "seed \(seed)")
+        #expect(report.eventsIn == plain.eventsIn && report.batches == plain.batches && report.marksWritten == plain.marksWritten)
+        #expect(report.newConflicts == plain.newConflicts)
+        #expect(try b.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) })
+                == twin.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) }))
+    }
+
+    @Test("records appended as bytes read back as the same records, framed alike")
+    func encodedAppendEqualsRecordAppend() throws {
+        let dir = try TemporaryDirectory("encoded-append")
+        defer { dir.remove() }
+        let device = DeviceID(rawValue: 0xabc)
+        var records: [LedgerRecord] = [.deviceName(DeviceNameRecord(device: device, hlc: HybridTimestamp(rawValue: 1 << 16), name: "phone"))]
+        for seq in 1...3_000 as ClosedRange<UInt64> {
+            records.append(.stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: HybridTimestamp(rawValue: (1_000 + seq) << 16),
+                                                    station: UInt32(seq % 50 + 1), compDate: seq % 3 == 0 ? nil : .year(2001),
+                                                    memo: seq % 3 == 0 ? String(repeating: "長", count: 1_300) : nil, origin: .user)))
+        }
+        let viaRecords = try Ledger.create(directory: dir.sub("records"), deviceName: "r")
+        let viaBytes = try Ledger.create(directory: dir.sub("bytes"), deviceName: "r")
+        defer { viaRecords.close(); viaBytes.close() }
+        try viaRecords.appendReplicated(records)
+        var encoder = RecordEncoder()
+        for record in records { encoder.append(record) }
+        var visited = 0
+        try viaBytes.appendReplicated(encoded: encoder.bytes) { _ in visited += 1 }
+        #expect(visited == records.count)
+        #expect(try viaBytes.allRecords().dropFirst() == viaRecords.allRecords().dropFirst())
+        #expect(viaBytes.segments.last?.summary.frameCount == viaRecords.segments.last?.summary.frameCount)
+        #expect(viaBytes.segments.last?.summary.frameCount ?? 0 > 1, "the memos make several 4 MiB frames")
+        #expect(viaBytes.versionVector == viaRecords.versionVector)
+        #expect(viaBytes.deviceNames[device]?.name == "phone")
+    }
+
+    @Test("encoded records that break a device's seqs or are malformed are refused, nothing written", arguments: [
+        "gap", "truncated",
+    ])
+    func encodedAppendRefuses(_ fault: String) throws {
+        let dir = try TemporaryDirectory("encoded-refuse")
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "l")
+        defer { ledger.close() }
+        let before = ledger.recordCount
+        let device = DeviceID(rawValue: 0xdef)
+        var encoder = RecordEncoder()
+        for seq: UInt64 in fault == "gap" ? [1, 3] : [1, 2] {
+            encoder.append(.stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: HybridTimestamp(rawValue: seq << 16),
+                                                    station: 5, compDate: .unknown, memo: nil, origin: .user)))
+        }
+        let bytes = fault == "truncated" ? Array(encoder.bytes.dropLast(3)) : encoder.bytes
+        #expect(throws: LedgerError.self) { try ledger.appendReplicated(encoded: bytes) }
+        #expect(ledger.recordCount == before)
+        #expect(ledger.versionVector[device] == nil)
+    }
+}
