@@ -65,8 +65,9 @@ extension Ledger {
         }
     }
 
-    /// Encodes `records` into frames of at most 4 MiB of content, writes them to the active
-    /// segment (creating one if needed), fsyncs once, and seals the segment if it is full.
+    /// Encodes `records` into frames (at most 4 MiB of content in format 1, 2 MiB of records in
+    /// format 2), writes them to the active segment (creating one if needed), fsyncs once, and
+    /// seals the segment if it is full.
     /// On failure the segment is cut back to its previous length: nothing partial stays.
     package func append(_ records: [LedgerRecord]) throws {
         try append(records[...], checking: false)
@@ -80,20 +81,10 @@ extension Ledger {
         guard !records.isEmpty else { return }
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
-        var frames: [UInt8] = []
-        // A segment keeps the format it was created with; new segments get the newest.
-        let format = createsSegment ? SegmentHeader.currentFormatVersion : segments[segments.count - 1].header.formatVersion
-        let frameLimit = format >= 2 ? ColumnarBlock.writerContentLimit : LZ4Frame.maximumContentSize
-        var encoder = RecordEncoder(reservingCapacity: min(frameLimit, records.count * 48))
-        var blocks: [UInt8] = []
+        var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
+        var encoder = RecordEncoder(reservingCapacity: min(frames.contentLimit, records.count * 48))
         func flush() {
-            if format >= 2 {
-                blocks.removeAll(keepingCapacity: true)
-                encoder.bytes.withUnsafeBytes { blockEncoder.encode($0, appendingTo: &blocks) }
-                blocks.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
-            } else {
-                encoder.bytes.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &frames) }
-            }
+            encoder.bytes.withUnsafeBytes { frames.add($0) }
             summary.addFrame(rawBytes: encoder.bytes.count)
             encoder.removeAll()
         }
@@ -107,7 +98,7 @@ extension Ledger {
         }
         for record in records {
             let size = RecordEncoder.encodedSize(of: record)
-            if encoder.bytes.count + size > frameLimit { flush() }
+            if encoder.bytes.count + size > frames.contentLimit { flush() }
             switch record {
             case .stationEdit(let e):
                 if checking { try Self.validate(e) }
@@ -128,7 +119,7 @@ extension Ledger {
             }
         }
         if encoder.recordCount > 0 { flush() }
-        try commit(frames, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
+        try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
                    maxHLC: maxHLC)
     }
 
@@ -142,7 +133,7 @@ extension Ledger {
         guard !bytes.isEmpty else { return }
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
-        var frames: [UInt8] = []
+        var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
         var continuity = SeqContinuity(held: versionVector)
         var names: [DeviceNameRecord] = []
         var maxHLC = lastHLC
@@ -150,13 +141,13 @@ extension Ledger {
             var frameStart = 0
             var offset = 0
             func flush() {
-                LZ4Frame.compress(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), appendingTo: &frames)
+                frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]))
                 summary.addFrame(rawBytes: offset - frameStart)
                 frameStart = offset
             }
             do {
                 try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
-                    if offset - frameStart + view.length > LZ4Frame.maximumContentSize { flush() }
+                    if offset - frameStart + view.length > frames.contentLimit { flush() }
                     if view.hasEventID {
                         if let gap = continuity.accept(view.eventID) {
                             throw LedgerError(.conflict, "event \(view.eventID) does not continue its device: \(gap.message())")
@@ -174,7 +165,7 @@ extension Ledger {
             }
             if offset > frameStart { flush() }
         }
-        try commit(frames, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
+        try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
                    maxHLC: maxHLC)
     }
 
@@ -216,5 +207,40 @@ extension Ledger {
         segments[index].fileSize += try active.seal(segments[index].summary)
         segments[index].sealed = true
         self.active = nil
+    }
+}
+
+/// The frames of one append, in the format of the segment they go to (Schemas/segment-format.md
+/// §2): raw records in format 1, column-wise blocks in format 2.
+private struct FrameBuilder {
+    let format: UInt16
+    let blockEncoder: ColumnarBlockEncoder
+    private(set) var bytes: [UInt8] = []
+    private var blocks: [UInt8] = []
+
+    init(format: UInt16, blockEncoder: ColumnarBlockEncoder) {
+        self.format = format
+        self.blockEncoder = blockEncoder
+    }
+
+    /// The most raw record bytes one frame takes.
+    var contentLimit: Int { format >= 2 ? ColumnarBlock.writerContentLimit : LZ4Frame.maximumContentSize }
+
+    /// Adds one frame holding `records` (whole records, at most `contentLimit` bytes).
+    mutating func add(_ records: UnsafeRawBufferPointer) {
+        if format >= 2 {
+            blocks.removeAll(keepingCapacity: true)
+            blockEncoder.encode(records, appendingTo: &blocks)
+            blocks.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &bytes) }
+        } else {
+            LZ4Frame.compress(records, appendingTo: &bytes)
+        }
+    }
+}
+
+extension Ledger {
+    /// A segment keeps the format it was created with; a new segment gets the newest.
+    fileprivate var activeFormat: UInt16 {
+        active == nil ? SegmentHeader.currentFormatVersion : segments[segments.count - 1].header.formatVersion
     }
 }
