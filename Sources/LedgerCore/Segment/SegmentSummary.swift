@@ -18,6 +18,8 @@ package struct SegmentSummary: Equatable, Sendable {
     /// Device name records in this segment (the latest per device).
     package var deviceNames: [DeviceNameRecord] = []
     private var rangeIndex: [DeviceID: Int] = [:]
+    /// The range the previous event went to: events come in runs of one device.
+    private var lastSlot = -1
 
     package init() {}
 
@@ -52,10 +54,14 @@ package struct SegmentSummary: Equatable, Sendable {
         if hlc < minHLC { minHLC = hlc }
         if hlc > maxHLC { maxHLC = hlc }
         eventCount += 1
-        if let i = rangeSlot(of: device) {
+        if lastSlot >= 0, lastSlot < deviceRanges.count, deviceRanges[lastSlot].device == device {
+            deviceRanges[lastSlot].lastSeq = seq
+        } else if let i = rangeSlot(of: device) {
             deviceRanges[i].lastSeq = seq
+            lastSlot = i
         } else {
             rangeIndex[device] = deviceRanges.count
+            lastSlot = deviceRanges.count
             deviceRanges.append(DeviceRange(device: device, firstSeq: seq, lastSeq: seq))
         }
     }
