@@ -116,6 +116,17 @@ package enum LedgerMerger {
 
     private static func differs(_ id: EventID) -> LedgerError { RecordChecks.differs(id) }
 
+    /// The local device's knowledge mark for a batch (Schemas/merge.md §5): its next seq, an hlc
+    /// past the batch's, and what it now holds of every other device.
+    private static func knowledgeMark(of ledger: Ledger, knowing knowledge: [DeviceID: UInt64],
+                                      after maxHLC: HybridTimestamp) -> KnowledgeMark {
+        let local = ledger.localDevice
+        var others = knowledge
+        others[local] = nil
+        return KnowledgeMark(id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
+                             hlc: .next(after: maxHLC, wallClock: ledger.clock.nowMilliseconds()), knowledge: others)
+    }
+
     // MARK: - Writing
 
     /// Appends a prepared merge in durable batches (one fsync each). After each batch that
@@ -160,12 +171,7 @@ package enum LedgerMerger {
                     run = id
                 }
                 if let last = run { knowledge[last.device] = max(knowledge[last.device] ?? 0, last.seq) }
-                let local = ledger.localDevice
-                knowledge[local] = nil
-                let mark = KnowledgeMark(
-                    id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
-                    hlc: .next(after: maxHLC, wallClock: ledger.clock.nowMilliseconds()), knowledge: knowledge)
-                batch.append(.knowledgeMark(mark))
+                batch.append(.knowledgeMark(knowledgeMark(of: ledger, knowing: knowledge, after: maxHLC)))
                 report.marksWritten += 1
             }
             try ledger.appendReplicated(batch)
@@ -394,11 +400,7 @@ package enum LedgerMerger {
             if options.writesKnowledgeMarks && bringsEdits {
                 var knowledge = ledger.versionVector
                 for (device, seq) in lastSeqs { knowledge[device] = max(knowledge[device] ?? 0, seq) }
-                let local = ledger.localDevice
-                knowledge[local] = nil
-                encoder.append(KnowledgeMark(
-                    id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
-                    hlc: .next(after: maxHLC, wallClock: ledger.clock.nowMilliseconds()), knowledge: knowledge))
+                encoder.append(knowledgeMark(of: ledger, knowing: knowledge, after: maxHLC))
                 report.marksWritten += 1
             }
             batch.append(contentsOf: encoder.bytes)
