@@ -94,15 +94,14 @@ package struct CompletionsProjection: Sendable {
     /// Folds one record; `limit` drops events later than an `--as-of` time.
     @inline(__always)
     package mutating func apply(_ view: RecordView, trackDirty: Bool) {
-        switch view.kind {
-        case .stationEdit:
-            let s = slotCreating(view.station)
-            rows[Int(s)].apply(view)
+        // One call for all of an edit's fields: `RecordView`'s accessors are not inlined
+        // across modules (StationEditFields).
+        if let edit = view.stationEdit {
+            let s = slotCreating(edit.station)
+            rows[Int(s)].apply(edit, memo: view)
             if trackDirty { dirty.insert(s) }
-        case .catalogVersion:
+        } else if view.kind == .catalogVersion {
             catalogVersions.insert(view.catalogVersion)
-        default:
-            break
         }
     }
 

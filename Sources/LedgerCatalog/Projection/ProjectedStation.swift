@@ -5,13 +5,15 @@ import LedgerCore
 /// The date and the memo are separate last-writer-wins registers ordered by `(hlc, device,
 /// seq)`, so the state depends only on the set of events applied, never on their arrival order.
 package struct ProjectedStation: Sendable, Equatable {
+    // Declared in the order a fold touches them (Swift keeps that layout): an edit reads and
+    // writes the first 33 bytes, which then mostly share one cache line (BENCHMARKS.md §12).
     /// `comp_date` (domain.md §2.1); 0 until an event sets it.
     package var compDate: UInt32 = 0
-    package var memo: String = ""
-    package var dateWinner: EventOrder?
-    package var memoWinner: EventOrder?
     /// How many station edits of this station were folded (the history count).
     package var events: UInt32 = 0
+    package var dateWinner: EventOrder?
+    package var memoWinner: EventOrder?
+    package var memo: String = ""
 
     package init() {}
 
@@ -32,25 +34,27 @@ package struct ProjectedStation: Sendable, Equatable {
 
     package var completionDate: CompletionDate { (try? CompletionDate(code: compDate)) ?? .notCompleted }
 
-    /// Folds one station edit record (no allocation unless its memo wins).
+    /// Folds one station edit record, read as `edit` from `record` (no allocation unless its
+    /// memo wins).
     @inline(__always)
-    package mutating func apply(_ view: RecordView) {
-        // A station edit's body starts with device u64, seq u64, hlc u64 (RecordLayout);
-        // reading them directly skips re-decoding the kind three times per event.
-        let body = view.base + RecordLayout.headerSize
-        let order = EventOrder(
-            hlc: HybridTimestamp(rawValue: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 16, as: UInt64.self))),
-            device: DeviceID(rawValue: UInt64(littleEndian: body.loadUnaligned(as: UInt64.self))),
-            seq: UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    package mutating func apply(_ edit: StationEditFields, memo record: RecordView) {
         events &+= 1
-        if view.hasCompDate, dateWinner.map({ order > $0 }) ?? true {
-            compDate = view.compDateCode
-            dateWinner = order
+        if edit.hasCompDate, Self.wins(edit, over: dateWinner) {
+            compDate = edit.compDateCode
+            dateWinner = EventOrder(hlc: edit.hlc, device: edit.device, seq: edit.seq)
         }
-        if view.hasMemo, memoWinner.map({ order > $0 }) ?? true {
-            memo = String(decoding: view.memoBytes, as: UTF8.self)
-            memoWinner = order
+        if edit.hasMemo, Self.wins(edit, over: memoWinner) {
+            memo = String(decoding: record.memoBytes, as: UTF8.self)
+            memoWinner = EventOrder(hlc: edit.hlc, device: edit.device, seq: edit.seq)
         }
+    }
+
+    /// `EventOrder`'s `>` on the raw fields: its operator is a call from this module.
+    @inline(__always)
+    private static func wins(_ edit: StationEditFields, over winner: EventOrder?) -> Bool {
+        guard let winner else { return true }
+        return (edit.hlc.rawValue, edit.device.rawValue, edit.seq)
+            > (winner.hlc.rawValue, winner.device.rawValue, winner.seq)
     }
 
     package mutating func apply(_ edit: StationEdit) {

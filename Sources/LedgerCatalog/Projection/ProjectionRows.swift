@@ -44,22 +44,30 @@ enum ProjectionRows {
                           device: DeviceID(rawValue: UInt64(bitPattern: device)), seq: UInt64(bitPattern: seq))
     }
 
-    static func insertWinners(_ rows: [(station: UInt32, row: ProjectedStation)], _ db: Database) throws {
+    /// Writes the winners of `rows`, replacing rows of the same `s_id` when `replacing`.
+    static func insertWinners(_ rows: [(station: UInt32, row: ProjectedStation)], replacing: Bool,
+                              _ db: Database) throws {
         let insert = try SQLiteInsert(db, sql: """
-            INSERT OR REPLACE INTO completion_winners \
+            INSERT \(replacing ? "OR REPLACE " : "")INTO completion_winners \
             (s_id, date_hlc, date_device, date_seq, memo_hlc, memo_device, memo_seq, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (station, row) in rows {
             try insert.run {
                 $0.bind(1, Int64(station))
-                for (offset, winner) in [(Int32(2), row.dateWinner), (Int32(5), row.memoWinner)] {
-                    $0.bind(offset, winner.map { Int64(bitPattern: $0.hlc.rawValue) })
-                    $0.bind(offset + 1, winner.map { Int64(bitPattern: $0.device.rawValue) })
-                    $0.bind(offset + 2, winner.map { Int64(bitPattern: $0.seq) })
-                }
+                $0.bind(2, winner: row.dateWinner)
+                $0.bind(5, winner: row.memoWinner)
                 $0.bind(8, Int64(row.events))
             }
         }
+    }
+}
+
+extension SQLiteInsert {
+    /// Binds a winner's hlc, device and seq to three parameters from `index` (NULLs when none).
+    fileprivate func bind(_ index: Int32, winner: EventOrder?) {
+        bind(index, winner.map { Int64(bitPattern: $0.hlc.rawValue) })
+        bind(index + 1, winner.map { Int64(bitPattern: $0.device.rawValue) })
+        bind(index + 2, winner.map { Int64(bitPattern: $0.seq) })
     }
 }
 

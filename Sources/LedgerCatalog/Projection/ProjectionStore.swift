@@ -128,17 +128,17 @@ package enum ProjectionStore {
         if projection.needsFullWrite || !fileSystem.fileExists(file) {
             try fileSystem.prepareExternalWrite(file)
             let queue = try SQLiteFile.inMemory()
-            try write(projection.sortedRows(), projection, ledger: ledger, to: queue, file: file)
+            try write(projection.sortedRows(), projection, fresh: true, ledger: ledger, to: queue, file: file)
             try SQLiteFile.replace(file, with: queue, fileSystem: fileSystem, staleTemporaries: stale)
         } else if !projection.dirtyRows().isEmpty || projection.position != projection.storedPosition {
             try fileSystem.prepareExternalWrite(file)
             if let native = fileSystem.nativePath(file) {
                 let queue = try SQLiteFile.openInPlace(file, native: native)
-                try write(projection.dirtyRows(), projection, ledger: ledger, to: queue, file: file)
+                try write(projection.dirtyRows(), projection, fresh: false, ledger: ledger, to: queue, file: file)
                 try SQLiteFile.mapped(file: file) { try queue.close() }
             } else {
                 let queue = try SQLiteFile.inMemory(fileSystem.readFile(file), file: file)
-                try write(projection.dirtyRows(), projection, ledger: ledger, to: queue, file: file)
+                try write(projection.dirtyRows(), projection, fresh: false, ledger: ledger, to: queue, file: file)
                 try SQLiteFile.replace(file, with: queue, fileSystem: fileSystem, staleTemporaries: stale)
             }
         }
@@ -146,13 +146,14 @@ package enum ProjectionStore {
     }
 
     /// Brings the schema up to date, then writes `rows` and the checkpoint in one transaction.
+    /// Into a `fresh` database the rows are plain inserts (it holds none to replace).
     private static func write(_ rows: [(station: UInt32, row: ProjectedStation)], _ projection: CompletionsProjection,
-                              ledger: Ledger, to queue: DatabaseQueue, file: String) throws {
+                              fresh: Bool, ledger: Ledger, to queue: DatabaseQueue, file: String) throws {
         try SQLiteFile.mapped(file: file) {
             try ProjectionRows.migrator.migrate(queue)
             try queue.write { db in
-                try CompletionsTable.insert(rows.lazy.map { CompletionRow($0.station, $0.row) }, db)
-                try ProjectionRows.insertWinners(rows, db)
+                try CompletionsTable.insert(rows.lazy.map { CompletionRow($0.station, $0.row) }, replacing: !fresh, db)
+                try ProjectionRows.insertWinners(rows, replacing: !fresh, db)
                 try writeCheckpoint(projection, ledger: ledger, db)
             }
         }

@@ -24,10 +24,10 @@ final class SQLiteInsert {
 
     deinit { sqlite3_finalize(statement) }
 
-    /// Binds one row (`bind` calls with 1-based indexes) and runs the statement.
+    /// Binds one row (`bind` calls with 1-based indexes, every parameter of the statement:
+    /// the previous row's values are not cleared) and runs the statement.
     func run(_ bindRow: (SQLiteInsert) -> Void) throws {
         sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
         bindRow(self)
         let rc = sqlite3_step(statement)
         guard rc == SQLITE_DONE else { return try check(rc) }

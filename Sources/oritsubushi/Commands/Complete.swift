@@ -3,6 +3,7 @@ import LedgerCore
 
 struct Complete: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "complete",
         abstract: "Record that a station was completed on a (fuzzy) date.",
         discussion: """
             STATION is an s_id, a station name (津 or 津駅) or its reading (つ); --operator, --line \
@@ -44,6 +45,7 @@ struct Complete: ParsableCommand {
 
 struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "today",
         abstract: "Record that a station was completed today (the date in Japan).",
         discussion: "A station that is already completed is refused (use 'complete STATION today' to change its date) unless --force is given.")
 
@@ -60,6 +62,7 @@ struct Today: ParsableCommand {
 
 struct Uncomplete: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "uncomplete",
         abstract: "Mark a station as not completed (its history and memo are kept).")
 
     @OptionGroup var options: LedgerOptions
@@ -74,6 +77,7 @@ struct Uncomplete: ParsableCommand {
 
 struct Memo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "memo",
         abstract: "Set a station's memo (an empty TEXT clears it; at most 4 KiB of UTF-8).")
 
     @OptionGroup var options: LedgerOptions

@@ -4,6 +4,7 @@ import LedgerSync
 
 struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conflicts",
         abstract: "List concurrent edits that lost (both values, devices and times).",
         discussion: """
             A conflict is two edits of the same field (date or memo) of one station that set \

@@ -8,6 +8,7 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write the current completions (one row per station with events).",
         discussion: """
             tsv is the original sync upload format and round-trips with 'import oritsubushi-tsv'; \

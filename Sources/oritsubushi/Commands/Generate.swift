@@ -10,6 +10,7 @@ import Glibc
 /// for benchmarks and demos.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Create a new ledger holding a realistic, reproducible synthetic history.",
         discussion: """
             Trips complete runs of neighbouring stations along one line on one day; about 10% of \

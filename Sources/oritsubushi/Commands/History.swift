@@ -3,6 +3,7 @@ import LedgerCore
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "Print every event of one station, oldest first (in last-writer-wins order).")
 
     @OptionGroup var options: LedgerOptions

@@ -8,6 +8,7 @@ import Glibc
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a new ledger with a new random device id and the bundled station catalogue.",
         discussion: """
             The bundled catalogue (version \(BundledCatalog.version), the original apps' station database) is \

@@ -9,6 +9,7 @@ import Glibc
 
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Merge another ledger's events into this one (set union; Schemas/merge.md).",
         discussion: """
             Appends every event OTHER_LEDGER_DIR holds and this ledger lacks, in durable batches, \

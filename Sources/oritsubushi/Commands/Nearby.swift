@@ -7,6 +7,7 @@ struct Nearby: ParsableCommand {
     static let defaultLimit = 20
 
     static let configuration = CommandConfiguration(
+        commandName: "nearby",
         abstract: "List the enabled stations nearest a station or a point, by great-circle distance.",
         discussion: """
             Distances are on the apps' sphere (radius 6,378,137 m) and labelled as the apps do: \

@@ -8,6 +8,7 @@ import Glibc
 
 struct Rebuild: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rebuild",
         abstract: "Rebuild the completions projection from the whole log.",
         discussion: """
             Folds every event again and replaces projection.sqlite; the result equals the one every \

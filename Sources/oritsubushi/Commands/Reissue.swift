@@ -5,6 +5,7 @@ import LedgerSync
 
 struct Reissue: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reissue",
         abstract: "Re-record this device's events dated more than a day ahead under a new device id, with the current clock.",
         discussion: """
             For a device whose clock ran fast: a sync server refuses events dated more than a day \

@@ -4,6 +4,7 @@ import ArgumentParser
 /// `RepairRun`.
 struct Repair: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "repair",
         abstract: "Repair damaged segments from a healthy replica (--from DIR) or a sync server (--server URL).",
         discussion: """
             The first damaged segment and every later one are moved aside into \

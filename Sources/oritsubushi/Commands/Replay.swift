@@ -3,6 +3,7 @@ import LedgerCore
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Print the log's events in log order, verifying every checksum on the way.")
 
     @OptionGroup var options: LedgerOptions

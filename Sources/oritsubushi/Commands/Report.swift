@@ -6,6 +6,7 @@ import LedgerSync
 /// `oritsubushi report`: the progress as one self-contained HTML page (ReportPage).
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Write your progress as one self-contained HTML page (map, tables, charts).",
         discussion: """
             The page needs no network: a map of Japan drawn from the catalogue (every enabled line \

@@ -5,6 +5,7 @@ import ArgumentParser
 /// (`StoreOptions`) and work while `serve` runs on the same store.
 struct Server: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "server",
         abstract: "Run the sync server and operate its store: users, tokens, integrity, export and deletion.",
         discussion: """
             Every subcommand takes the store as --data DIR (the files store) or --store \

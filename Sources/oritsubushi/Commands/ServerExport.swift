@@ -5,6 +5,7 @@ import SyncServer
 extension Server {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a user's stored events as a ledger directory.",
             discussion: """
                 DIR becomes a ledger of its own device ('export of NAME') holding every event and \

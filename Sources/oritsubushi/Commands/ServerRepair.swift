@@ -5,6 +5,7 @@ import SyncServer
 extension Server {
     struct Repair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repair",
             abstract: "Restore a user's damaged stored events from a client's replica.",
             discussion: """
                 The inverse of a client's 'verify --repair --server': LEDGER_DIR is a healthy \

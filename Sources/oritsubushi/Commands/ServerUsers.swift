@@ -5,6 +5,7 @@ import SyncServer
 extension Server {
     struct Users: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "users",
             abstract: "List every user: tokens (active/revoked), devices, events, last push and pull.",
             discussion: """
                 One line per user, sorted by name. --json prints one object: {"users": [{"name", \

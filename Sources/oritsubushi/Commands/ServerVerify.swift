@@ -5,6 +5,7 @@ import SyncServer
 extension Server {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Read every stored event of one user (or all) and check it.",
             discussion: """
                 Files store: every segment's frame checksums, footer and the seq continuity of \

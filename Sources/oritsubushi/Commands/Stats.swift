@@ -6,6 +6,7 @@ extension StatsHierarchy: ExpressibleByArgument {}
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Completion statistics: operators, prefectures, yomi (reading) or dates.",
         discussion: """
             With no KEY the top level; each KEY descends one level — operators: type code, o_id, \

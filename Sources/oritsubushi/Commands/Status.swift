@@ -3,6 +3,7 @@ import LedgerCore
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show devices, event counts, segments and size on disk (reads no frames).")
 
     @OptionGroup var options: LedgerOptions

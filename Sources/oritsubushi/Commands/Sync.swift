@@ -10,6 +10,7 @@ import Glibc
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Pull then push events with a sync server until both hold the same set.",
         discussion: """
             The token comes from --token, else $ORITSUBUSHI_TOKEN, else the first line of the \

@@ -3,6 +3,7 @@ import LedgerCore
 
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Read every frame, check every checksum and every device's seq continuity.",
         discussion: """
             A damaged ledger fails with exit 65, naming the file and byte offset. With --repair it \
