@@ -38,15 +38,21 @@ package struct ProjectedStation: Sendable, Equatable {
     /// memo wins).
     @inline(__always)
     package mutating func apply(_ edit: StationEditFields, memo record: RecordView) {
+        if applyAllButMemoText(edit) { memo = String(decoding: record.memoBytes, as: UTF8.self) }
+    }
+
+    /// Folds `edit` but for its memo's text, and says whether that memo wins: the caller then
+    /// sets `memo` (a whole-log fold sets only the last winner's, `FoldMemoBuffer`).
+    @inline(__always)
+    mutating func applyAllButMemoText(_ edit: StationEditFields) -> Bool {
         events &+= 1
         if edit.hasCompDate, Self.wins(edit, over: dateWinner) {
             compDate = edit.compDateCode
             dateWinner = EventOrder(hlc: edit.hlc, device: edit.device, seq: edit.seq)
         }
-        if edit.hasMemo, Self.wins(edit, over: memoWinner) {
-            memo = String(decoding: record.memoBytes, as: UTF8.self)
-            memoWinner = EventOrder(hlc: edit.hlc, device: edit.device, seq: edit.seq)
-        }
+        guard edit.hasMemo, Self.wins(edit, over: memoWinner) else { return false }
+        memoWinner = EventOrder(hlc: edit.hlc, device: edit.device, seq: edit.seq)
+        return true
     }
 
     /// `EventOrder`'s `>` on the raw fields: its operator is a call from this module.

@@ -47,17 +47,15 @@ enum ProjectionRows {
     /// Writes the winners of `rows`, replacing rows of the same `s_id` when `replacing`.
     static func insertWinners(_ rows: [(station: UInt32, row: ProjectedStation)], replacing: Bool,
                               _ db: Database) throws {
-        let insert = try SQLiteInsert(db, sql: """
-            INSERT \(replacing ? "OR REPLACE " : "")INTO completion_winners \
-            (s_id, date_hlc, date_device, date_seq, memo_hlc, memo_device, memo_seq, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for (station, row) in rows {
-            try insert.run {
-                $0.bind(1, Int64(station))
-                $0.bind(2, winner: row.dateWinner)
-                $0.bind(5, winner: row.memoWinner)
-                $0.bind(8, Int64(row.events))
-            }
+        let insert = SQLiteInsert(db, into: "completion_winners",
+                                  columns: ["s_id", "date_hlc", "date_device", "date_seq", "memo_hlc", "memo_device",
+                                            "memo_seq", "events"],
+                                  replacing: replacing)
+        try insert.insert(rows) { insert, element in
+            insert.bind(1, Int64(element.station))
+            insert.bind(2, winner: element.row.dateWinner)
+            insert.bind(5, winner: element.row.memoWinner)
+            insert.bind(8, Int64(element.row.events))
         }
     }
 }

@@ -13,18 +13,15 @@ package enum CompletionsTable {
 
     /// Writes `rows` into `table` (`completions` or `temp.completions`), replacing rows of the
     /// same `s_id` when `replacing`.
-    package static func insert(_ rows: some Sequence<CompletionRow>, into table: String = "completions",
+    package static func insert(_ rows: some Collection<CompletionRow>, into table: String = "completions",
                                replacing: Bool = true, _ db: Database) throws {
-        let insert = try SQLiteInsert(db, sql: """
-            INSERT \(replacing ? "OR REPLACE " : "")INTO \(table) (s_id, comp_date, update_date, memo) VALUES (?, ?, ?, ?)
-            """)
-        for row in rows {
-            try insert.run {
-                $0.bind(1, Int64(row.station))
-                $0.bind(2, Int64(row.compDate))
-                $0.bind(3, row.updateDate)
-                $0.bind(4, row.memo)
-            }
+        let insert = SQLiteInsert(db, into: table, columns: ["s_id", "comp_date", "update_date", "memo"],
+                                  replacing: replacing)
+        try insert.insert(rows) { insert, row in
+            insert.bind(1, Int64(row.station))
+            insert.bind(2, Int64(row.compDate))
+            insert.bind(3, row.updateDate)
+            insert.bind(4, row.memo)
         }
     }
 }

@@ -21,7 +21,9 @@ package struct StationEditFields: Sendable, Equatable {
 extension RecordView {
     /// This record's fields if it is a station edit, else `nil`.
     package var stationEdit: StationEditFields? {
-        guard kind == .stationEdit else { return nil }
+        // The kind byte itself: `RecordKind(rawValue:)` is not inlined, and the stream has
+        // checked the byte already.
+        guard base.load(as: UInt8.self) == RecordKind.stationEdit.rawValue else { return nil }
         return StationEditFields(device: device, seq: seq, hlc: hlc, station: station, compDateCode: compDateCode,
                                  hasCompDate: hasCompDate, hasMemo: hasMemo, origin: origin)
     }
