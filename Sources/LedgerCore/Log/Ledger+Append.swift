@@ -140,14 +140,14 @@ extension Ledger {
         try bytes.withUnsafeBytes { buffer in
             var frameStart = 0
             var offset = 0
-            func flush() {
-                frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]))
-                summary.addFrame(rawBytes: offset - frameStart)
-                frameStart = offset
-            }
+            // No local function here: one capturing these variables would box them, and every
+            // access in the per-record closure would then pay a dynamic exclusivity check.
             do {
                 try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
-                    if offset - frameStart + view.length > frames.contentLimit { flush() }
+                    if offset - frameStart + view.length > frames.contentLimit {
+                        frames.add(buffer, frameStart..<offset, counting: &summary)
+                        frameStart = offset
+                    }
                     if view.hasEventID {
                         if let gap = continuity.accept(view.eventID) {
                             throw LedgerError(.conflict, "event \(view.eventID) does not continue its device: \(gap.message())")
@@ -163,7 +163,7 @@ extension Ledger {
             } catch let fault as RecordStream.Fault {
                 throw LedgerError(.badInput, "an encoded record at byte \(fault.offset) is malformed: \(fault.reason)")
             }
-            if offset > frameStart { flush() }
+            if offset > frameStart { frames.add(buffer, frameStart..<offset, counting: &summary) }
         }
         try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
                    maxHLC: maxHLC)
@@ -225,6 +225,12 @@ private struct FrameBuilder {
 
     /// The most raw record bytes one frame takes.
     var contentLimit: Int { format >= 2 ? ColumnarBlock.writerContentLimit : LZ4Frame.maximumContentSize }
+
+    /// Adds one frame holding the records `buffer[range]`, and counts it in `summary`.
+    mutating func add(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, counting summary: inout SegmentSummary) {
+        add(UnsafeRawBufferPointer(rebasing: buffer[range]))
+        summary.addFrame(rawBytes: range.count)
+    }
 
     /// Adds one frame holding `records` (whole records, at most `contentLimit` bytes).
     mutating func add(_ records: UnsafeRawBufferPointer) {
