@@ -6,9 +6,11 @@ import LedgerCore
 /// The result depends only on the set of events, never on the order they arrived in, so every
 /// replica holding the same events reports the same list.
 ///
-/// Edits are kept flat, per station, as 32-byte `Edit`s with memos interned in a `MemoTable`:
-/// a merge feeds every edit of both ledgers through here, and per-edit `String`s, optionals
-/// and dictionary lookups were most of its cost.
+/// Edits are kept flat, as 32-byte `Edit`s with memos interned in a `MemoTable`, in arrival
+/// order with their station's slot beside them, and grouped by station (a counting sort) when
+/// conflicts are collected: a merge feeds every edit of both ledgers through here, and
+/// per-edit `String`s, optionals, dictionary lookups and then one growing array per station
+/// (a cache miss on its header for nearly every edit) were most of its cost.
 package struct ConflictDetector: Sendable {
     /// One station edit, as conflict detection needs it.
     struct Edit: Sendable, Equatable {
@@ -37,8 +39,11 @@ package struct ConflictDetector: Sendable {
 
     private var slots: [Int32] = []
     private var overflow: [UInt32: Int32] = [:]
+    /// Each slot's station id.
     private var stationIDs: [UInt32] = []
-    private var groups: [[Edit]] = []
+    /// Every edit added, and its station's slot.
+    private var edits: [Edit] = []
+    private var editSlots: [Int32] = []
     private var memos = MemoTable()
     private var seen: Set<EventID> = []
     package private(set) var history = CausalHistory()
@@ -69,13 +74,13 @@ package struct ConflictDetector: Sendable {
         } else {
             slot = newSlotIfNeeded(station)
         }
-        groups[slot].append(edit)
+        edits.append(edit)
+        editSlots.append(Int32(truncatingIfNeeded: slot))
     }
 
     private mutating func newSlotIfNeeded(_ station: UInt32) -> Int {
         if station >= Self.denseLimit, let slot = overflow[station] { return Int(slot) }
-        let slot = Int32(groups.count)
-        groups.append([])
+        let slot = Int32(stationIDs.count)
         stationIDs.append(station)
         if station < Self.denseLimit {
             let i = Int(station)
@@ -168,15 +173,40 @@ package struct ConflictDetector: Sendable {
         history.seal()
         var result = ConflictList(memos: memos)
         var losers: [Edit] = []
-        for slot in stationIDs.indices.sorted(by: { stationIDs[$0] < stationIDs[$1] }) {
-            let station = stationIDs[slot]
-            groups[slot].withUnsafeBufferPointer { edits in
+        let starts = groupEditsByStation()
+        edits.withUnsafeBufferPointer { grouped in
+            for slot in stationIDs.indices.sorted(by: { stationIDs[$0] < stationIDs[$1] }) {
+                let edits = UnsafeBufferPointer(rebasing: grouped[starts[slot]..<starts[slot + 1]])
                 for field in [Conflict.Field.date, .memo] {
-                    collect(station: station, field: field, edits, newSince: held, losers: &losers, into: &result)
+                    collect(station: stationIDs[slot], field: field, edits, newSince: held, losers: &losers,
+                            into: &result)
                 }
             }
         }
         return result
+    }
+
+    /// Groups `edits` by slot, each group in arrival order (a stable counting sort, so grouping
+    /// again changes nothing), and returns where each slot's group starts
+    /// (`starts[slot]..<starts[slot + 1]`). The grouped copy replaces the edits, so that the
+    /// two are not both kept.
+    private mutating func groupEditsByStation() -> [Int] {
+        var starts = [Int](repeating: 0, count: stationIDs.count + 1)
+        for slot in editSlots { starts[Int(slot) + 1] += 1 }
+        for slot in stationIDs.indices { starts[slot + 1] += starts[slot] }
+        var next = starts
+        let grouped = [Edit](unsafeUninitializedCapacity: edits.count) { buffer, count in
+            for (edit, slot) in zip(edits, editSlots) {
+                (buffer.baseAddress! + next[Int(slot)]).initialize(to: edit)
+                next[Int(slot)] += 1
+            }
+            count = edits.count
+        }
+        edits = grouped
+        editSlots = stationIDs.indices.flatMap {
+            repeatElement(Int32(truncatingIfNeeded: $0), count: starts[$0 + 1] - starts[$0])
+        }
+        return starts
     }
 
     private func collect(station: UInt32, field: Conflict.Field, _ edits: UnsafeBufferPointer<Edit>,

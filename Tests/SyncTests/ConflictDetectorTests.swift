@@ -91,6 +91,21 @@ struct ConflictDetectorTests {
         #expect(Array(list) == expected, "seed \(seed)")
     }
 
+    /// Collecting groups the detector's edits by station in place: collecting again, or adding
+    /// more records after a collection, must still give the reference's conflicts.
+    @Test("collecting twice, and adding after collecting, keep the reference's conflicts", arguments: 1...100)
+    func collectsAgain(seed: UInt64) {
+        let records = Self.randomRecords(seed: seed)
+        let half = records.count / 2
+        var detector = ConflictDetector()
+        for record in records[..<half] { detector.add(record) }
+        let first = detector.conflicts()
+        #expect(first == Self.reference(Array(records[..<half])), "seed \(seed)")
+        #expect(detector.conflicts() == first, "seed \(seed)")
+        for record in records[half...] { detector.add(record) }
+        #expect(detector.conflicts() == Self.reference(records), "seed \(seed)")
+    }
+
     @Test("conflictList(newSince:) keeps exactly the conflicts with a side past the vector", arguments: 1...100)
     func newSince(seed: UInt64) throws {
         let records = Self.randomRecords(seed: seed)
