@@ -84,8 +84,7 @@ extension Ledger {
         var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
         var encoder = RecordEncoder(reservingCapacity: min(frames.contentLimit, records.count * 48))
         func flush() {
-            encoder.bytes.withUnsafeBytes { frames.add($0) }
-            summary.addFrame(rawBytes: encoder.bytes.count)
+            encoder.bytes.withUnsafeBytes { frames.add($0, counting: &summary) }
             encoder.removeAll()
         }
         var continuity = SeqContinuity(held: versionVector)
@@ -145,7 +144,7 @@ extension Ledger {
             do {
                 try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
                     if offset - frameStart + view.length > frames.contentLimit {
-                        frames.add(buffer, frameStart..<offset, counting: &summary)
+                        frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
                         frameStart = offset
                     }
                     if view.hasEventID {
@@ -163,7 +162,9 @@ extension Ledger {
             } catch let fault as RecordStream.Fault {
                 throw LedgerError(.badInput, "an encoded record at byte \(fault.offset) is malformed: \(fault.reason)")
             }
-            if offset > frameStart { frames.add(buffer, frameStart..<offset, counting: &summary) }
+            if offset > frameStart {
+                frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
+            }
         }
         try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
                    maxHLC: maxHLC)
@@ -226,14 +227,10 @@ private struct FrameBuilder {
     /// The most raw record bytes one frame takes.
     var contentLimit: Int { format >= 2 ? ColumnarBlock.writerContentLimit : LZ4Frame.maximumContentSize }
 
-    /// Adds one frame holding the records `buffer[range]`, and counts it in `summary`.
-    mutating func add(_ buffer: UnsafeRawBufferPointer, _ range: Range<Int>, counting summary: inout SegmentSummary) {
-        add(UnsafeRawBufferPointer(rebasing: buffer[range]))
-        summary.addFrame(rawBytes: range.count)
-    }
-
-    /// Adds one frame holding `records` (whole records, at most `contentLimit` bytes).
-    mutating func add(_ records: UnsafeRawBufferPointer) {
+    /// Adds one frame holding `records` (whole records, at most `contentLimit` bytes), and
+    /// counts its raw bytes in `summary`.
+    mutating func add(_ records: UnsafeRawBufferPointer, counting summary: inout SegmentSummary) {
+        summary.addFrame(rawBytes: records.count)
         if format >= 2 {
             blocks.removeAll(keepingCapacity: true)
             blockEncoder.encode(records, appendingTo: &blocks)
