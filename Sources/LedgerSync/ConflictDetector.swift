@@ -44,6 +44,8 @@ package struct ConflictDetector: Sendable {
     /// Every edit added, and its station's slot.
     private var edits: [Edit] = []
     private var editSlots: [Int32] = []
+    /// Where each slot's edits start once grouped (`groupEditsByStation`).
+    private var groupStarts: [Int] = []
     private var memos = MemoTable()
     private var seen: Set<EventID> = []
     package private(set) var history = CausalHistory()
@@ -60,6 +62,14 @@ package struct ConflictDetector: Sendable {
     init(stations: StationBitmap?, deduplicates: Bool) {
         self.stations = stations
         self.deduplicates = deduplicates
+    }
+
+    /// Makes room for about `edits` edits (up to 8M) at once: growing the arrays by doubling
+    /// copied them into freshly faulted pages at every step (untouched capacity costs no memory).
+    package mutating func reserve(_ edits: UInt64) {
+        let count = Int(min(edits, 1 << 23))
+        self.edits.reserveCapacity(count)
+        editSlots.reserveCapacity(count)
     }
 
     private mutating func isNew(_ id: EventID) -> Bool {
@@ -150,8 +160,8 @@ package struct ConflictDetector: Sendable {
 
     /// The conflicts with at least one side past `held` (a version vector taken before an
     /// append): the conflicts the appended events created (`LedgerMerger.apply`).
-    package mutating func conflictList(newSince held: [DeviceID: UInt64]) -> ConflictList {
-        collect(newSince: HeldVector(held))
+    package mutating func conflictList(newSince held: [DeviceID: UInt64], sideBySide: Bool = false) -> ConflictList {
+        collect(newSince: HeldVector(held), sideBySide: sideBySide && SideBySide.isWorthwhile)
     }
 
     /// A version vector searched linearly (few devices: cheaper than hashing a `DeviceID`).
@@ -168,18 +178,44 @@ package struct ConflictDetector: Sendable {
     }
 
     /// Stations in order, then fields in order, then each field's conflicts sorted by the
-    /// loser: the order of `Conflict.<` without sorting the whole list at once.
-    private mutating func collect(newSince held: HeldVector?) -> ConflictList {
+    /// loser: the order of `Conflict.<` without sorting the whole list at once. With
+    /// `sideBySide`, the stations are split in two runs of about as many edits each, collected
+    /// at once on two threads and joined (the same list).
+    private mutating func collect(newSince held: HeldVector?, sideBySide: Bool = false) -> ConflictList {
+        prepareToCollect()
+        let order = stationIDs.indices.sorted { stationIDs[$0] < stationIDs[$1] }
+        guard sideBySide, order.count > 1 else { return collect(order[...], newSince: held) }
+        // The first slot past half of the edits ends the first run.
+        var split = 0
+        var count = 0
+        while split < order.count - 1, count * 2 < edits.count {
+            count += groupStarts[order[split] + 1] - groupStarts[order[split]]
+            split += 1
+        }
+        let snapshot = self
+        let (later, earlier) = SideBySide.run(
+            background: { snapshot.collect(order[split...], newSince: held) },
+            foreground: { collect(order[..<split], newSince: held) })
+        var result = earlier
+        result.append(contentsOf: later)
+        return result
+    }
+
+    /// Groups the edits by station and seals the causal history, once per batch of additions.
+    package mutating func prepareToCollect() {
         history.seal()
-        var result = ConflictList(memos: memos)
-        var losers: [Edit] = []
-        let starts = groupEditsByStation()
+        if groupStarts.count != stationIDs.count + 1 || groupStarts.last != edits.count { groupEditsByStation() }
+    }
+
+    /// The conflicts of the stations at `slots`, in that order.
+    private func collect(_ slots: ArraySlice<Int>, newSince held: HeldVector?) -> ConflictList {
+        var result = ConflictList(edits: edits, memos: memos)
+        var losers: [Int32] = []
         edits.withUnsafeBufferPointer { grouped in
-            for slot in stationIDs.indices.sorted(by: { stationIDs[$0] < stationIDs[$1] }) {
-                let edits = UnsafeBufferPointer(rebasing: grouped[starts[slot]..<starts[slot + 1]])
+            for slot in slots {
                 for field in [Conflict.Field.date, .memo] {
-                    collect(station: stationIDs[slot], field: field, edits, newSince: held, losers: &losers,
-                            into: &result)
+                    collect(station: stationIDs[slot], field: field, grouped, groupStarts[slot]..<groupStarts[slot + 1],
+                            newSince: held, losers: &losers, into: &result)
                 }
             }
         }
@@ -187,10 +223,10 @@ package struct ConflictDetector: Sendable {
     }
 
     /// Groups `edits` by slot, each group in arrival order (a stable counting sort, so grouping
-    /// again changes nothing), and returns where each slot's group starts
-    /// (`starts[slot]..<starts[slot + 1]`). The grouped copy replaces the edits, so that the
-    /// two are not both kept.
-    private mutating func groupEditsByStation() -> [Int] {
+    /// again changes nothing), and sets where each slot's group starts
+    /// (`groupStarts[slot]..<groupStarts[slot + 1]`). The grouped copy replaces the edits, so
+    /// that the two are not both kept.
+    private mutating func groupEditsByStation() {
         var starts = [Int](repeating: 0, count: stationIDs.count + 1)
         for slot in editSlots { starts[Int(slot) + 1] += 1 }
         for slot in stationIDs.indices { starts[slot + 1] += starts[slot] }
@@ -206,36 +242,36 @@ package struct ConflictDetector: Sendable {
         editSlots = stationIDs.indices.flatMap {
             repeatElement(Int32(truncatingIfNeeded: $0), count: starts[$0 + 1] - starts[$0])
         }
-        return starts
+        groupStarts = starts
     }
 
-    private func collect(station: UInt32, field: Conflict.Field, _ edits: UnsafeBufferPointer<Edit>,
-                         newSince held: HeldVector?, losers: inout [Edit], into result: inout ConflictList) {
+    private func collect(station: UInt32, field: Conflict.Field, _ all: UnsafeBufferPointer<Edit>, _ group: Range<Int>,
+                         newSince held: HeldVector?, losers: inout [Int32], into result: inout ConflictList) {
         let isDate = field == .date
         @inline(__always) func sets(_ e: Edit) -> Bool { isDate ? e.date != Edit.noDate : e.memo != Edit.noMemo }
         // The winner: the greatest edit that sets the field.
         var winnerIndex = -1
-        for i in edits.indices where sets(edits[i]) {
-            if winnerIndex < 0 || Edit.precedes(edits[winnerIndex], edits[i]) { winnerIndex = i }
+        for i in group where sets(all[i]) {
+            if winnerIndex < 0 || Edit.precedes(all[winnerIndex], all[i]) { winnerIndex = i }
         }
         guard winnerIndex >= 0 else { return }
-        let winner = edits[winnerIndex]
+        let winner = all[winnerIndex]
         let winnerID = winner.id
         let winnerValue = isDate ? winner.date : memos.valueClass(winner.memo)
         // With a new winner every loser is new; otherwise only new losers are.
         let everyLoser = held.map { $0.isPast(winner) } ?? true
         losers.removeAll(keepingCapacity: true)
-        for i in edits.indices where i != winnerIndex {
-            let edit = edits[i]
+        for i in group where i != winnerIndex {
+            let edit = all[i]
             guard sets(edit) else { continue }
             let value = isDate ? edit.date : memos.valueClass(edit.memo)
             guard value != winnerValue, everyLoser || held!.isPast(edit),
                   history.areConcurrent(winnerID, edit.id) else { continue }
-            losers.append(edit)
+            losers.append(Int32(truncatingIfNeeded: i))
         }
         guard !losers.isEmpty else { return }
-        losers.sort(by: Edit.precedes)
-        result.append(station: station, field: field, winner: winner, losers: losers)
+        losers.sort { Edit.precedes(all[Int($0)], all[Int($1)]) }
+        result.append(station: station, field: field, winner: winnerIndex, losers: losers)
     }
 }
 

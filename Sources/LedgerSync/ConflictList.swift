@@ -10,26 +10,42 @@ package struct ConflictList: RandomAccessCollection, Sendable, Equatable {
     private struct Head: Sendable {
         var station: UInt32
         var field: Conflict.Field
-        var winner: Edit
+        /// Indices in `edits`, as are the items' losers.
+        var winner: Int32
     }
 
     private struct Item: Sendable {
         var head: Int32
-        var loser: Edit
+        var loser: Int32
     }
 
+    /// The detector's edits, shared, not copied: a conflict is 8 bytes here.
+    private var edits: [Edit] = []
     private var heads: [Head] = []
     private var items: [Item] = []
     private var memos: MemoTable
 
     package init() { memos = MemoTable() }
 
-    init(memos: MemoTable) { self.memos = memos }
+    init(edits: [Edit], memos: MemoTable) {
+        self.edits = edits
+        self.memos = memos
+    }
 
-    mutating func append(station: UInt32, field: Conflict.Field, winner: Edit, losers: [Edit]) {
+    /// Adds one field's conflicts: `winner` and `losers` index the edits given at `init`.
+    mutating func append(station: UInt32, field: Conflict.Field, winner: Int, losers: [Int32]) {
         let head = Int32(heads.count)
-        heads.append(Head(station: station, field: field, winner: winner))
+        heads.append(Head(station: station, field: field, winner: Int32(winner)))
         for loser in losers { items.append(Item(head: head, loser: loser)) }
+    }
+
+    /// Appends a list built from the same edits and memos, whose conflicts all sort after this
+    /// list's (the detector collects station ranges side by side).
+    mutating func append(contentsOf later: ConflictList) {
+        let offset = Int32(heads.count)
+        heads.append(contentsOf: later.heads)
+        items.reserveCapacity(items.count + later.items.count)
+        for item in later.items { items.append(Item(head: item.head + offset, loser: item.loser)) }
     }
 
     package var startIndex: Int { 0 }
@@ -39,7 +55,7 @@ package struct ConflictList: RandomAccessCollection, Sendable, Equatable {
         let item = items[position]
         let head = heads[Int(item.head)]
         return Conflict(station: head.station, field: head.field,
-                        winner: side(head.winner, head.field), loser: side(item.loser, head.field))
+                        winner: side(edits[Int(head.winner)], head.field), loser: side(edits[Int(item.loser)], head.field))
     }
 
     private func side(_ edit: Edit, _ field: Conflict.Field) -> Conflict.Side {

@@ -16,12 +16,36 @@ struct IncomingRecords {
 
     var count: Int { devices.reduce(0) { $0 + $1.records.count } }
 
+    init() {}
+
+    /// Room for what is expected: `counts` events per device (a bound from the two version
+    /// vectors). Growing by doubling copied everything read so far at each step, into freshly
+    /// faulted pages; capacity never touched costs no memory, so the bytes are reserved
+    /// generously, up to a cap.
+    init(expecting counts: [(DeviceID, UInt64)]) {
+        let total = counts.reduce(0) { $0 + Int(min($1.1, 1 << 26)) }
+        bytes.reserveCapacity(min(total * Self.expectedRecordBytes, Self.reservationCap))
+        for (device, count) in counts where count > 0 {
+            var records: [(offset: Int, length: Int)] = []
+            records.reserveCapacity(min(Int(min(count, 1 << 26)), Self.reservationCap / 16))
+            devices.append((device, records))
+        }
+    }
+
+    /// A station edit's record is 38 bytes plus its memo (Schemas/segment-format.md §3).
+    private static let expectedRecordBytes = 64
+    private static let reservationCap = 256 << 20
+
+    /// Whether any record is `device`'s.
+    func holds(_ device: DeviceID) -> Bool { devices.contains { $0.device == device } }
+
     mutating func add(_ view: RecordView) {
         let device = view.device.rawValue
         if device != runDevice || runSlot < 0 {
             runDevice = device
             runSlot = devices.firstIndex { $0.device.rawValue == device } ?? -1
             if runSlot < 0 {
+                // A device beyond the expected ones (or none were given).
                 runSlot = devices.count
                 devices.append((view.device, []))
             }

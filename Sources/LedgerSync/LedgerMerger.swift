@@ -269,26 +269,73 @@ package enum LedgerMerger {
                               progress: ((Int) -> Void)?, observes: Bool,
                               _ observe: (RecordView) -> Void) throws -> MergeReport {
         let held = ledger.versionVector
-        var overlap = OverlapFingerprints()
+        // Both hold each device's seqs 1…min(theirs, mine); `other` holds at most `incomingBound`
+        // events this ledger lacks.
+        var shared: [(DeviceID, UInt64)] = []
+        var expected: [(DeviceID, UInt64)] = []
         for (device, seq) in other.versionVector {
-            let both = min(seq, held[device] ?? 0)
-            if both > 0 { overlap.expect(device, upTo: both) }
+            let mine = held[device] ?? 0
+            if min(seq, mine) > 0 { shared.append((device, min(seq, mine))) }
+            if seq > mine { expected.append((device, seq - mine)) }
         }
+        let incomingBound = expected.reduce(0) { $0 + $1.1 }
+        if options.countsConflicts && options.runsSideBySide && incomingBound >= options.sideBySideMinimum
+            && SideBySide.isWorthwhile {
+            return try mergeSideBySide(from: other, into: ledger, options: options, shared: shared,
+                                       expected: expected, progress: progress, observe)
+        }
+        var overlap = OverlapFingerprints(shared)
+        let scanned = try scanIncoming(other, held: held, expected: expected, overlap: &overlap)
+        let prepared = try prepareEncoded(scanned, for: Receiver(ledger), options: options)
+        let counting = options.countsConflicts && !scanned.affected.isEmpty
+        var detector: ConflictDetector? = nil
+        if counting {
+            detector = ConflictDetector(stations: scanned.affected, deduplicates: false)
+            detector!.reserve(UInt64(ledger.eventCount) + incomingBound)
+        }
+        if !overlap.isEmpty || detector != nil || observes {
+            // The lowest differing id is named, as when both logs are read at once.
+            var differing: EventID?
+            try ledger.forEachRecord { view, _ in
+                if !overlap.matches(view), differing.map({ (view.device, view.seq) < ($0.device, $0.seq) }) ?? true {
+                    differing = view.eventID
+                }
+                detector?.add(view)
+                observe(view)
+            }
+            if let differing { throw differs(differing) }
+        }
+        return try applyEncoded(prepared, to: ledger, options: options, detector: detector, progress: progress,
+                                observe: observe)
+    }
+
+    /// What a scan of the other ledger found: the events this ledger lacks, the newest name of
+    /// each device, the stations those events edit, and how many events both hold.
+    struct ScannedIncoming {
         var incoming = IncomingRecords()
         var names: [DeviceID: DeviceNameRecord] = [:]
         var affected = StationBitmap()
         var duplicates = 0
+    }
+
+    /// Reads every record of `other`: keeps what this ledger (holding `held`) lacks (about
+    /// `expected` events per device), and records the fingerprints of the events both hold in
+    /// `overlap`.
+    static func scanIncoming(_ other: Ledger, held: [DeviceID: UInt64], expected: [(DeviceID, UInt64)],
+                             overlap: inout OverlapFingerprints) throws -> ScannedIncoming {
+        var scanned = ScannedIncoming()
+        scanned.incoming = IncomingRecords(expecting: expected)
         var runDevice: UInt64 = 0
         var runHeld: UInt64 = 0
         try other.forEachRecord { view, _ in
             guard view.hasEventID else {
                 // The newest name of each device (the first of equal ones), as `prepare` keeps it.
-                if let known = names[view.device], known.hlc >= view.hlc { return }
-                names[view.device] = DeviceNameRecord(device: view.device, hlc: view.hlc, name: view.deviceName)
+                if let known = scanned.names[view.device], known.hlc >= view.hlc { return }
+                scanned.names[view.device] = DeviceNameRecord(device: view.device, hlc: view.hlc, name: view.deviceName)
                 return
             }
             if overlap.record(view) {
-                duplicates += 1
+                scanned.duplicates += 1
                 return
             }
             let device = view.device.rawValue
@@ -297,21 +344,51 @@ package enum LedgerMerger {
                 runHeld = held[view.device] ?? 0
             }
             guard view.seq > runHeld else { return }
-            incoming.add(view)
-            if view.kind == .stationEdit { affected.insert(view.station) }
+            scanned.incoming.add(view)
+            if view.kind == .stationEdit { scanned.affected.insert(view.station) }
         }
-        var prepared = try prepareEncoded(incoming, names: names, for: ledger, options: options)
-        prepared.duplicates = duplicates
-        let counting = options.countsConflicts && !affected.isEmpty
-        var detector: ConflictDetector? = counting ? ConflictDetector(stations: affected, deduplicates: false) : nil
-        if !overlap.isEmpty || detector != nil || observes {
-            try ledger.forEachRecord { view, _ in
-                if !overlap.matches(view) { throw differs(view.eventID) }
-                detector?.add(view)
-                observe(view)
-            }
-        }
-        return try applyEncoded(prepared, to: ledger, options: options, detector: &detector, progress: progress,
+        return scanned
+    }
+
+    /// A large merge with a second core: the two logs are read at once, and later the new
+    /// events are appended while the conflicts are found (Schemas/merge.md §7). This ledger's
+    /// scan cannot know yet which stations the other brings, so it keeps the edits of every
+    /// station (a new conflict still needs a new side: the result is the same), and each side
+    /// fingerprints the events both hold, compared once both scans are done. Checks and
+    /// errors come in the sequential merge's order: the other ledger's, then §2's, then this
+    /// ledger's.
+    private static func mergeSideBySide(from other: Ledger, into ledger: Ledger, options: MergeOptions,
+                                        shared: [(DeviceID, UInt64)], expected: [(DeviceID, UInt64)],
+                                        progress: ((Int) -> Void)?,
+                                        _ observe: (RecordView) -> Void) throws -> MergeReport {
+        let receiver = Receiver(ledger)
+        let capacity = UInt64(ledger.eventCount) + expected.reduce(0) { $0 + $1.1 }
+        let (fromOther, fromLedger) = SideBySide.run(
+            background: {
+                Result { () throws -> (PreparedEncodedMerge, StationBitmap, OverlapFingerprints) in
+                    var overlap = OverlapFingerprints(shared)
+                    let scanned = try scanIncoming(other, held: receiver.held, expected: expected, overlap: &overlap)
+                    return (try prepareEncoded(scanned, for: receiver, options: options), scanned.affected, overlap)
+                }
+            },
+            foreground: {
+                Result { () throws -> (ConflictDetector, OverlapFingerprints) in
+                    var overlap = OverlapFingerprints(shared)
+                    var detector = ConflictDetector(stations: nil as StationBitmap?, deduplicates: false)
+                    detector.reserve(capacity)
+                    try ledger.forEachRecord { view, _ in
+                        if view.hasEventID { _ = overlap.record(view) }
+                        detector.add(view)
+                        observe(view)
+                    }
+                    return (detector, overlap)
+                }
+            })
+        let (prepared, affected, theirPrints) = try fromOther.get()
+        let (detector, myPrints) = try fromLedger.get()
+        if let id = theirPrints.firstDifference(from: myPrints) { throw differs(id) }
+        return try applyEncoded(prepared, to: ledger, options: options,
+                                detector: affected.isEmpty ? nil : detector, progress: progress,
                                 observe: observe)
     }
 
@@ -323,19 +400,40 @@ package enum LedgerMerger {
         var names: [DeviceNameRecord]
         var duplicates = 0
         var isEmpty: Bool { order.isEmpty && names.isEmpty }
+
+        /// The new events, in (device, seq) order.
+        func forEachEvent(_ body: (RecordView) -> Void) {
+            incoming.bytes.withUnsafeBytes { buffer in
+                for (offset, length) in order { body(RecordView(validated: buffer.baseAddress! + offset, length: length)) }
+            }
+        }
+    }
+
+    /// What the checks need of the receiving ledger, taken before anything runs side by side.
+    struct Receiver {
+        var held: [DeviceID: UInt64]
+        var deviceNames: [DeviceID: DeviceNameRecord]
+        var now: Int64
+
+        init(_ ledger: Ledger) {
+            held = ledger.versionVector
+            deviceNames = ledger.deviceNames
+            now = ledger.clock.nowMilliseconds()
+        }
     }
 
     /// `prepare`'s checks, in its order, for records kept as bytes: seq continuity, the clock
     /// and the content of every new event in (device, seq) order, then the device names.
-    static func prepareEncoded(_ incoming: IncomingRecords, names: [DeviceID: DeviceNameRecord], for ledger: Ledger,
+    static func prepareEncoded(_ scanned: ScannedIncoming, for receiver: Receiver,
                                options: MergeOptions) throws -> PreparedEncodedMerge {
+        let incoming = scanned.incoming, names = scanned.names
         let nameOf = { (device: DeviceID) -> String in
-            if let name = names[device]?.name ?? ledger.deviceNames[device]?.name { return "'\(name)' (\(device))" }
+            if let name = names[device]?.name ?? receiver.deviceNames[device]?.name { return "'\(name)' (\(device))" }
             return "\(device)"
         }
         let order = incoming.sorted()
-        let now = ledger.clock.nowMilliseconds()
-        var continuity = SeqContinuity(held: ledger.versionVector)
+        let now = receiver.now
+        var continuity = SeqContinuity(held: receiver.held)
         try incoming.bytes.withUnsafeBytes { buffer in
             for (offset, length) in order {
                 let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
@@ -347,10 +445,10 @@ package enum LedgerMerger {
                 try RecordChecks.checkContent(view, options: options)
             }
         }
-        var result = PreparedEncodedMerge(incoming: incoming, order: order, names: [])
+        var result = PreparedEncodedMerge(incoming: incoming, order: order, names: [], duplicates: scanned.duplicates)
         for name in names.values.sorted(by: { $0.device < $1.device }) {
             try RecordChecks.checkClock(name.hlc, device: nameOf(name.device), now: now, options: options)
-            if let current = ledger.deviceNames[name.device], current.hlc >= name.hlc { continue }
+            if let current = receiver.deviceNames[name.device], current.hlc >= name.hlc { continue }
             result.names.append(name)
         }
         return result
@@ -358,20 +456,61 @@ package enum LedgerMerger {
 
     /// `apply` for records kept as bytes: the same batches, names and knowledge marks, each
     /// batch appended as bytes. `detector` (the ledger's events of the affected stations) gets
-    /// every appended record, and so does `observe`.
+    /// every new event, and `observe` every appended record.
+    ///
+    /// With a second core the conflicts are found while the batches are written. The detector
+    /// then takes the new events from `prepared` instead of from the appended records: the
+    /// difference is the merge's own knowledge marks, which could only bear on the local
+    /// device's later edits (§3), and there are none in the set unless the other ledger
+    /// brings edits of this device, in which case the detector follows the appends as before.
     static func applyEncoded(_ prepared: PreparedEncodedMerge, to ledger: Ledger, options: MergeOptions,
-                             detector: inout ConflictDetector?, progress: ((Int) -> Void)?,
+                             detector: ConflictDetector?, progress: ((Int) -> Void)?,
                              observe: (RecordView) -> Void) throws -> MergeReport {
+        guard !prepared.isEmpty else {
+            var report = MergeReport()
+            report.duplicates = prepared.duplicates
+            return report
+        }
+        let heldBefore = ledger.versionVector
+        guard var detector else {
+            return try appendEncoded(prepared, to: ledger, options: options, progress: progress, observe: observe)
+        }
+        if options.runsSideBySide && SideBySide.isWorthwhile && !prepared.incoming.holds(ledger.localDevice) {
+            let (grouped, appended) = SideBySide.run(
+                background: { () -> ConflictDetector in
+                    prepared.forEachEvent { detector.add($0) }
+                    detector.prepareToCollect()
+                    return detector
+                },
+                foreground: {
+                    Result { try appendEncoded(prepared, to: ledger, options: options, progress: progress, observe: observe) }
+                })
+            var report = try appended.get()
+            detector = grouped
+            report.newConflicts = detector.conflictList(newSince: heldBefore, sideBySide: true)
+            return report
+        }
+        var report = try appendEncoded(prepared, to: ledger, options: options, progress: progress) { view in
+            detector.add(view)
+            observe(view)
+        }
+        report.newConflicts = detector.conflictList(newSince: heldBefore)
+        return report
+    }
+
+    /// Appends a prepared local merge in durable batches, each with its knowledge mark.
+    private static func appendEncoded(_ prepared: PreparedEncodedMerge, to ledger: Ledger, options: MergeOptions,
+                                      progress: ((Int) -> Void)?,
+                                      observe: (RecordView) -> Void) throws -> MergeReport {
         var report = MergeReport()
         report.duplicates = prepared.duplicates
-        guard !prepared.isEmpty else { return report }
-        let heldBefore = ledger.versionVector
         var pendingNames = prepared.names
         var start = 0
         let batchSize = max(1, options.batchSize)
+        var batch: [UInt8] = []
         repeat {
             let end = min(prepared.order.count, start + batchSize)
-            var batch: [UInt8] = []
+            batch.removeAll(keepingCapacity: true)
             var bringsEdits = false
             var maxHLC = ledger.lastHLC
             // The batch is sorted by (device, seq): a device's last event in a run is its highest.
@@ -404,17 +543,13 @@ package enum LedgerMerger {
                 report.marksWritten += 1
             }
             batch.append(contentsOf: encoder.bytes)
-            try ledger.appendReplicated(encoded: batch) { view in
-                detector?.add(view)
-                observe(view)
-            }
+            try ledger.appendReplicated(encoded: batch, visit: observe)
             report.batches += 1
             report.eventsIn += end - start
             progress?(end)
             start = end
         } while start < prepared.order.count
         report.namesIn = prepared.names.count
-        if detector != nil { report.newConflicts = detector!.conflictList(newSince: heldBefore) }
         return report
     }
 }

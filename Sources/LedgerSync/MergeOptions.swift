@@ -23,6 +23,12 @@ package struct MergeOptions: Sendable {
     package var writesKnowledgeMarks = true
     /// Compare conflicts before and after to report the new ones (costs one scan).
     package var countsConflicts = true
+    /// Whether a local merge may use a second core: read both logs at once, and find the
+    /// conflicts while the batches are written. The result is the same either way.
+    package var runsSideBySide = true
+    /// Reading both logs at once keeps every station's edits of this ledger (it cannot know yet
+    /// which stations the other brings): worth it from this many incoming events on.
+    package var sideBySideMinimum: UInt64 = 10_000
 
     /// Merging from a peer device or the server: every check on, knowledge marks written.
     package init() {}

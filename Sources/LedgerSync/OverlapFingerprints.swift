@@ -16,6 +16,11 @@ struct OverlapFingerprints {
 
     var isEmpty: Bool { devices.isEmpty }
 
+    /// Expects each (device, seq) of `shared`: both hold that device's seqs 1…seq.
+    init(_ shared: [(DeviceID, UInt64)] = []) {
+        for (device, seq) in shared { expect(device, upTo: seq) }
+    }
+
     /// Both sides hold `device`'s seqs 1…`seq`.
     mutating func expect(_ device: DeviceID, upTo seq: UInt64) {
         devices.append(device.rawValue)
@@ -46,5 +51,18 @@ struct OverlapFingerprints {
         let slot = slot(of: view.device)
         guard slot >= 0, view.seq <= limits[slot] else { return true }
         return prints[slot][Int(view.seq - 1)] == RecordFingerprint.of(view)
+    }
+
+    /// The first event, in (device, seq) order, whose fingerprint differs between two sides'
+    /// records of the same expectations (both read their whole log, so every slot is filled).
+    func firstDifference(from other: OverlapFingerprints) -> EventID? {
+        precondition(devices == other.devices && limits == other.limits, "fingerprints of different expectations")
+        var first: EventID?
+        for slot in devices.indices where prints[slot] != other.prints[slot] {
+            let seq = prints[slot].indices.first { prints[slot][$0] != other.prints[slot][$0] }!
+            let id = EventID(device: DeviceID(rawValue: devices[slot]), seq: UInt64(seq + 1))
+            if first.map({ (id.device, id.seq) < ($0.device, $0.seq) }) ?? true { first = id }
+        }
+        return first
     }
 }

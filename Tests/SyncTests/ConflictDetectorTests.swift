@@ -120,6 +120,11 @@ struct ConflictDetectorTests {
         for record in records { detector.add(record) }
         let expected = Self.reference(records).filter { past($0.winner.id) || past($0.loser.id) }
         #expect(Array(detector.conflictList(newSince: held)) == expected, "seed \(seed)")
+        // Collected on two threads, station runs split by edits and joined: the same list.
+        var twin = ConflictDetector()
+        for record in records { twin.add(record) }
+        #expect(Array(twin.conflictList(newSince: held, sideBySide: true)) == expected, "seed \(seed)")
+        #expect(Array(twin.conflictList(newSince: [:], sideBySide: true)) == Self.reference(records), "seed \(seed)")
     }
 
     @Test("memo ids name exact bytes; classes follow String equality", arguments: [

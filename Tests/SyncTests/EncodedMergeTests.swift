@@ -28,6 +28,13 @@ struct EncodedMergeTests {
         return (a, b)
     }
 
+    /// A byte-for-byte copy of `b` (of `pair`), opened in `copy`.
+    static func twin(of b: Ledger, in copy: TemporaryDirectory) throws -> Ledger {
+        try FileManager.default.copyItem(atPath: b.directory, toPath: copy.sub("b"))
+        try? FileManager.default.removeItem(atPath: copy.sub("b") + "/LOCK")
+        return try Ledger.open(directory: copy.sub("b"), clock: DeviceClock(skew: 60_000))
+    }
+
     @Test("observe sees exactly the merged ledger's records; the merge is the same without it", arguments: 1...20)
     func observeSeesEveryRecord(seed: UInt64) throws {
         let dir = try TemporaryDirectory("encoded-merge")
@@ -36,10 +43,8 @@ struct EncodedMergeTests {
         defer { a.close(); b.close() }
         let copy = try TemporaryDirectory("encoded-merge-copy")
         defer { copy.remove() }
-        // A byte-for-byte copy of b, merged without observing.
-        try FileManager.default.copyItem(atPath: b.directory, toPath: copy.sub("b"))
-        try? FileManager.default.removeItem(atPath: copy.sub("b") + "/LOCK")
-        let twin = try Ledger.open(directory: copy.sub("b"), clock: DeviceClock(skew: 60_000))
+        // Merged without observing.
+        let twin = try Self.twin(of: b, in: copy)
         defer { twin.close() }
 
         var seen: [UInt64] = []
@@ -53,6 +58,43 @@ struct EncodedMergeTests {
         #expect(report.newConflicts == plain.newConflicts)
         #expect(try b.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) })
                 == twin.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) }))
+    }
+
+    @Test("reading both logs at once and finding conflicts while appending: the same merge", arguments: 1...30)
+    func sideBySideEqualsSequential(seed: UInt64) throws {
+        let dir = try TemporaryDirectory("side-by-side")
+        defer { dir.remove() }
+        let (a, b) = try Self.pair(dir, seed: seed)
+        defer { a.close(); b.close() }
+        let copy = try TemporaryDirectory("side-by-side-copy")
+        defer { copy.remove() }
+        let twin = try Self.twin(of: b, in: copy)
+        defer { twin.close() }
+
+        var sideBySide = mergeOptions()
+        sideBySide.sideBySideMinimum = 0
+        var sequential = mergeOptions()
+        sequential.runsSideBySide = false
+        var seenTogether: [UInt64] = [], seenAlone: [UInt64] = []
+        let heldBefore = b.versionVector
+        let together = try LedgerMerger.merge(from: a, into: b, options: sideBySide,
+                                              observe: { seenTogether.append(RecordFingerprint.of($0)) })
+        let alone = try LedgerMerger.merge(from: a, into: twin, options: sequential,
+                                           observe: { seenAlone.append(RecordFingerprint.of($0)) })
+        #expect(together.eventsIn == alone.eventsIn && together.duplicates == alone.duplicates, "seed \(seed)")
+        #expect(together.batches == alone.batches && together.marksWritten == alone.marksWritten, "seed \(seed)")
+        #expect(Array(together.newConflicts) == Array(alone.newConflicts), "seed \(seed)")
+        // Each saw exactly its ledger's records (their own knowledge marks differ in time).
+        var inB: [UInt64] = [], inTwin: [UInt64] = []
+        try b.forEachRecord { view, _ in inB.append(RecordFingerprint.of(view)) }
+        try twin.forEachRecord { view, _ in inTwin.append(RecordFingerprint.of(view)) }
+        #expect(seenTogether.sorted() == inB.sorted() && seenAlone.sorted() == inTwin.sorted(), "seed \(seed)")
+        #expect(try b.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) })
+                == twin.eventSet().keys.sorted(by: { ($0.device, $0.seq) < ($1.device, $1.seq) }), "seed \(seed)")
+        // The conflicts reported as new are exactly those a full scan finds with a side b lacked.
+        let past = { (id: EventID) in id.seq > heldBefore[id.device] ?? 0 }
+        #expect(Array(together.newConflicts) == (try b.conflicts()).filter { past($0.winner.id) || past($0.loser.id) },
+                "seed \(seed)")
     }
 
     @Test("records appended as bytes read back as the same records, framed alike")

@@ -53,8 +53,19 @@ struct MergeRulesTests {
         #expect(try a.projection()[120_004]?.compDate == .year(2005))
     }
 
-    @Test("events more than a day ahead are refused, naming the device, and nothing is written")
-    func clockTooFarAhead() throws {
+    /// Both ways a local merge runs: one thread, or both logs read at once (the side-by-side
+    /// path is otherwise taken only from 10,000 incoming events on).
+    static let modes: [MergeOptions] = {
+        var sequential = MergeOptions()
+        sequential.runsSideBySide = false
+        var sideBySide = MergeOptions()
+        sideBySide.sideBySideMinimum = 0
+        return [sequential, sideBySide]
+    }()
+
+    @Test("events more than a day ahead are refused, naming the device, and nothing is written",
+          arguments: MergeRulesTests.modes)
+    func clockTooFarAhead(options: MergeOptions) throws {
         let dir = try TemporaryDirectory("ahead")
         defer { dir.remove() }
         let wrong = try Ledger.create(directory: dir.sub("a"), deviceName: "broken-clock", clock: DeviceClock(skew: 30 * Self.hour))
@@ -62,15 +73,15 @@ struct MergeRulesTests {
         defer { wrong.close(); right.close() }
         _ = try wrong.edit(1, date: .unknown)
         let before = try directorySnapshot(dir.sub("b"))
-        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: wrong, into: right) }
+        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: wrong, into: right, options: options) }
         #expect(error?.message.contains("broken-clock") == true)
         #expect(error?.message.contains("clock") == true)
         let after = try directorySnapshot(dir.sub("b"))
         #expect(after == before, "changed: \(snapshotDifferences(before, after))")
     }
 
-    @Test("an event id with different content refuses the merge and writes nothing")
-    func forgedEvent() throws {
+    @Test("an event id with different content refuses the merge and writes nothing", arguments: MergeRulesTests.modes)
+    func forgedEvent(options: MergeOptions) throws {
         let dir = try TemporaryDirectory("forged")
         defer { dir.remove() }
         let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
@@ -93,7 +104,8 @@ struct MergeRulesTests {
         }
         try forger.appendReplicated(copied + [.stationEdit(fresher)])
         let before = try directorySnapshot(dir.sub("b"))
-        #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: forger, into: b) }
+        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: forger, into: b, options: options) }
+        #expect(error?.message.contains("\(original.id)") == true, "names the altered event: \(error?.message ?? "")")
         let after = try directorySnapshot(dir.sub("b"))
         #expect(after == before, "changed: \(snapshotDifferences(before, after))")
         // Two different copies of one new id in one delivery are refused before anything is
