@@ -305,7 +305,7 @@ package enum LedgerMerger {
             }
             if let differing { throw differs(differing) }
         }
-        return try applyEncoded(prepared, to: ledger, options: options, detector: detector, progress: progress,
+        return try applyEncoded(prepared, to: ledger, options: options, detector: detector.take(), progress: progress,
                                 observe: observe)
     }
 
@@ -362,7 +362,10 @@ package enum LedgerMerger {
                                         progress: ((Int) -> Void)?,
                                         _ observe: (RecordView) -> Void) throws -> MergeReport {
         let receiver = Receiver(ledger)
-        let capacity = UInt64(ledger.eventCount) + expected.reduce(0) { $0 + $1.1 }
+        // Filled in place on this thread: a copy held anywhere else would make its first
+        // mutation after the scans copy every edit.
+        var detector = ConflictDetector(stations: nil as StationBitmap?, deduplicates: false)
+        detector.reserve(UInt64(ledger.eventCount) + expected.reduce(0) { $0 + $1.1 })
         let (fromOther, fromLedger) = SideBySide.run(
             background: {
                 Result { () throws -> (PreparedEncodedMerge, StationBitmap, OverlapFingerprints) in
@@ -372,23 +375,21 @@ package enum LedgerMerger {
                 }
             },
             foreground: {
-                Result { () throws -> (ConflictDetector, OverlapFingerprints) in
+                Result { () throws -> OverlapFingerprints in
                     var overlap = OverlapFingerprints(shared)
-                    var detector = ConflictDetector(stations: nil as StationBitmap?, deduplicates: false)
-                    detector.reserve(capacity)
                     try ledger.forEachRecord { view, _ in
                         if view.hasEventID { _ = overlap.record(view) }
                         detector.add(view)
                         observe(view)
                     }
-                    return (detector, overlap)
+                    return overlap
                 }
             })
         let (prepared, affected, theirPrints) = try fromOther.get()
-        let (detector, myPrints) = try fromLedger.get()
+        let myPrints = try fromLedger.get()
         if let id = theirPrints.firstDifference(from: myPrints) { throw differs(id) }
         return try applyEncoded(prepared, to: ledger, options: options,
-                                detector: affected.isEmpty ? nil : detector, progress: progress,
+                                detector: affected.isEmpty ? nil : consume detector, progress: progress,
                                 observe: observe)
     }
 
@@ -464,7 +465,7 @@ package enum LedgerMerger {
     /// device's later edits (§3), and there are none in the set unless the other ledger
     /// brings edits of this device, in which case the detector follows the appends as before.
     static func applyEncoded(_ prepared: PreparedEncodedMerge, to ledger: Ledger, options: MergeOptions,
-                             detector: ConflictDetector?, progress: ((Int) -> Void)?,
+                             detector: consuming ConflictDetector?, progress: ((Int) -> Void)?,
                              observe: (RecordView) -> Void) throws -> MergeReport {
         guard !prepared.isEmpty else {
             var report = MergeReport()
@@ -472,15 +473,17 @@ package enum LedgerMerger {
             return report
         }
         let heldBefore = ledger.versionVector
-        guard var detector else {
+        // Taken out, not copied: the edits must stay uniquely referenced to be added to in place.
+        guard var detector = detector.take() else {
             return try appendEncoded(prepared, to: ledger, options: options, progress: progress, observe: observe)
         }
         if options.runsSideBySide && SideBySide.isWorthwhile && !prepared.incoming.holds(ledger.localDevice) {
+            let handed = Handed(consume detector)
             let (grouped, appended) = SideBySide.run(
                 background: { () -> ConflictDetector in
-                    prepared.forEachEvent { detector.add($0) }
-                    detector.prepareToCollect()
-                    return detector
+                    prepared.forEachEvent { handed.value!.add($0) }
+                    handed.value!.prepareToCollect()
+                    return handed.value.take()!
                 },
                 foreground: {
                     Result { try appendEncoded(prepared, to: ledger, options: options, progress: progress, observe: observe) }

@@ -33,6 +33,13 @@ enum SideBySide {
     }
 }
 
+/// A value the background closure changes in place and hands back (`value.take()`): captured
+/// directly, a struct of arrays would be copied, every element, on its first change.
+final class Handed<Value> {
+    var value: Value?
+    init(_ value: consuming Value) { self.value = value }
+}
+
 /// The background closure, handed to the thread as an unretained pointer.
 private final class Job {
     let work: () -> Void
