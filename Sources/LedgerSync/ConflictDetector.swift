@@ -43,8 +43,10 @@ package struct ConflictDetector: Sendable {
     private var stationIDs: [UInt32] = []
     /// Every edit added, and its station's slot.
     private var edits: [Edit] = []
+    /// The slots of the edits added since the last grouping (those before are grouped, and
+    /// their slots follow from `groupStarts`).
     private var editSlots: [Int32] = []
-    /// Where each slot's edits start once grouped (`groupEditsByStation`).
+    /// Where each slot's edits start in the grouped prefix of `edits` (`groupEditsByStation`).
     private var groupStarts: [Int] = []
     private var memos = MemoTable()
     private var seen: Set<EventID> = []
@@ -196,7 +198,7 @@ package struct ConflictDetector: Sendable {
         let (later, earlier) = SideBySide.run(
             background: { snapshot.collect(order[split...], newSince: held) },
             foreground: { collect(order[..<split], newSince: held) })
-        var result = earlier
+        var result = consume earlier
         result.append(contentsOf: later)
         return result
     }
@@ -204,7 +206,7 @@ package struct ConflictDetector: Sendable {
     /// Groups the edits by station and seals the causal history, once per batch of additions.
     package mutating func prepareToCollect() {
         history.seal()
-        if groupStarts.count != stationIDs.count + 1 || groupStarts.last != edits.count { groupEditsByStation() }
+        if !editSlots.isEmpty || groupStarts.count != stationIDs.count + 1 { groupEditsByStation() }
     }
 
     /// The conflicts of the stations at `slots`, in that order.
@@ -227,6 +229,16 @@ package struct ConflictDetector: Sendable {
     /// (`groupStarts[slot]..<groupStarts[slot + 1]`). The grouped copy replaces the edits, so
     /// that the two are not both kept.
     private mutating func groupEditsByStation() {
+        if let grouped = groupStarts.last, grouped > 0 {
+            // Edits added after an earlier grouping: that prefix's slots, then theirs.
+            var slots = [Int32]()
+            slots.reserveCapacity(edits.count)
+            for slot in 0..<(groupStarts.count - 1) {
+                slots.append(contentsOf: repeatElement(Int32(truncatingIfNeeded: slot), count: groupStarts[slot + 1] - groupStarts[slot]))
+            }
+            slots.append(contentsOf: editSlots)
+            editSlots = slots
+        }
         var starts = [Int](repeating: 0, count: stationIDs.count + 1)
         for slot in editSlots { starts[Int(slot) + 1] += 1 }
         for slot in stationIDs.indices { starts[slot + 1] += starts[slot] }
@@ -239,9 +251,7 @@ package struct ConflictDetector: Sendable {
             count = edits.count
         }
         edits = grouped
-        editSlots = stationIDs.indices.flatMap {
-            repeatElement(Int32(truncatingIfNeeded: $0), count: starts[$0 + 1] - starts[$0])
-        }
+        editSlots = []
         groupStarts = starts
     }
 

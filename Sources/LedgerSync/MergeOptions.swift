@@ -15,8 +15,9 @@ package struct MergeOptions: Sendable {
     package static let defaultClockLead = ClockLeadPolicy.refuseBeyond(milliseconds: 86_400_000)
 
     package var clockLead = MergeOptions.defaultClockLead
-    /// Records per durable batch (one fsync each).
-    package var batchSize = 20_000
+    /// Records per durable batch (one fsync and one knowledge mark each); `generate` writes
+    /// batches of this size too. (At 20,000, a 500,000-event merge spent 10 ms more on fsyncs.)
+    package var batchSize = 100_000
     package var stations: any StationDirectory = AnyPositiveStation()
     /// Devices write a knowledge mark after a batch that brought station edits; the server,
     /// which edits nothing, does not.
