@@ -52,10 +52,30 @@ package enum ProjectionStore {
 
     /// Folds the whole log again and replaces the stored file.
     @discardableResult
+    /// With a second core the new file's empty image is made (schema and all) while the log is
+    /// folded.
     package static func rebuild(_ ledger: Ledger, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CompletionsProjection {
-        var projection = try CompletionsProjection.fold(ledger, progress: progress)
-        try save(&projection, ledger: ledger)
+        let file = path(ledger)
+        guard SideBySide.isWorthwhile else {
+            var projection = try CompletionsProjection.fold(ledger, progress: progress)
+            try save(&projection, ledger: ledger)
+            return projection
+        }
+        let (image, folded) = SideBySide.run(
+            background: { Result { try emptyImage(file: file) } },
+            foreground: { Result { try CompletionsProjection.fold(ledger, progress: progress) } })
+        var projection = try folded.get()
+        try save(&projection, ledger: ledger, emptyImage: try image.get())
         return projection
+    }
+
+    /// A new in-memory database with the projection's schema.
+    private static func emptyImage(file: String) throws -> DatabaseQueue {
+        try SQLiteFile.mapped(file: file) {
+            let queue = try SQLiteFile.inMemory()
+            try ProjectionRows.migrator.migrate(queue)
+            return queue
+        }
     }
 
     private static func readStored(_ ledger: Ledger, lazy: Bool) throws -> CompletionsProjection? {
@@ -121,13 +141,19 @@ package enum ProjectionStore {
     /// On the real disk the changed rows are written in place (SQLite's rollback journal makes
     /// that atomic); elsewhere the stored image is updated in memory and replaces the file.
     package static func save(_ projection: inout CompletionsProjection, ledger: Ledger) throws {
+        try save(&projection, ledger: ledger, emptyImage: nil)
+    }
+
+    /// `save`; a full write goes into `emptyImage` when one is given (`emptyImage(file:)`).
+    private static func save(_ projection: inout CompletionsProjection, ledger: Ledger,
+                             emptyImage: DatabaseQueue?) throws {
         let file = path(ledger)
         let fileSystem = ledger.fileSystem
         // A previous version's temporary of a full write, and the name of its working file.
         let stale = [file + ".new"]
         if projection.needsFullWrite || !fileSystem.fileExists(file) {
             try fileSystem.prepareExternalWrite(file)
-            let queue = try SQLiteFile.inMemory()
+            let queue = try emptyImage ?? SQLiteFile.inMemory()
             try write(projection.sortedRows(), projection, fresh: true, ledger: ledger, to: queue, file: file)
             try SQLiteFile.replace(file, with: queue, fileSystem: fileSystem, staleTemporaries: stale)
         } else if !projection.dirtyRows().isEmpty || projection.position != projection.storedPosition {

@@ -6,16 +6,16 @@ import Darwin
 
 /// Runs two independent pieces of work at once: one on a thread of its own, one on the caller's
 /// thread, and returns when both are done. A large merge reads two logs and, later, writes one
-/// while it finds conflicts; on a machine with two cores these halves overlap
-/// (Schemas/merge.md §7).
+/// while it finds conflicts (Schemas/merge.md §7); a rebuild prepares the new projection file
+/// while it folds the log. On a machine with two cores these halves overlap.
 ///
 /// The two closures must not share mutable state: each owns what it captures until both
 /// return. Errors are returned, not thrown, so that neither side is abandoned mid-way.
-enum SideBySide {
+package enum SideBySide {
     /// Whether a second core is there to run on.
-    static var isWorthwhile: Bool { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 }
+    package static var isWorthwhile: Bool { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 }
 
-    static func run<Background, Foreground>(
+    package static func run<Background, Foreground>(
         background: @escaping () -> Background, foreground: () -> Foreground
     ) -> (Background, Foreground) {
         let result = ResultBox<Background>()
@@ -35,9 +35,9 @@ enum SideBySide {
 
 /// A value the background closure changes in place and hands back (`value.take()`): captured
 /// directly, a struct of arrays would be copied, every element, on its first change.
-final class Handed<Value> {
-    var value: Value?
-    init(_ value: consuming Value) { self.value = value }
+package final class Handed<Value> {
+    package var value: Value?
+    package init(_ value: consuming Value) { self.value = value }
 }
 
 /// The background closure, handed to the thread as an unretained pointer.
