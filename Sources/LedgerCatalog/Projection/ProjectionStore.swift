@@ -50,10 +50,9 @@ package enum ProjectionStore {
         return projection
     }
 
-    /// Folds the whole log again and replaces the stored file.
+    /// Folds the whole log again and replaces the stored file. With a second core the new
+    /// file's empty image is made (schema and all) while the log is folded.
     @discardableResult
-    /// With a second core the new file's empty image is made (schema and all) while the log is
-    /// folded.
     package static func rebuild(_ ledger: Ledger, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> CompletionsProjection {
         let file = path(ledger)
         guard SideBySide.isWorthwhile else {
