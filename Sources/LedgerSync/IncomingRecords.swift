@@ -37,7 +37,7 @@ struct IncomingRecords {
     private static let reservationCap = 256 << 20
 
     /// Whether any record is `device`'s.
-    func holds(_ device: DeviceID) -> Bool { devices.contains { $0.device == device } }
+    func holds(_ device: DeviceID) -> Bool { devices.contains { $0.device == device && !$0.records.isEmpty } }
 
     mutating func add(_ view: RecordView) {
         let device = view.device.rawValue

@@ -269,8 +269,8 @@ package enum LedgerMerger {
                               progress: ((Int) -> Void)?, observes: Bool,
                               _ observe: (RecordView) -> Void) throws -> MergeReport {
         let held = ledger.versionVector
-        // Both hold each device's seqs 1…min(theirs, mine); `other` holds at most `incomingBound`
-        // events this ledger lacks.
+        // Both hold each device's seqs 1…min(theirs, mine); `other` holds `expected` events per
+        // device that this ledger lacks.
         var shared: [(DeviceID, UInt64)] = []
         var expected: [(DeviceID, UInt64)] = []
         for (device, seq) in other.versionVector {
@@ -288,11 +288,8 @@ package enum LedgerMerger {
         let scanned = try scanIncoming(other, held: held, expected: expected, overlap: &overlap)
         let prepared = try prepareEncoded(scanned, for: Receiver(ledger), options: options)
         let counting = options.countsConflicts && !scanned.affected.isEmpty
-        var detector: ConflictDetector? = nil
-        if counting {
-            detector = ConflictDetector(stations: scanned.affected, deduplicates: false)
-            detector!.reserve(UInt64(ledger.eventCount) + incomingBound)
-        }
+        // Not reserved: it keeps only the affected stations' edits, a share nothing tells yet.
+        var detector: ConflictDetector? = counting ? ConflictDetector(stations: scanned.affected, deduplicates: false) : nil
         if !overlap.isEmpty || detector != nil || observes {
             // The lowest differing id is named, as when both logs are read at once.
             var differing: EventID?
