@@ -41,7 +41,8 @@ package struct ConflictDetector: Sendable {
     private var overflow: [UInt32: Int32] = [:]
     /// Each slot's station id.
     private var stationIDs: [UInt32] = []
-    /// Every edit added, and its station's slot.
+    /// Every edit added: those up to the last collection grouped by station, the later ones
+    /// in arrival order.
     private var edits: [Edit] = []
     /// The slots of the edits added since the last grouping (those before are grouped, and
     /// their slots follow from `groupStarts`).

@@ -453,8 +453,9 @@ package enum LedgerMerger {
     }
 
     /// `apply` for records kept as bytes: the same batches, names and knowledge marks, each
-    /// batch appended as bytes. `detector` (the ledger's events of the affected stations) gets
-    /// every new event, and `observe` every appended record.
+    /// batch appended as bytes. `detector` (this ledger's events: of the affected stations, or of
+    /// every station when both logs were read at once) gets every new event, and `observe` every
+    /// appended record.
     ///
     /// With a second core the conflicts are found while the batches are written. The detector
     /// then takes the new events from `prepared` instead of from the appended records: the
