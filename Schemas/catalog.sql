@@ -1,4 +1,4 @@
--- The station catalogue in the original apps' schema (domain.md §1), as `oritsubushi catalog
+-- The station catalogue in the original apps' schema (Schemas/domain-rules.md §6–§11), as `oritsubushi catalog
 -- import` leaves it in <ledger>/catalog.sqlite. The DDL below is byte for byte what the original
 -- dumps (stations-NNN.sql) create; column order matters because the dumps insert positionally.
 -- PRAGMA user_version holds the applied catalogue version, as in the iOS app.

@@ -127,7 +127,7 @@ import Testing
         let (checker, features) = try Self.features(result.stdout)
         #expect(checker.problems.isEmpty, "\(checker.problems.prefix(5))")
 
-        // Every enabled station once (domain.md §1.6: 9,520), every enabled line once (623).
+        // Every enabled station once (Schemas/domain-rules.md §12: 9,520), every enabled line once (623).
         let points = features.filter { Self.kind($0) == "Point" }.map { $0["properties"] as! [String: Any] }
         let lines = features.filter { Self.kind($0) == "LineString" }.map { $0["properties"] as! [String: Any] }
         #expect(points.count == 9520 && Set(points.map { $0["station"] as! Int }).count == 9520)
@@ -138,7 +138,7 @@ import Testing
         for l in lines {
             #expect(Set(l.keys) == ["line", "name", "operator", "total", "completed", "ratio_permille"])
         }
-        // The stations_lines rows joining an enabled line and an enabled station (domain.md §1.6).
+        // The stations_lines rows joining an enabled line and an enabled station (Schemas/domain-rules.md §12).
         #expect(lines.map { $0["total"] as! Int }.reduce(0, +) == 10118)
 
         // Completions agree with the projection (export jsonl), memo included.
@@ -164,7 +164,7 @@ import Testing
 
         // Coordinates are [lng, lat] in degrees, exactly the catalogue's micro-degrees.
         #expect(result.stdout.contains(#"{"type":"Point","coordinates":[139.155442,35.256281]}"#))
-        // A line is drawn in s_sort order: 山手線 12083 starts 品川, 大崎, 五反田 (domain.md §1.4).
+        // A line is drawn in s_sort order: 山手線 12083 starts 品川, 大崎, 五反田 (Schemas/domain-rules.md §10).
         let yamanote = try #require(features.first { ($0["properties"] as? [String: Any])?["line"] as? Int == 12083 })
         let path = (yamanote["geometry"] as! [String: Any])["coordinates"] as! [[Double]]
         let position = { (name: String) in

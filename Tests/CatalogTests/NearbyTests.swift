@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    /// 小田原駅 is five stations at one position (domain.md §1): they come first, by s_id.
+    /// 小田原駅 is five stations at one position (Schemas/domain-rules.md §6): they come first, by s_id.
     @Test func stationsAtOnePositionComeFirstBySID() throws {
         let odawara = try #require(Self.bundled.geometry.station(120004))
         let hits = NearbyQuery(latitude: odawara.latitude, longitude: odawara.longitude, limit: 6)

@@ -5,7 +5,7 @@ import Testing
 /// The pure rules behind `station find --date/--completed/--incomplete`, the date labels of
 /// `--lang`, and the Wikipedia link of `station show`.
 @Suite struct StationQueryTests {
-    /// `--date` text → the comp_date codes it selects (iOS CompletionDateGroup, domain.md §5).
+    /// `--date` text → the comp_date codes it selects (iOS CompletionDateGroup, Schemas/domain-rules.md §5).
     static let groups: [(String, ClosedRange<UInt32>)] = [
         ("2013", 20130000...20131231),
         ("2013-09", 20130900...20130931),
@@ -55,7 +55,7 @@ import Testing
         #expect(pass(StationQuery(dateGroup: try CompletionDateGroup(parsing: "2013"), completion: .completed)) == [20130000, 20130901])
     }
 
-    /// Every comp_date form in both languages, as the apps label them (domain.md §2.1).
+    /// Every comp_date form in both languages, as the apps label them (Schemas/domain-rules.md §4).
     static let labels: [(CompletionDate, String, String)] = [
         (.notCompleted, "未乗下車", "none"),
         (.unknown, "乗下車済 (日付不明)", "unknown"),

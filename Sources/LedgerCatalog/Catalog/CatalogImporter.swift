@@ -1,7 +1,7 @@
 import GRDB
 import LedgerCore
 
-/// A station carry-over the dump performed (domain.md §3.4): `target` received the completion
+/// A station carry-over the dump performed (Schemas/domain-rules.md §16): `target` received the completion
 /// of `source`.
 package struct CarryOver: Sendable, Equatable, CustomStringConvertible {
     package var target: UInt32
@@ -37,7 +37,7 @@ package final class CatalogImporter {
     private let fileSystem: any FileSystem
     private var open = true
 
-    /// The typo of the dumps' v73 carry-over (domain.md §3.4): 306029 (富山) must come from
+    /// The typo of the dumps' v73 carry-over (Schemas/domain-rules.md §16): 306029 (富山) must come from
     /// 204291 (富山, JR西日本), as the iOS app has it, not 204391 (市川大門).
     package static let sourceFixes: [UInt32: (wrong: UInt32, right: UInt32)] = [306029: (204391, 204291)]
 

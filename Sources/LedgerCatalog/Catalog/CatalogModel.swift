@@ -35,7 +35,7 @@ package struct CatalogMembership: Sendable, Equatable {
     package var sort: Int64
 }
 
-/// Names the original apps show for codes (domain.md §1.1 and §1.3).
+/// Names the original apps show for codes (Schemas/domain-rules.md §7 and §9).
 package enum CatalogNames {
     package static func operatorType(_ code: Int64) -> String {
         switch code {

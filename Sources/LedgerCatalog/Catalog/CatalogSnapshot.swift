@@ -30,7 +30,7 @@ package struct CatalogSnapshot: Sendable {
     }
 
     /// Whether a station counts in the statistics: the station is enabled, its operator is
-    /// enabled, and it is on at least one enabled line (domain.md §4.6; with the real catalogues
+    /// enabled, and it is on at least one enabled line (Schemas/domain-rules.md §17; with the real catalogues
     /// the last two conditions exclude nothing). Disabled stations keep their history but are
     /// counted nowhere.
     package func countableStations() -> Set<UInt32> {

@@ -2,7 +2,7 @@ import Foundation
 
 extension CatalogStation {
     /// The station's Japanese Wikipedia article, as 「この駅をウィキペディアで見る…」 opens it
-    /// (domain.md §1.3): the `wiki` column, or the station name when that is empty.
+    /// (Schemas/domain-rules.md §9): the `wiki` column, or the station name when that is empty.
     ///
     /// Written as a browser sends it: surrounding spaces trimmed, inner spaces as `_` (Wikipedia's
     /// own spelling of titles in URLs), then every UTF-8 byte outside RFC 3986's unreserved set and

@@ -6,7 +6,7 @@ package struct DumpStatement: Sendable, Equatable {
     package var sql: String
 }
 
-/// Splits a catalogue dump the way the original apps execute it (domain.md §3.2):
+/// Splits a catalogue dump the way the original apps execute it (Schemas/domain-rules.md §15):
 ///
 /// - the file is read as physical lines (`\n`), not split at semicolons;
 /// - lines are joined while the running count of `'` is odd (a string literal spans lines); the

@@ -1,7 +1,7 @@
 import GRDB
 import LedgerCore
 
-/// `station find`: the original apps' search and filters (domain.md §5), combinable. The text
+/// `station find`: the original apps' search and filters (Schemas/domain-rules.md §24), combinable. The text
 /// search and the prefecture filter run in the catalogue's SQL; the completion filters need the
 /// projection's comp_date, which the caller supplies (`CatalogStore.stations(_:compDate:)`).
 package struct StationQuery: Sendable, Equatable {

@@ -39,7 +39,7 @@ package enum CompletionImporter {
         var known = Set<UInt32>()
         for original in rows {
             var row = original
-            // The apps display 2…18999999 as 日付不明 (domain.md §2.1); only 1 is listed as such.
+            // The apps display 2…18999999 as 日付不明 (Schemas/domain-rules.md §2); only 1 is listed as such.
             if (2..<19_000_000).contains(row.compDate) { row.compDate = 1 }
             if let why = try problem(with: row, catalog: catalog, known: &known, today: today) {
                 try invalid(bad(row, why))

@@ -1,7 +1,7 @@
 import LedgerCore
 
 /// One row of the original apps' `completions` table, as the sync upload and the app databases
-/// carry it (domain.md §2 and §6).
+/// carry it (Schemas/domain-rules.md §13 and §14).
 package struct CompletionRow: Sendable, Equatable {
     package var station: UInt32
     package var compDate: UInt32
@@ -20,7 +20,7 @@ package struct CompletionRow: Sendable, Equatable {
     }
 }
 
-/// The original sync upload format (domain.md §6): `s_id⇥comp_date⇥update_date⇥memo⏎`, with a
+/// The original sync upload format (Schemas/domain-rules.md §14): `s_id⇥comp_date⇥update_date⇥memo⏎`, with a
 /// backslash written `\\` and a newline `\n` in the memo; TAB and CR are not escaped, so the
 /// memo is everything after the third TAB.
 package enum OritsubushiTSV {

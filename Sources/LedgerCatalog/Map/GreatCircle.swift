@@ -1,6 +1,6 @@
 import Foundation
 
-/// Great-circle distance on the apps' sphere and the apps' words for it (domain.md §5, the map's
+/// Great-circle distance on the apps' sphere and the apps' words for it (Schemas/domain-rules.md §26, the map's
 /// 「一覧」 list): both originals use a sphere of radius 6,378,137 m (the WGS84 equatorial radius).
 package enum GreatCircle {
     package static let earthRadius = 6_378_137.0

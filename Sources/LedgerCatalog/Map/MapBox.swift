@@ -1,7 +1,7 @@
 import Foundation
 import LedgerCore
 
-/// A map viewport in micro-degrees, half-open like the originals' query (domain.md §5):
+/// A map viewport in micro-degrees, half-open like the originals' query (Schemas/domain-rules.md §25):
 /// `south ≤ lat < north`, `west ≤ lng < east`. `span` is the larger side, which decides the
 /// zoom level (for `--center/--span` it comes from the span itself, so panning never changes it).
 package struct MapBox: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The apps' 「一覧」 list (domain.md §5) as a query of its own: enabled stations ordered by
+/// The apps' 「一覧」 list (Schemas/domain-rules.md §26) as a query of its own: enabled stations ordered by
 /// great-circle distance from a point, nearest first, ties by `s_id` so the order is total.
 /// The originals list only the pins already loaded; this looks at every enabled station.
 package struct NearbyQuery: Sendable {

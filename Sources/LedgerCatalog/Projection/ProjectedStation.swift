@@ -7,7 +7,7 @@ import LedgerCore
 package struct ProjectedStation: Sendable, Equatable {
     // Declared in the order a fold touches them (Swift keeps that layout): an edit reads and
     // writes the first 33 bytes, which then mostly share one cache line (BENCHMARKS.md §12).
-    /// `comp_date` (domain.md §2.1); 0 until an event sets it.
+    /// `comp_date` (Schemas/domain-rules.md §2); 0 until an event sets it.
     package var compDate: UInt32 = 0
     /// How many station edits of this station were folded (the history count).
     package var events: UInt32 = 0

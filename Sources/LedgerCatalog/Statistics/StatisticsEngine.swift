@@ -1,9 +1,9 @@
 import LedgerCore
 
 /// Derives the four statistics hierarchies on demand from the catalogue and a completions
-/// state; nothing is stored (domain.md §4).
+/// state; nothing is stored (Schemas/domain-rules.md §17–§22).
 ///
-/// Counting rules are the originals' (domain.md §1.5, iOS `Database.m`): every level counts
+/// Counting rules are the originals' (Schemas/domain-rules.md §17, iOS `Database.m`): every level counts
 /// enabled stations; the operator-type and operator levels also require an enabled operator, and
 /// the line level an enabled line. A station counts once everywhere except at the line level,
 /// where it counts once per enabled line it is on. Ratios are truncated per-mille. The reading levels

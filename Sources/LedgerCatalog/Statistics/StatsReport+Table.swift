@@ -8,7 +8,7 @@ import LedgerCore
 ///   of the level above (all completions for a year or 年月日不明, all stations for 未乗下車), so
 ///   the table never reads 未乗下車 as "all done".
 /// - `ja`: the apps' description `N駅中 M駅 R.r% 残りK駅` after key and label; date groups
-///   drop 「残り」 (domain.md §4.1) and get a 駅数 column of their own.
+///   drop 「残り」 (Schemas/domain-rules.md §18) and get a 駅数 column of their own.
 extension StatsReport {
     package func table(_ language: OutputLanguage = .en) -> String {
         var lines = [title(language)]

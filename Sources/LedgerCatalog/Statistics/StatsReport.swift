@@ -1,11 +1,11 @@
 import LedgerCore
 
-/// The four hierarchies of the original apps (domain.md §4).
+/// The four hierarchies of the original apps (Schemas/domain-rules.md §19–§22).
 package enum StatsHierarchy: String, Sendable, CaseIterable {
     case operators, prefectures, yomi, dates
 }
 
-/// The common statistics of a group (domain.md §4.1).
+/// The common statistics of a group (Schemas/domain-rules.md §18).
 package struct StatsCounts: Sendable, Equatable {
     package var total: Int
     package var completed: Int

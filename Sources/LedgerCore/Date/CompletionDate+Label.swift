@@ -1,5 +1,5 @@
 extension CompletionDate {
-    /// The long label the apps show (domain.md §2.1) in `ja`: 2013年9月1日, 2013年9月頃, 2013年頃,
+    /// The long label the apps show (Schemas/domain-rules.md §4) in `ja`: 2013年9月1日, 2013年9月頃, 2013年頃,
     /// 乗下車済 (日付不明), 未乗下車. In `en` the canonical text form (`description`), which
     /// `complete` accepts back.
     package func label(_ language: OutputLanguage) -> String {

@@ -1,6 +1,6 @@
 /// The fuzzy date on which a station was completed (got on or off at), or "not completed".
 ///
-/// The value keeps the original apps' integer encoding losslessly (domain.md §2.1):
+/// The value keeps the original apps' integer encoding losslessly (Schemas/domain-rules.md §2):
 ///
 /// | code       | meaning                         |
 /// |------------|---------------------------------|

@@ -1,5 +1,5 @@
-/// A date filter of `station find --date`, with the iOS `CompletionDateGroup` rules (domain.md
-/// §2.1, §5 "Date keyword parsing"): a year or a month covers every comp_date inside it, fuzzy or
+/// A date filter of `station find --date`, with the iOS `CompletionDateGroup` rules
+/// (Schemas/domain-rules.md §5): a year or a month covers every comp_date inside it, fuzzy or
 /// not; the `unknown` forms pick exactly the code that says "this part is unknown".
 ///
 /// | text            | comp_date codes         |

@@ -6,7 +6,7 @@ import LedgerCore
 /// it) when a parser traps, throws anything but a `LedgerError` naming the line, or breaks one of
 /// the properties below.
 package enum ImportFuzzing {
-    /// The catalogue dump splitter (domain.md §3.2): statements come out in file order, each
+    /// The catalogue dump splitter (Schemas/domain-rules.md §15): statements come out in file order, each
     /// starting on a real line, none blank, never more statements than lines.
     package static func catalogDump(_ bytes: [UInt8]) {
         let statements: [DumpStatement]
@@ -32,7 +32,7 @@ package enum ImportFuzzing {
         }
     }
 
-    /// The oritsubushi-tsv importer (domain.md §6): whatever it accepts, writing the rows back
+    /// The oritsubushi-tsv importer (Schemas/domain-rules.md §14): whatever it accepts, writing the rows back
     /// out and parsing them again gives the same rows; a row that passes the ledger's validation
     /// survives the record codec unchanged.
     package static func tsv(_ bytes: [UInt8]) {
