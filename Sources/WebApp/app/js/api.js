@@ -1,0 +1,165 @@
+// Requests to the sync server (Schemas/sync-api.yaml, plus /v1/pair and /v1/catalog served for
+// this app), through an injected fetch. Answers are parsed with bigjson so that 64-bit values stay
+// exact. A refusal becomes an ApiError carrying the status and the server's Error body; a request
+// that never got an answer (offline, DNS, TLS, CORS) becomes a NetworkError.
+
+import { parse, stringify } from './bigjson.js';
+
+/** @typedef {typeof globalThis.fetch} Fetch */
+
+/** The server answered with a status other than success. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {{error?: string, message?: string, device?: string, seq?: number | bigint}} body the Error body, {} when absent
+   * @param {number | null} retryAfter seconds, from Retry-After
+   */
+  constructor(status, body, retryAfter) {
+    super(body.message ? `${body.message} (HTTP ${status})` : `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = body.error ?? '';
+    this.serverMessage = body.message ?? '';
+    this.device = body.device;
+    this.seq = body.seq === undefined ? undefined : BigInt(body.seq);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** The request got no answer. */
+export class NetworkError extends Error {
+  /** @param {unknown} cause */
+  constructor(cause) {
+    super(`the sync server cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`);
+    this.name = 'NetworkError';
+    this.cause = cause;
+  }
+}
+
+/** An answer that is not the API's JSON. */
+export class MalformedAnswer extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'MalformedAnswer';
+  }
+}
+
+export class Api {
+  /**
+   * @param {Fetch} fetchFn
+   * @param {string} [base] the server's origin ("" for the page's own)
+   */
+  constructor(fetchFn, base = '') {
+    // Called through a closure: window.fetch refuses to run with another `this`.
+    /** @type {Fetch} */
+    this.fetch = (input, init) => fetchFn(input, init);
+    this.base = base;
+  }
+
+  /**
+   * @param {string} path
+   * @param {RequestInit} init
+   * @returns {Promise<Response>}
+   */
+  async send(path, init) {
+    let response;
+    try {
+      response = await this.fetch(this.base + path, { cache: 'no-store', ...init });
+    } catch (error) {
+      throw new NetworkError(error);
+    }
+    if (response.ok || response.status === 304) return response;
+    const text = await response.text().catch(() => '');
+    /** @type {Record<string, unknown>} */
+    let body = {};
+    try {
+      const parsed = parse(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = /** @type {Record<string, unknown>} */ (parsed);
+    } catch { /* a body that is not JSON: the status says enough */ }
+    const retry = Number(response.headers.get('Retry-After'));
+    throw new ApiError(response.status, {
+      error: typeof body.error === 'string' ? body.error : undefined,
+      message: typeof body.message === 'string' ? body.message : undefined,
+      device: typeof body.device === 'string' ? body.device : undefined,
+      seq: typeof body.seq === 'number' || typeof body.seq === 'bigint' ? body.seq : undefined,
+    }, Number.isFinite(retry) && retry >= 0 ? retry : null);
+  }
+
+  /** @param {Response} response @returns {Promise<Record<string, unknown>>} */
+  static async json(response) {
+    let value;
+    try {
+      value = parse(await response.text());
+    } catch {
+      throw new MalformedAnswer('the sync server sent an answer that is not JSON');
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer('the sync server sent an answer that is not a JSON object');
+    return /** @type {Record<string, unknown>} */ (value);
+  }
+
+  /**
+   * POST /v1/pair: a pairing code (sent as typed; the server normalises it) for a token.
+   * 401 unknown code, 410 used or expired, 429 rate-limited (retryAfter).
+   * @param {string} code @param {string} deviceName
+   * @returns {Promise<{user: string, token: string}>}
+   */
+  async pair(code, deviceName) {
+    const response = await this.send('/v1/pair', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code, device_name: deviceName }),
+    });
+    const body = await Api.json(response);
+    if (typeof body.user !== 'string' || typeof body.token !== 'string' || body.token === '') {
+      throw new MalformedAnswer('the sync server answered the pairing without a user and a token');
+    }
+    return { user: body.user, token: body.token };
+  }
+
+  /**
+   * GET /v1/catalog; null when the server answers 304 (the stored copy is current).
+   * @param {string} token @param {string | null} etag
+   * @returns {Promise<{text: string, etag: string | null} | null>}
+   */
+  async catalog(token, etag) {
+    /** @type {Record<string, string>} */
+    const headers = { Authorization: `Bearer ${token}` };
+    if (etag) headers['If-None-Match'] = etag;
+    const response = await this.send('/v1/catalog', { method: 'GET', headers, cache: 'no-cache' });
+    if (response.status === 304) return null;
+    return { text: await response.text(), etag: response.headers.get('ETag') };
+  }
+
+  /**
+   * @param {string} path @param {string} token @param {unknown} body
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async post(path, token, body) {
+    const response = await this.send(path, {
+      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: stringify(body),
+    });
+    return Api.json(response);
+  }
+
+  /**
+   * POST /v1/pull.
+   * @param {string} token @param {unknown} body
+   */
+  pull(token, body) { return this.post('/v1/pull', token, body); }
+
+  /**
+   * POST /v1/push.
+   * @param {string} token @param {unknown} body
+   */
+  push(token, body) { return this.post('/v1/push', token, body); }
+
+  /**
+   * GET /v1/status.
+   * @param {string} token
+   */
+  async status(token) {
+    const response = await this.send('/v1/status', { method: 'GET', headers: { Authorization: `Bearer ${token}` } });
+    return Api.json(response);
+  }
+}

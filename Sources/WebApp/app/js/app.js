@@ -1,0 +1,266 @@
+// The app's state and actions, without the DOM: the replica (Ledger), the catalogue, the sync
+// token, pairing, and when to sync (after opening, on focus, when back online, after each edit;
+// one sync at a time). Screens read from it and listen to its events.
+
+import { Api, ApiError, NetworkError } from './api.js';
+import { Catalog, CatalogError } from './catalog.js';
+import { EditError, Ledger } from './ledger.js';
+import { StoreError } from './store.js';
+import { SIGNED_OUT, SyncFailure, SyncSession } from './sync.js';
+import { t } from './i18n.js';
+
+/** @typedef {import('./store.js').LedgerStore} LedgerStore */
+/** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
+/** @typedef {'status' | 'catalog' | 'change' | 'storage'} AppEvent */
+
+/** Wait after an edit before syncing, so that a run of edits goes out together. */
+const EDIT_SYNC_DELAY_MS = 1500;
+
+export class App {
+  /**
+   * @param {object} deps
+   * @param {LedgerStore} deps.store
+   * @param {typeof fetch} deps.fetch
+   * @param {() => number} [deps.now]
+   * @param {() => string} deps.newDevice
+   * @param {string} deps.deviceName
+   */
+  constructor({ store, fetch, now = () => Date.now(), newDevice, deviceName }) {
+    this.store = store;
+    this.api = new Api(fetch);
+    this.now = now;
+    this.newDevice = newDevice;
+    this.deviceName = deviceName;
+    /** @type {Ledger | null} */
+    this.ledger = null;
+    /** @type {Catalog | null} */
+    this.catalog = null;
+    /** @type {SyncState} */
+    this.state = 'idle';
+    /** One sentence about the last sync, or null. */
+    /** @type {string | null} */
+    this.syncError = null;
+    /** @type {string | null} */
+    this.catalogError = null;
+    /** SyncFailure.kind of the last failed sync. */
+    this.failureKind = '';
+    /** @type {Promise<void> | null} */
+    this.running = null;
+    this.again = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.timer = null;
+    /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
+    this.listeners = new Map();
+  }
+
+  /**
+   * @param {AppEvent} event @param {(detail?: unknown) => void} fn
+   */
+  on(event, fn) {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(fn);
+  }
+
+  /**
+   * @param {AppEvent} event @param {unknown} [detail]
+   */
+  emit(event, detail) {
+    for (const fn of this.listeners.get(event) ?? []) fn(detail);
+  }
+
+  /** The replica, once started. */
+  get replica() {
+    if (!this.ledger) throw new Error('the app has not started');
+    return this.ledger;
+  }
+
+  /** @returns {string | null} */
+  get token() {
+    const token = this.ledger?.getMeta('token');
+    return typeof token === 'string' && token !== '' ? token : null;
+  }
+
+  /** Opens the replica and the stored catalogue. Throws StoreError when nothing can be read. */
+  async start() {
+    this.ledger = await Ledger.open(this.store, { now: this.now(), newDevice: this.newDevice, deviceName: this.deviceName });
+    this.ledger.onChange((stations) => this.emit('change', stations));
+    const saved = /** @type {{text?: string} | undefined} */ (this.ledger.getMeta('catalog'));
+    if (saved?.text) {
+      try {
+        this.catalog = new Catalog(JSON.parse(saved.text));
+      } catch {
+        this.catalog = null; // a damaged copy: the next download replaces it
+      }
+    }
+    const sync = /** @type {{lastError?: string | null} | undefined} */ (this.ledger.getMeta('sync'));
+    this.syncError = sync?.lastError ?? null;
+    this.state = this.token ? 'idle' : 'unpaired';
+    this.emit('status');
+  }
+
+  /** One sentence for the sync screen's status line. */
+  statusText() {
+    switch (this.state) {
+      case 'unpaired': return t('status.unpaired');
+      case 'syncing': return t('status.syncing');
+      case 'ok': return t('status.ok');
+      case 'error': return this.failureKind === 'offline' ? t('status.offline') : t('status.failed');
+      default: return t('status.idle');
+    }
+  }
+
+  /**
+   * Syncs soon (after edits), coalescing requests.
+   * @param {number} [delay]
+   */
+  scheduleSync(delay = EDIT_SYNC_DELAY_MS) {
+    if (!this.token) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = null; void this.syncNow(); }, delay);
+  }
+
+  /** Downloads the catalogue when it changed, then syncs; one run at a time. */
+  syncNow() {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.syncOnce();
+      } while (this.again);
+    })().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  async syncOnce() {
+    const token = this.token;
+    if (!token || !this.ledger) {
+      this.state = 'unpaired';
+      this.emit('status');
+      return;
+    }
+    this.state = 'syncing';
+    this.emit('status');
+    await this.refreshCatalog(token);
+    if (!this.token) return; // the catalogue request found the token revoked
+    const session = new SyncSession({ ledger: this.ledger, api: this.api, now: this.now, newDevice: this.newDevice });
+    try {
+      await session.run(token);
+      this.syncError = null;
+      this.state = 'ok';
+    } catch (error) {
+      const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error));
+      this.syncError = failure.message;
+      this.failureKind = failure.kind;
+      this.state = 'error';
+      if (failure.kind === 'signed-out') await this.signOut();
+      if (failure.kind === 'storage') this.emit('storage', failure.message);
+    }
+    this.emit('status');
+  }
+
+  /** Forgets a revoked token (the events stay), so that the app shows pairing. */
+  async signOut() {
+    this.syncError = SIGNED_OUT;
+    this.state = 'unpaired';
+    try {
+      await this.replica.setMeta({ token: undefined });
+    } catch (error) {
+      this.emit('storage', error instanceof StoreError ? error.message : String(error));
+    }
+  }
+
+  /**
+   * GET /v1/catalog with the stored ETag; keeps the stored copy on 304 or on any failure.
+   * @param {string} token
+   */
+  async refreshCatalog(token) {
+    const saved = /** @type {{etag?: string | null} | undefined} */ (this.replica.getMeta('catalog'));
+    try {
+      const answer = await this.api.catalog(token, this.catalog ? saved?.etag ?? null : null);
+      if (answer) {
+        const catalog = new Catalog(JSON.parse(answer.text));
+        await this.replica.setMeta({ catalog: { text: answer.text, etag: answer.etag, version: catalog.version } });
+        this.catalog = catalog;
+        this.emit('catalog');
+      }
+      this.catalogError = null;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        await this.signOut();
+        this.emit('status');
+        return;
+      }
+      if (error instanceof NetworkError) return; // offline: the stored copy serves
+      const why = error instanceof CatalogError || error instanceof StoreError ? error.message
+        : error instanceof SyntaxError ? 'the answer is not JSON' : error instanceof Error ? error.message : String(error);
+      this.catalogError = t('catalog.failed', why);
+      if (error instanceof StoreError) this.emit('storage', error.message);
+    }
+  }
+
+  /**
+   * Pairs this device with a code from the server's operator; returns one sentence.
+   * @param {string} code as typed (the server normalises it)
+   */
+  async pair(code) {
+    try {
+      const { user, token } = await this.api.pair(code.trim(), this.replica.deviceName(this.replica.device) || this.deviceName);
+      await this.replica.setMeta({ token, user });
+      this.syncError = null;
+      this.state = 'idle';
+      this.emit('status');
+      void this.syncNow();
+      return { ok: true, message: t('pair.ok', user) };
+    } catch (error) {
+      if (error instanceof ApiError) {
+        if (error.status === 401) return { ok: false, message: t('pair.unknown') };
+        if (error.status === 410) return { ok: false, message: t('pair.used') };
+        if (error.status === 429) return { ok: false, message: t('pair.rate', error.retryAfter ?? 60) };
+        return { ok: false, message: error.serverMessage || error.message };
+      }
+      if (error instanceof NetworkError) return { ok: false, message: t('pair.offline') };
+      if (error instanceof StoreError) {
+        this.emit('storage', error.message);
+        return { ok: false, message: error.message };
+      }
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Records an edit; the answer says whether it was saved (committed to storage), unchanged, or
+   * refused, in one sentence.
+   * @param {number} station
+   * @param {{compDate?: number | null, memo?: string | null}} fields
+   * @returns {Promise<{ok: boolean, changed: boolean, message: string}>}
+   */
+  async edit(station, fields) {
+    try {
+      const event = await this.replica.edit(station, fields, this.now());
+      // The date picker offers the last date given again, for entering many stations in a row.
+      if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
+      if (!event) return { ok: true, changed: false, message: t('unchanged') };
+      this.scheduleSync();
+      return { ok: true, changed: true, message: t('saved') };
+    } catch (error) {
+      if (error instanceof StoreError) {
+        this.emit('storage', error.message);
+        return { ok: false, changed: false, message: error.message };
+      }
+      if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * The station's comp_date (0 when none).
+   * @param {number} id
+   */
+  compDate(id) {
+    return this.ledger ? this.ledger.fold.compDate(id) : 0;
+  }
+}

@@ -1,0 +1,40 @@
+// This device's identity: a random 64-bit id (16 lowercase hex digits, never zero, as
+// DeviceID.random()) and a human name derived from the browser, such as "iPhone Safari".
+
+/**
+ * A new random device id.
+ * @param {(bytes: Uint8Array) => Uint8Array} [random] crypto.getRandomValues
+ */
+export function newDeviceId(random = (bytes) => crypto.getRandomValues(bytes)) {
+  for (;;) {
+    const bytes = random(new Uint8Array(8));
+    const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+    if (hex !== '0000000000000000') return hex;
+  }
+}
+
+/**
+ * "iPhone Safari", "Android Chrome", "Mac Firefox"…: the platform and the browser a user agent
+ * names, for telling devices apart in a station's history.
+ * @param {string} ua navigator.userAgent
+ */
+export function deviceNameFromUserAgent(ua) {
+  const platform =
+    /iPhone/.test(ua) ? 'iPhone'
+    : /iPad/.test(ua) ? 'iPad'
+    : /Android/.test(ua) ? 'Android'
+    : /CrOS/.test(ua) ? 'Chromebook'
+    : /Macintosh|Mac OS X/.test(ua) ? 'Mac'
+    : /Windows/.test(ua) ? 'Windows'
+    : /Linux/.test(ua) ? 'Linux'
+    : 'Web';
+  const browser =
+    /Edg\//.test(ua) ? 'Edge'
+    : /OPR\/|Opera/.test(ua) ? 'Opera'
+    : /Firefox\/|FxiOS/.test(ua) ? 'Firefox'
+    : /HeadlessChrome/.test(ua) ? 'Headless Chrome'
+    : /Chrome\/|CriOS/.test(ua) ? 'Chrome'
+    : /Safari\//.test(ua) ? 'Safari'
+    : 'browser';
+  return `${platform} ${browser}`;
+}

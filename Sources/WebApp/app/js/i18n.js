@@ -1,0 +1,146 @@
+// The app's words in Japanese (the default) and English (when the browser prefers English).
+// Station, operator and line names, and statistics labels, stay as the catalogue and the Swift
+// code write them.
+
+/** @typedef {'ja' | 'en'} Lang */
+
+const ja = {
+  'tab.map': '地図', 'tab.nearby': '現在地', 'tab.search': '検索', 'tab.station': '駅', 'tab.stats': '統計', 'tab.sync': '同期',
+  'today': '今日、乗下車しました！',
+  'unknown': '不明',
+  'notCompleted': '未乗下車',
+  'show.all': '全駅', 'show.completed': '済', 'show.incomplete': '未',
+  'noCatalog': '駅データがまだありません。「同期」でこの端末をペアリングすると取得します。',
+  'nearby.locate': '現在地を取得',
+  'nearby.locating': '現在地を取得しています…',
+  'nearby.unavailable': 'この端末では現在地を取得できません。',
+  'nearby.denied': '位置情報の利用が許可されていません。ブラウザの設定で許可してください。',
+  'nearby.failed': '現在地を取得できませんでした（{0}）。',
+  'nearby.at': '現在地から近い順（精度 約{0} m）',
+  'nearby.nearestIncomplete': '最寄りの未乗下車駅: {0}（{1}）',
+  'nearby.allDone': '近くの駅はすべて乗下車済みです。',
+  'nearby.choose': '駅を選んでください。',
+  'open': '開く',
+  'search.placeholder': '駅名・読み（例: 津、つ、コマガネ）',
+  'search.allPrefs': '全都道府県', 'search.date': '日付（2013、2013-09、unknown）',
+  'search.any': '済・未', 'search.completed': '乗下車済', 'search.incomplete': '未乗下車',
+  'search.count': '{0}駅', 'search.more': 'ほか{0}駅（条件を絞ってください）', 'search.badDate': '日付は 2013、2013-09、2013-09-01、unknown、2013-unknown のように入力してください。',
+  'station.none': '地図・現在地・検索から駅を選んでください。',
+  'station.completion': '乗下車', 'station.memo': 'メモ', 'station.save': '保存', 'station.uncomplete': '未乗下車に戻す',
+  'station.lastDate': '前回の日付: {0}', 'station.wiki': 'この駅をウィキペディアで見る', 'station.onMap': 'この駅を地図の中心に表示',
+  'station.history': '履歴', 'station.noHistory': 'まだ記録がありません。', 'station.year': '年', 'station.month': '月', 'station.day': '日',
+  'station.disabled': '（廃止・無効）', 'station.updated': '最終更新日時 {0}',
+  'saved': '保存しました。', 'unchanged': '変更はありません（記録しませんでした）。',
+  'history.date': '日付 {0}', 'history.memo': 'メモ「{0}」', 'history.memoCleared': 'メモを消去',
+  'stats.operators': '全事業者', 'stats.prefectures': '全都道府県', 'stats.yomi': '読み', 'stats.dates': '乗下車日', 'stats.back': '戻る',
+  'sync.now': '今すぐ同期', 'sync.local': 'この端末に保存', 'sync.server': 'サーバーに保存', 'sync.pending': '未送信',
+  'sync.last': '前回の同期', 'sync.never': 'なし', 'sync.events': '{0}件',
+  'sync.exportJsonl': 'この端末の記録を書き出す（JSONL）', 'sync.exportTsv': '乗下車記録を書き出す（TSV）',
+  'sync.pairTitle': 'ペアリング', 'sync.pairCode': 'ペアリングコード', 'sync.pair': 'ペアリング',
+  'sync.device': 'この端末: {0}（{1}）', 'sync.user': 'ユーザー: {0}',
+  'status.unpaired': 'この端末は同期サーバーとペアリングされていません。ペアリングコードを入力してください。',
+  'status.syncing': '同期しています…', 'status.ok': '同期しました。', 'status.idle': '同期の準備ができています。',
+  'status.offline': 'オフラインです。記録はこの端末に保存され、次の同期で送信されます。',
+  'status.failed': '同期できませんでした。理由は下のとおりです。',
+  'pair.ok': 'ペアリングしました（{0}）。', 'pair.unknown': 'このペアリングコードは登録されていません。',
+  'pair.used': 'このペアリングコードは使用済みか期限切れです。新しいコードを発行してください。',
+  'pair.rate': '試行回数が多すぎます。{0}秒後にもう一度試してください。',
+  'pair.offline': '同期サーバーに接続できません。ネットワークを確認してください。',
+  'banner.persist': 'このブラウザは空き容量が少なくなると保存した記録を消すことがあります。ホーム画面に追加すると保存が保護されます。',
+  'banner.close': '閉じる',
+  'catalog.failed': '駅データを取得できませんでした: {0}',
+};
+
+/** @type {Record<keyof typeof ja, string>} */
+const en = {
+  'tab.map': 'Map', 'tab.nearby': 'Nearby', 'tab.search': 'Search', 'tab.station': 'Station', 'tab.stats': 'Stats', 'tab.sync': 'Sync',
+  'today': 'I got on or off here today!',
+  'unknown': 'unknown',
+  'notCompleted': 'not completed',
+  'show.all': 'All', 'show.completed': 'Done', 'show.incomplete': 'To do',
+  'noCatalog': 'No station data yet: pair this device under Sync to download it.',
+  'nearby.locate': 'Find my location',
+  'nearby.locating': 'Finding your location…',
+  'nearby.unavailable': 'This device cannot tell its location.',
+  'nearby.denied': 'Location access is not allowed; allow it in the browser settings.',
+  'nearby.failed': 'The location could not be found ({0}).',
+  'nearby.at': 'Nearest first (accuracy about {0} m)',
+  'nearby.nearestIncomplete': 'Nearest station not yet done: {0} ({1})',
+  'nearby.allDone': 'Every station nearby is done.',
+  'nearby.choose': 'Choose a station.',
+  'open': 'Open',
+  'search.placeholder': 'Name or reading (津, つ, コマガネ)',
+  'search.allPrefs': 'All prefectures', 'search.date': 'Date (2013, 2013-09, unknown)',
+  'search.any': 'Done or not', 'search.completed': 'Done', 'search.incomplete': 'Not done',
+  'search.count': '{0} stations', 'search.more': '{0} more (narrow the search)', 'search.badDate': 'Write the date as 2013, 2013-09, 2013-09-01, unknown or 2013-unknown.',
+  'station.none': 'Choose a station on the map, under Nearby or in Search.',
+  'station.completion': 'Got on or off', 'station.memo': 'Memo', 'station.save': 'Save', 'station.uncomplete': 'Mark as not completed',
+  'station.lastDate': 'Last date: {0}', 'station.wiki': 'Wikipedia article', 'station.onMap': 'Show on the map',
+  'station.history': 'History', 'station.noHistory': 'Nothing recorded yet.', 'station.year': 'Year', 'station.month': 'Month', 'station.day': 'Day',
+  'station.disabled': '(closed)', 'station.updated': 'Last updated {0}',
+  'saved': 'Saved.', 'unchanged': 'Nothing changed, so nothing was recorded.',
+  'history.date': 'date {0}', 'history.memo': 'memo “{0}”', 'history.memoCleared': 'memo cleared',
+  'stats.operators': 'Operators', 'stats.prefectures': 'Prefectures', 'stats.yomi': 'Readings', 'stats.dates': 'Dates', 'stats.back': 'Back',
+  'sync.now': 'Sync now', 'sync.local': 'On this device', 'sync.server': 'On the server', 'sync.pending': 'Not yet sent',
+  'sync.last': 'Last sync', 'sync.never': 'never', 'sync.events': '{0} events',
+  'sync.exportJsonl': "Export this device's events (JSONL)", 'sync.exportTsv': 'Export completions (TSV)',
+  'sync.pairTitle': 'Pairing', 'sync.pairCode': 'Pairing code', 'sync.pair': 'Pair',
+  'sync.device': 'This device: {0} ({1})', 'sync.user': 'User: {0}',
+  'status.unpaired': 'This device is not paired with a sync server: enter a pairing code.',
+  'status.syncing': 'Syncing…', 'status.ok': 'Synced.', 'status.idle': 'Ready to sync.',
+  'status.offline': 'Offline: edits are saved on this device and sent at the next sync.',
+  'status.failed': 'The sync did not finish; the reason is below.',
+  'pair.ok': 'Paired ({0}).', 'pair.unknown': 'This pairing code is not known.',
+  'pair.used': 'This pairing code was used already or has expired; make a new one.',
+  'pair.rate': 'Too many attempts; try again in {0} seconds.',
+  'pair.offline': 'The sync server cannot be reached; check the network.',
+  'banner.persist': 'This browser may delete the saved edits when storage runs low; add the app to the home screen to protect them.',
+  'banner.close': 'Close',
+  'catalog.failed': 'The station data could not be downloaded: {0}',
+};
+
+/** @typedef {keyof typeof ja} Key */
+
+/**
+ * English when the browser's first Japanese-or-English preference is English, else Japanese.
+ * @param {readonly string[]} languages navigator.languages
+ * @returns {Lang}
+ */
+export function chooseLanguage(languages) {
+  for (const l of languages) {
+    const tag = l.toLowerCase();
+    if (tag.startsWith('ja')) return 'ja';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'ja';
+}
+
+/** @type {Lang} */
+let current = 'ja';
+
+/** @param {Lang} lang */
+export function setLanguage(lang) {
+  current = lang;
+}
+
+export function language() {
+  return current;
+}
+
+/**
+ * The text of `key` in the current language, with {0}, {1}… replaced.
+ * @param {Key} key
+ * @param {...(string | number)} args
+ */
+export function t(key, ...args) {
+  const text = (current === 'en' ? en : ja)[key] ?? key;
+  return text.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)] ?? ''));
+}
+
+/**
+ * Whether a string is a known key.
+ * @param {string} key @returns {key is Key}
+ */
+export function isKey(key) {
+  return key in ja;
+}

@@ -1,0 +1,435 @@
+// The app's replica of the user's log: every record it holds, indexed, folded, and saved through
+// a LedgerStore. Local edits (with no-op suppression), received pages (with the checks of
+// Schemas/merge.md §2), knowledge marks (§5) and the re-identification of a copied replica (§10)
+// all change the store first and the memory only once the store has committed.
+
+import { compareKeys, Fold, orderKey } from './fold.js';
+import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
+import { digest, eventKey, fromStored, MAX_MEMO_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { isValidCode } from './dates.js';
+
+/** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./store.js').LedgerStore} LedgerStore */
+/** @typedef {import('./store.js').Identity} StoredIdentity */
+
+/** How far ahead of this device's clock a received record may be dated (merge.md §2). */
+export const CLOCK_LEAD_MS = 86_400_000;
+
+/** A received page that must not be stored; `message` is one sentence. */
+export class MergeError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/** An edit the ledger refuses (bad date, memo too long); `message` is one sentence. */
+export class EditError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'EditError';
+  }
+}
+
+/**
+ * @typedef {object} Identity
+ * @property {string} device
+ * @property {string} name
+ * @property {bigint} nextSeq
+ * @property {bigint} lastHlc
+ * @property {boolean} markOwed
+ */
+
+/** @param {Identity} i @returns {StoredIdentity} */
+function storedIdentity(i) {
+  return { device: i.device, name: i.name, nextSeq: i.nextSeq.toString(), lastHlc: i.lastHlc.toString(), markOwed: i.markOwed };
+}
+
+export class Ledger {
+  /**
+   * @param {LedgerStore} store
+   * @param {Identity} identity
+   * @param {Map<string, unknown>} meta
+   */
+  constructor(store, identity, meta) {
+    this.store = store;
+    this.identity = identity;
+    this.meta = meta;
+    /** @type {Map<string, LedgerEvent[]>} device → its events, seq 1 at index 0 */
+    this.byDevice = new Map();
+    /** @type {Map<string, LedgerEvent>} device → its newest name record */
+    this.names = new Map();
+    /** @type {Map<number, LedgerEvent[]>} station → its station edits */
+    this.byStation = new Map();
+    this.fold = new Fold();
+    /** @type {WeakMap<LedgerEvent, string>} */
+    this.digests = new WeakMap();
+    /** @type {Set<(stations: number[] | null) => void>} */
+    this.listeners = new Set();
+    /**
+     * The tail of the write queue (see `exclusive`).
+     * @type {Promise<unknown>}
+     */
+    this.tail = Promise.resolve();
+  }
+
+  /**
+   * Runs a write after every earlier one has finished. Each write reads the identity (next seq,
+   * clock), commits, then updates memory; two interleaved writes could otherwise take the same seq
+   * (an edit made while a sync stores a page, for instance).
+   * @template T
+   * @param {() => Promise<T>} write
+   * @returns {Promise<T>}
+   */
+  exclusive(write) {
+    const run = this.tail.then(write, write);
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Loads the replica, creating this device's identity (and its name record) on first use.
+   * @param {LedgerStore} store
+   * @param {{now: number, newDevice: () => string, deviceName: string}} first
+   */
+  static async open(store, first) {
+    const snapshot = await store.load();
+    const records = snapshot.records.map(fromStored);
+    if (snapshot.identity) {
+      const s = snapshot.identity;
+      const ledger = new Ledger(store, {
+        device: s.device, name: s.name, nextSeq: BigInt(s.nextSeq), lastHlc: BigInt(s.lastHlc), markOwed: !!s.markOwed,
+      }, snapshot.meta);
+      ledger.index(records);
+      return ledger;
+    }
+    /** @type {Identity} */
+    const identity = { device: first.newDevice(), name: first.deviceName, nextSeq: 1n, lastHlc: 0n, markOwed: false };
+    for (const r of records) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
+    const ledger = new Ledger(store, identity, snapshot.meta);
+    ledger.index(records);
+    // As `init` does: the device's name is its first record.
+    const name = ledger.nameRecord(identity.device, first.now);
+    identity.lastHlc = name.hlc;
+    await store.commit({ identity: storedIdentity(ledger.identity), put: [toStored(name)] });
+    ledger.add(name);
+    return ledger;
+  }
+
+  /**
+   * A name record for `device` at the next local hlc.
+   * @param {string} device @param {number} now @returns {LedgerEvent}
+   */
+  nameRecord(device, now) {
+    return { kind: 'device_name', device, seq: 0n, hlc: nextHlc(this.identity.lastHlc, now), name: this.identity.name };
+  }
+
+  /** @param {LedgerEvent[]} records */
+  index(records) {
+    records.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+    for (const r of records) this.add(r);
+  }
+
+  /**
+   * Adds a record to memory (the store already holds it).
+   * @param {LedgerEvent} r
+   */
+  add(r) {
+    if (r.kind === 'device_name') {
+      const held = this.names.get(r.device);
+      if (!held || held.hlc < r.hlc) this.names.set(r.device, r);
+      return;
+    }
+    let list = this.byDevice.get(r.device);
+    if (!list) this.byDevice.set(r.device, (list = []));
+    list.push(r);
+    if (r.kind === 'station_edit' && r.station !== undefined) {
+      const edits = this.byStation.get(r.station);
+      if (edits) edits.push(r); else this.byStation.set(r.station, [r]);
+      this.fold.apply(r);
+    }
+  }
+
+  /** @param {((stations: number[] | null) => void)} listener called after every change (null: everything) */
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** @param {number[] | null} stations */
+  changed(stations) {
+    for (const listener of this.listeners) listener(stations);
+  }
+
+  // MARK: - Reading
+
+  get device() { return this.identity.device; }
+
+  /**
+   * Highest contiguous seq held of a device.
+   * @param {string} device
+   */
+  held(device) {
+    return BigInt(this.byDevice.get(device)?.length ?? 0);
+  }
+
+  /**
+   * The version vector: every device with at least one event.
+   * @returns {Map<string, bigint>}
+   */
+  versionVector() {
+    return new Map([...this.byDevice].map(([d, list]) => [d, BigInt(list.length)]));
+  }
+
+  /** @param {string} device @param {bigint} seq */
+  event(device, seq) {
+    const list = this.byDevice.get(device);
+    return list && seq >= 1n && seq <= BigInt(list.length) ? list[Number(seq) - 1] : undefined;
+  }
+
+  /**
+   * The digest of a record, computed once.
+   * @param {LedgerEvent} e
+   */
+  digestOf(e) {
+    let d = this.digests.get(e);
+    if (d === undefined) { d = digest(e); this.digests.set(e, d); }
+    return d;
+  }
+
+  /** Events held (records with a seq). */
+  eventCount() {
+    let n = 0;
+    for (const list of this.byDevice.values()) n += list.length;
+    return n;
+  }
+
+  /**
+   * The name a device goes by ("" when none is known).
+   * @param {string} device
+   */
+  deviceName(device) {
+    return this.names.get(device)?.name ?? '';
+  }
+
+  /**
+   * Every record: events by device and seq, then the device names.
+   * @returns {LedgerEvent[]}
+   */
+  allRecords() {
+    return [...[...this.byDevice.values()].flat(), ...this.names.values()];
+  }
+
+  /**
+   * The station's edits, newest first by (hlc, device, seq).
+   * @param {number} station
+   */
+  history(station) {
+    return [...(this.byStation.get(station) ?? [])].sort((a, b) => compareKeys(orderKey(b), orderKey(a)));
+  }
+
+  /** @param {string} key */
+  getMeta(key) {
+    return this.meta.get(key);
+  }
+
+  /**
+   * Sets settings (undefined deletes) once committed.
+   * @param {Record<string, unknown>} values
+   */
+  setMeta(values) {
+    return this.exclusive(async () => {
+      await this.store.commit({ meta: values });
+      for (const [k, v] of Object.entries(values)) {
+        if (v === undefined) this.meta.delete(k); else this.meta.set(k, v);
+      }
+    });
+  }
+
+  // MARK: - Local edits
+
+  /**
+   * Records an edit of this device: only the fields that change enter the event; when none does,
+   * nothing is appended (returns null). Resolves once the store committed it.
+   * @param {number} station
+   * @param {{compDate?: number | null, memo?: string | null}} fields
+   * @param {number} now
+   * @returns {Promise<LedgerEvent | null>}
+   */
+  edit(station, fields, now) {
+    return this.exclusive(async () => {
+      if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`);
+      const current = this.fold.get(station);
+      let compDate = fields.compDate ?? null;
+      let memo = fields.memo ?? null;
+      if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`);
+      if (memo !== null && utf8Length(memo) > MAX_MEMO_BYTES) {
+        throw new EditError(`the memo is ${utf8Length(memo)} bytes of UTF-8; the limit is ${MAX_MEMO_BYTES}`);
+      }
+      if (compDate !== null && compDate === (current?.compDate ?? 0)) compDate = null;
+      if (memo !== null && memo === (current?.memo ?? '')) memo = null;
+      if (compDate === null && memo === null) return null;
+      const hlc = nextHlc(this.identity.lastHlc, now);
+      /** @type {LedgerEvent} */
+      const event = { kind: 'station_edit', device: this.device, seq: this.identity.nextSeq, hlc, station, compDate, memo, origin: 'user' };
+      const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc };
+      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(event)] });
+      this.identity = identity;
+      this.add(event);
+      this.changed([station]);
+      return event;
+    });
+  }
+
+  // MARK: - Received records
+
+  /**
+   * Checks a received page and stores it in one commit, or throws MergeError and stores nothing
+   * (LedgerMerger.prepare): a held event with other content, a gap in a device's seqs, or a time
+   * more than a day ahead of this clock refuses the whole page.
+   * @param {LedgerEvent[]} records validated by records.fromWire
+   * @param {number} now
+   * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
+   */
+  receive(records, now) {
+    return this.exclusive(async () => {
+      /** @type {Map<string, LedgerEvent>} */
+      const names = new Map();
+      /** @type {LedgerEvent[]} */
+      const fresh = [];
+      let duplicates = 0;
+      for (const r of records) {
+        if (r.kind === 'device_name') {
+          const other = names.get(r.device);
+          if (!other || other.hlc < r.hlc) names.set(r.device, r);
+          continue;
+        }
+        const held = this.event(r.device, r.seq);
+        if (held) {
+          if (!sameContent(held, r)) throw differs(r);
+          duplicates++;
+          continue;
+        }
+        fresh.push(r);
+      }
+      fresh.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+      /** @type {LedgerEvent[]} */
+      const events = [];
+      for (const r of fresh) {
+        const previous = events[events.length - 1];
+        if (previous && previous.device === r.device && previous.seq === r.seq) {
+          if (!sameContent(previous, r)) throw differs(r);
+          continue;
+        }
+        const expected = (previous && previous.device === r.device ? previous.seq : this.held(r.device)) + 1n;
+        if (r.seq !== expected) {
+          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`);
+        }
+        events.push(r);
+      }
+      const limit = now + CLOCK_LEAD_MS;
+      const newNames = [...names.values()].filter((n) => {
+        const held = this.names.get(n.device);
+        return !held || held.hlc < n.hlc;
+      });
+      for (const r of [...events, ...names.values()]) {
+        if (hlcMillis(r.hlc) > limit) {
+          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`);
+        }
+      }
+      if (events.length === 0 && newNames.length === 0) return { events, names: newNames, duplicates };
+      const identity = { ...this.identity };
+      for (const r of [...events, ...newNames]) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
+      for (const r of events) {
+        if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
+        if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
+      }
+      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored) });
+      this.identity = identity;
+      for (const r of [...events, ...newNames]) this.add(r);
+      const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
+      if (stations.length) this.changed(stations);
+      return { events, names: newNames, duplicates };
+    });
+  }
+
+  /**
+   * "'name' (id)" or the id.
+   * @param {string} device @param {Map<string, LedgerEvent>} [incoming]
+   */
+  label(device, incoming) {
+    const name = incoming?.get(device)?.name ?? this.deviceName(device);
+    return name ? `'${name}' (${device})` : device;
+  }
+
+  /**
+   * After a sync round's pull (merge.md §5): one knowledge mark when another device's station
+   * edit arrived after this device's last mark. Returns the mark, or null when none was owed.
+   * @param {number} now
+   */
+  appendKnowledgeMarkIfOwed(now) {
+    return this.exclusive(async () => {
+      if (!this.identity.markOwed) return null;
+      const hlc = nextHlc(this.identity.lastHlc, now);
+      /** @type {Array<[string, bigint]>} */
+      const knowledge = [...this.versionVector()].filter(([d, s]) => d !== this.device && s > 0n)
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1)).slice(0, 4094);
+      /** @type {LedgerEvent} */
+      const mark = { kind: 'knowledge_mark', device: this.device, seq: this.identity.nextSeq, hlc, knowledge };
+      const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc, markOwed: false };
+      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(mark)] });
+      this.identity = identity;
+      this.add(mark);
+      return mark;
+    });
+  }
+
+  // MARK: - Re-identification (merge.md §10)
+
+  /**
+   * This replica turned out to be a copy: its device's events from seq `first` on move to a new
+   * device id (seqs 1, 2, …, the same hlc and content; a knowledge mark among them also records
+   * old-device: first − 1), the old id's events from `first` on leave (the server's versions come
+   * with the next pull), and the device takes the new id under the same name.
+   * @param {bigint} first
+   * @param {string} newDevice
+   * @param {number} now
+   * @returns {Promise<{oldDevice: string, newDevice: string, first: bigint, last: bigint}>}
+   */
+  reidentify(first, newDevice, now) {
+    return this.exclusive(async () => {
+      const oldDevice = this.device;
+      const own = this.byDevice.get(oldDevice) ?? [];
+      const last = BigInt(own.length);
+      const moved = own.slice(Number(first) - 1).map((e, i) => {
+        /** @type {LedgerEvent} */
+        const copy = { ...e, device: newDevice, seq: BigInt(i + 1) };
+        if (e.kind === 'knowledge_mark' && first > 1n) {
+          copy.knowledge = [...(e.knowledge ?? []).filter(([d]) => d !== oldDevice), /** @type {[string, bigint]} */ ([oldDevice, first - 1n])]
+            .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+        }
+        return copy;
+      });
+      const name = this.nameRecord(newDevice, now);
+      const identity = { ...this.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
+      const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
+      await this.store.commit({ identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
+      this.identity = identity;
+      const keep = this.allRecords().filter((r) => !(r.device === oldDevice && r.kind !== 'device_name' && r.seq >= first));
+      this.byDevice = new Map();
+      this.byStation = new Map();
+      this.names = new Map();
+      this.fold = new Fold();
+      this.index([...keep, ...moved, name]);
+      this.changed(null);
+      return { oldDevice, newDevice, first, last };
+    });
+  }
+}
+
+/** @param {LedgerEvent} r */
+function differs(r) {
+  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`);
+}

@@ -1,0 +1,288 @@
+// The map's pin rule, exactly as Schemas/map.md and MapGrid/MapBox/MapIndex.swift: the stations
+// shown at a zoom level are a function of the station, the level, the limit and the filter alone,
+// so panning or zooming in never removes a pin that stays in the box, and no box shows more than
+// `limit` pins. All arithmetic is on integer micro-degrees.
+//
+// The 58-bit Z-order code and its bit reversal do not fit a Number, and BigInt is slow, so codes
+// are never built: two stations are compared in Z order straight from their 29-bit grid
+// coordinates (the coordinate whose differing bit is highest decides, y before x at equal bits),
+// and the bit-reversed order is the Z order of the bit-reversed coordinates with x and y swapped.
+// Tests check both against a BigInt transcription of MapGrid.swift.
+
+export const FINEST_LEVEL = 29;
+const GRID_MAX = 2 ** FINEST_LEVEL - 1;
+/** The limit whose zoom levels `limit 0` (every station) uses. */
+const UNLIMITED_ZOOM_LIMIT = 100;
+
+/** @typedef {{id: number, lat: number, lng: number, weight: number}} MapEntry */
+/** @typedef {{south: number, west: number, north: number, east: number, span: number}} MapBox */
+/** @typedef {{entry: MapEntry, minZoom: number}} Pin */
+/**
+ * Stations a box holds that its zoom level does not show, per level-`zoom` grid cell.
+ * @typedef {object} HiddenCell
+ * @property {number} cellX
+ * @property {number} cellY
+ * @property {number} count
+ * @property {number} lat the cell's centre, micro-degrees
+ * @property {number} lng
+ * @property {number} meanLat the mean position of the counted stations, micro-degrees
+ * @property {number} meanLng
+ */
+
+/** @param {number} v */
+const clampGrid = (v) => Math.min(Math.max(v, 0), GRID_MAX);
+/**
+ * Grid x of a longitude (micro-degrees).
+ * @param {number} lng
+ */
+export const gridX = (lng) => clampGrid(lng + 180_000_000);
+/**
+ * Grid y of a latitude (micro-degrees).
+ * @param {number} lat
+ */
+export const gridY = (lat) => clampGrid(lat + 90_000_000);
+
+/**
+ * Bits 0…28 reversed.
+ * @param {number} v
+ */
+export function reverse29(v) {
+  let out = 0;
+  for (let i = 0; i < FINEST_LEVEL; i++) out = (out << 1) | ((v >>> i) & 1);
+  return out;
+}
+
+/**
+ * Whether the highest set bit of a is below that of b (a, b ≥ 0).
+ * @param {number} a @param {number} b
+ */
+const lessMsb = (a, b) => a < b && a < (a ^ b);
+
+/**
+ * Z-order comparison of two grid points: the sign of morton(x1, y1) − morton(x2, y2).
+ * @param {number} x1 @param {number} y1 @param {number} x2 @param {number} y2
+ */
+export function compareMorton(x1, y1, x2, y2) {
+  const dx = x1 ^ x2, dy = y1 ^ y2;
+  return lessMsb(dy, dx) ? x1 - x2 : y1 - y2;
+}
+
+/**
+ * m = ⌊√limit⌋, the most cells a box may touch per axis.
+ * @param {number} limit
+ */
+export function cellsPerAxis(limit) {
+  const l = limit === 0 ? UNLIMITED_ZOOM_LIMIT : limit;
+  let m = 1;
+  while ((m + 1) * (m + 1) <= l) m++;
+  return m;
+}
+
+/**
+ * The per-cell allowance ⌊limit / m²⌋, or null (no cap) for limit 0.
+ * @param {number} limit
+ */
+export function allowance(limit) {
+  if (limit <= 0) return null;
+  const m = cellsPerAxis(limit);
+  return Math.floor(limit / (m * m));
+}
+
+/**
+ * The zoom level of a box whose larger side is `span` micro-degrees: the largest z ≤ 29 with
+ * (m − 1) · 2^(29 − z) ≥ span.
+ * @param {number} span @param {number} limit
+ */
+export function zoomFor(span, limit) {
+  const m = cellsPerAxis(limit);
+  let z = FINEST_LEVEL;
+  while (z > 0 && (m - 1) * 2 ** (FINEST_LEVEL - z) < span) z--;
+  return z;
+}
+
+/**
+ * A box from its edges in micro-degrees (--bbox): half-open, span = the larger side.
+ * @param {number} south @param {number} west @param {number} north @param {number} east
+ * @returns {MapBox}
+ */
+export function boxFromEdges(south, west, north, east) {
+  return { south, west, north, east, span: Math.max(north - south, east - west) };
+}
+
+/**
+ * A box from a centre and a span in micro-degrees (--center/--span): cut at the globe's edges,
+ * its span the one asked for, so panning never changes the zoom level.
+ * @param {number} lat @param {number} lng @param {number} dLat @param {number} dLng (both > 0)
+ * @returns {MapBox}
+ */
+export function boxFromCenter(lat, lng, dLat, dLng) {
+  const south = lat - Math.floor(dLat / 2), west = lng - Math.floor(dLng / 2);
+  return {
+    south: Math.max(south, -90_000_000), west: Math.max(west, -180_000_000),
+    north: Math.min(south + dLat, 90_000_001), east: Math.min(west + dLng, 180_000_001),
+    span: Math.max(dLat, dLng),
+  };
+}
+
+/** @param {MapBox} box @param {number} lat @param {number} lng */
+export function boxContains(box, lat, lng) {
+  return box.south <= lat && lat < box.north && box.west <= lng && lng < box.east;
+}
+
+/** The pin query's index over one filtered set of stations (MapIndex.swift). */
+export class MapIndex {
+  /**
+   * @param {MapEntry[]} entries the stations the filter leaves
+   * @param {number} limit 0 (every station) or ≥ 4
+   */
+  constructor(entries, limit) {
+    if (limit !== 0 && limit < 4) throw new RangeError('the limit is 0 or at least 4');
+    this.limit = limit;
+    const n = entries.length;
+    const x = new Int32Array(n), y = new Int32Array(n), rx = new Int32Array(n), ry = new Int32Array(n);
+    entries.forEach((e, i) => {
+      x[i] = gridX(e.lng); y[i] = gridY(e.lat);
+      rx[i] = reverse29(x[i]); ry[i] = reverse29(y[i]);
+    });
+    // Priority: weight, then the thinning key (the bit-reversed Z order), then s_id.
+    const byPriority = [...entries.keys()].sort((a, b) =>
+      entries[a].weight - entries[b].weight || compareMorton(ry[a], rx[a], ry[b], rx[b]) || entries[a].id - entries[b].id);
+    const rankOf = new Int32Array(n);
+    byPriority.forEach((index, rank) => { rankOf[index] = rank; });
+    // Z order, then rank: every grid cell is one contiguous range.
+    const order = [...entries.keys()].sort((a, b) => compareMorton(x[a], y[a], x[b], y[b]) || rankOf[a] - rankOf[b]);
+    /** @type {MapEntry[]} */
+    this.entries = order.map((i) => entries[i]);
+    this.xs = Int32Array.from(order, (i) => x[i]);
+    this.ys = Int32Array.from(order, (i) => y[i]);
+    this.ranks = Int32Array.from(order, (i) => rankOf[i]);
+    this.minZooms = this.computeMinZooms(allowance(limit));
+    /** @type {Map<number, number>} s_id → min_zoom (Infinity: shown at no level) */
+    this.minZoomById = new Map(this.entries.map((e, i) => [e.id, this.minZooms[i]]));
+  }
+
+  /**
+   * Top-down over the quadtree: a cell's `allowance` lowest ranks are shown from its level on;
+   * a cell holding no more than `allowance` stations shows them all.
+   * @param {number | null} a
+   * @returns {Float64Array}
+   */
+  computeMinZooms(a) {
+    const n = this.entries.length;
+    const result = new Float64Array(n).fill(a === null ? 0 : Infinity);
+    if (a === null) return result;
+    const { xs, ys, ranks } = this;
+    /** @type {Array<[number, number, number]>} */
+    const pending = [[0, n, 0]];
+    /** @type {number[]} */
+    const best = [];
+    while (pending.length) {
+      const [lo, hi, level] = /** @type {[number, number, number]} */ (pending.pop());
+      if (lo >= hi) continue;
+      if (hi - lo <= a) {
+        for (let i = lo; i < hi; i++) if (result[i] === Infinity) result[i] = level;
+        continue;
+      }
+      best.length = 0;
+      for (let i = lo; i < hi; i++) {
+        let p = best.length;
+        while (p > 0 && ranks[best[p - 1]] > ranks[i]) p--;
+        if (p >= a) continue;
+        best.splice(p, 0, i);
+        if (best.length > a) best.pop();
+      }
+      for (const i of best) if (result[i] === Infinity) result[i] = level;
+      if (level >= FINEST_LEVEL) continue;
+      const s = FINEST_LEVEL - level - 1;
+      let start = lo;
+      for (let child = 0; child < 4; child++) {
+        let end = start;
+        while (end < hi && ((((ys[end] >> s) & 1) << 1) | ((xs[end] >> s) & 1)) === child) end++;
+        pending.push([start, end, level + 1]);
+        start = end;
+      }
+    }
+    return result;
+  }
+
+  /**
+   * The first index whose point is at or after (x, y) in Z order.
+   * @param {number} x @param {number} y
+   */
+  lowerBound(x, y) {
+    let lo = 0, hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareMorton(this.xs[mid], this.ys[mid], x, y) < 0) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Calls visit(index) for every station of every level-`zoom` cell the box touches.
+   * @param {MapBox} box @param {number} zoom @param {(index: number, cellX: number, cellY: number) => void} visit
+   */
+  scan(box, zoom, visit) {
+    const shift = FINEST_LEVEL - zoom;
+    const x0 = gridX(box.west) >> shift, x1 = gridX(box.east - 1) >> shift;
+    const y0 = gridY(box.south) >> shift, y1 = gridY(box.north - 1) >> shift;
+    const n = this.entries.length;
+    for (let cy = y0; cy <= y1; cy++) {
+      for (let cx = x0; cx <= x1; cx++) {
+        for (let i = this.lowerBound(cx << shift, cy << shift); i < n; i++) {
+          if (this.xs[i] >> shift !== cx || this.ys[i] >> shift !== cy) break;
+          visit(i, cx, cy);
+        }
+      }
+    }
+  }
+
+  /**
+   * The stations shown inside `box` at the zoom level its span decides, in priority order.
+   * @param {MapBox} box
+   * @returns {{zoom: number, pins: Pin[]}}
+   */
+  query(box) {
+    const zoom = zoomFor(box.span, this.limit);
+    /** @type {number[]} */
+    const found = [];
+    this.scan(box, zoom, (i) => {
+      const e = this.entries[i];
+      if (this.minZooms[i] <= zoom && boxContains(box, e.lat, e.lng)) found.push(i);
+    });
+    found.sort((a, b) => this.ranks[a] - this.ranks[b]);
+    return { zoom, pins: found.map((i) => ({ entry: this.entries[i], minZoom: this.minZooms[i] })) };
+  }
+
+  /**
+   * For the app's map: the stations inside `box` that its zoom level does not show, counted per
+   * level-`zoom` cell. The cells are fixed per level (never re-clustered as the box moves), so a
+   * count never jumps to another place; it changes only as stations enter or leave the box.
+   * @param {MapBox} box
+   * @returns {HiddenCell[]}
+   */
+  hidden(box) {
+    const zoom = zoomFor(box.span, this.limit);
+    const size = 2 ** (FINEST_LEVEL - zoom);
+    /** @type {Map<string, HiddenCell>} */
+    const cells = new Map();
+    this.scan(box, zoom, (i, cellX, cellY) => {
+      const e = this.entries[i];
+      if (this.minZooms[i] <= zoom || !boxContains(box, e.lat, e.lng)) return;
+      const key = `${cellX},${cellY}`;
+      let cell = cells.get(key);
+      if (!cell) {
+        cell = {
+          cellX, cellY, count: 0, meanLat: 0, meanLng: 0,
+          lat: Math.min(cellY * size + size / 2, GRID_MAX) - 90_000_000,
+          lng: Math.min(cellX * size + size / 2, GRID_MAX) - 180_000_000,
+        };
+        cells.set(key, cell);
+      }
+      cell.count++;
+      cell.meanLat += (e.lat - cell.meanLat) / cell.count;
+      cell.meanLng += (e.lng - cell.meanLng) / cell.count;
+    });
+    return [...cells.values()];
+  }
+}

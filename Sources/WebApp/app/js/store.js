@@ -1,0 +1,185 @@
+// Where the app keeps its replica: this device's identity, every record it holds (its own and
+// pulled ones), and small settings (token, user, catalogue, sync bookkeeping). Everything goes
+// through the two-method LedgerStore interface, so the ledger and the sync state machine run on
+// IndexedDB in the browser and on MemoryStore in node tests.
+//
+// A commit is one IndexedDB transaction over every object store: it resolves only on the
+// transaction's `complete` (the data is written), and rejects with a StoreError of one sentence
+// when the browser refuses (QuotaExceededError, a closed database…), in which case nothing of it
+// was written.
+
+/** @typedef {import('./records.js').StoredEvent} StoredEvent */
+
+/**
+ * This device: its id, name, next seq and clock (the largest hlc held).
+ * @typedef {object} Identity
+ * @property {string} device 16 lowercase hex digits
+ * @property {string} name
+ * @property {string} nextSeq decimal
+ * @property {string} lastHlc decimal
+ * @property {boolean} markOwed another device's station edit arrived after this device's last knowledge mark
+ */
+
+/**
+ * One atomic change.
+ * @typedef {object} Change
+ * @property {Identity} [identity]
+ * @property {StoredEvent[]} [put] records to add or replace (by key)
+ * @property {string[]} [remove] record keys to delete
+ * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
+ */
+
+/** @typedef {{identity: Identity | null, records: StoredEvent[], meta: Map<string, unknown>}} Snapshot */
+
+/**
+ * @typedef {object} LedgerStore
+ * @property {() => Promise<Snapshot>} load
+ * @property {(change: Change) => Promise<void>} commit
+ */
+
+/** The browser refused to read or write; `message` is one sentence for people. */
+export class StoreError extends Error {
+  /** @param {string} message @param {unknown} [cause] */
+  constructor(message, cause) {
+    super(message);
+    this.name = 'StoreError';
+    this.cause = cause;
+  }
+}
+
+/**
+ * One sentence for a storage failure.
+ * @param {unknown} error
+ */
+export function describeStorageError(error) {
+  const name = error && typeof error === 'object' ? String(/** @type {{name?: unknown}} */ (error).name ?? '') : '';
+  if (name === 'QuotaExceededError') {
+    return "this device's storage for the app is full, so the change was not saved; free some space (or allow more storage) and try again";
+  }
+  const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
+  return `the browser refused to save the app's data${detail}, so the change was not saved`;
+}
+
+const DB_VERSION = 1;
+const STORES = ['identity', 'records', 'meta'];
+
+/**
+ * @template T
+ * @param {IDBRequest<T>} request
+ * @returns {Promise<T>}
+ */
+function result(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** The IndexedDB store. */
+export class IndexedDbStore {
+  /** @param {IDBDatabase} db */
+  constructor(db) {
+    this.db = db;
+  }
+
+  /**
+   * Opens (and on first use creates) the database.
+   * @param {IDBFactory} [factory]
+   * @param {string} [name]
+   */
+  static async open(factory = globalThis.indexedDB, name = 'oritsubushi') {
+    if (!factory) throw new StoreError('this browser has no IndexedDB (private browsing may disable it), so nothing can be saved on this device');
+    const request = factory.open(name, DB_VERSION);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains('identity')) db.createObjectStore('identity');
+      if (!db.objectStoreNames.contains('records')) db.createObjectStore('records', { keyPath: 'key' });
+      if (!db.objectStoreNames.contains('meta')) db.createObjectStore('meta');
+    };
+    try {
+      return new IndexedDbStore(await result(request));
+    } catch (error) {
+      throw new StoreError(describeStorageError(error), error);
+    }
+  }
+
+  /** @returns {Promise<Snapshot>} */
+  async load() {
+    try {
+      const tx = this.db.transaction(STORES, 'readonly');
+      const [identity, records, keys, values] = await Promise.all([
+        result(tx.objectStore('identity').get('self')),
+        result(tx.objectStore('records').getAll()),
+        result(tx.objectStore('meta').getAllKeys()),
+        result(tx.objectStore('meta').getAll()),
+      ]);
+      const meta = new Map();
+      keys.forEach((k, i) => meta.set(String(k), values[i]));
+      return { identity: identity ?? null, records, meta };
+    } catch (error) {
+      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error);
+    }
+  }
+
+  /** @param {Change} change @returns {Promise<void>} */
+  commit(change) {
+    return new Promise((resolve, reject) => {
+      /** @type {IDBTransaction} */
+      let tx;
+      try {
+        tx = this.db.transaction(STORES, 'readwrite');
+        if (change.identity) tx.objectStore('identity').put(change.identity, 'self');
+        const records = tx.objectStore('records');
+        for (const key of change.remove ?? []) records.delete(key);
+        for (const record of change.put ?? []) records.put(record);
+        const meta = tx.objectStore('meta');
+        for (const [key, value] of Object.entries(change.meta ?? {})) {
+          if (value === undefined) meta.delete(key); else meta.put(value, key);
+        }
+      } catch (error) {
+        reject(new StoreError(describeStorageError(error), error));
+        return;
+      }
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(new StoreError(describeStorageError(tx.error), tx.error));
+      tx.onerror = (event) => event.preventDefault(); // reported once, by onabort
+    });
+  }
+}
+
+/** The same interface in memory: node tests, and a fallback that says nothing is kept. */
+export class MemoryStore {
+  constructor() {
+    /** @type {Identity | null} */
+    this.identity = null;
+    /** @type {Map<string, StoredEvent>} */
+    this.records = new Map();
+    /** @type {Map<string, unknown>} */
+    this.meta = new Map();
+    /** Tests: the next commits throw this error (e.g. a QuotaExceededError) and write nothing. */
+    /** @type {unknown} */
+    this.failWith = null;
+    this.commits = 0;
+  }
+
+  /** @returns {Promise<Snapshot>} */
+  async load() {
+    return {
+      identity: this.identity ? structuredClone(this.identity) : null,
+      records: [...this.records.values()].map((r) => structuredClone(r)),
+      meta: new Map([...this.meta].map(([k, v]) => [k, structuredClone(v)])),
+    };
+  }
+
+  /** @param {Change} change */
+  async commit(change) {
+    if (this.failWith) throw new StoreError(describeStorageError(this.failWith), this.failWith);
+    this.commits++;
+    if (change.identity) this.identity = structuredClone(change.identity);
+    for (const key of change.remove ?? []) this.records.delete(key);
+    for (const record of change.put ?? []) this.records.set(record.key, structuredClone(record));
+    for (const [key, value] of Object.entries(change.meta ?? {})) {
+      if (value === undefined) this.meta.delete(key); else this.meta.set(key, structuredClone(value));
+    }
+  }
+}

@@ -1,0 +1,392 @@
+// The sync state machine, as `oritsubushi sync` runs it (Sources/SyncClient/SyncSession.swift,
+// Schemas/sync-api.yaml, Schemas/merge.md §8 and §10): rounds of "pull every page, write the owed
+// knowledge mark, push what the server lacks", until a round moves nothing (at most 8 rounds).
+// Every page is checked completely before any of it is stored. Every pull carries the digest of
+// the last event held of each device, and every round compares the server's digests before
+// pushing, so a copied replica never syncs silently: a copy of this device re-identifies itself
+// and carries on; a copy of another device is refused.
+
+import { ApiError, MalformedAnswer, NetworkError } from './api.js';
+import { toUnsigned } from './bigjson.js';
+import { MergeError } from './ledger.js';
+import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
+import { StoreError } from './store.js';
+
+/** @typedef {import('./ledger.js').Ledger} Ledger */
+/** @typedef {import('./api.js').Api} Api */
+/** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+
+/**
+ * @typedef {object} SyncReport
+ * @property {number} pulled events received
+ * @property {number} pushed events and names the server appended
+ * @property {number} rounds
+ * @property {Map<string, bigint>} serverHas what the server held at the end
+ * @property {{oldDevice: string, newDevice: string, first: bigint, last: bigint} | null} reidentified
+ */
+
+/**
+ * Why a sync stopped, as one sentence. kind: 'offline', 'signed-out', 'fork', 'clock',
+ * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired'.
+ */
+export class SyncFailure extends Error {
+  /** @param {string} kind @param {string} message @param {unknown} [cause] */
+  constructor(kind, message, cause) {
+    super(message);
+    this.name = 'SyncFailure';
+    this.kind = kind;
+    this.cause = cause;
+  }
+}
+
+/** Two copies hold different events under one (device, seq) (merge.md §10). */
+export class SyncFork extends Error {
+  /** @param {string} device @param {bigint} seq */
+  constructor(device, seq) {
+    super(`device ${device}'s event #${seq} differs between this device and the sync server`);
+    this.name = 'SyncFork';
+    this.device = device;
+    this.seq = seq;
+  }
+}
+
+export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
+const MAX_U64 = (1n << 64n) - 1n;
+/** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
+const PUSH_BYTES = 2 << 20;
+
+/**
+ * A version vector from the wire; throws MalformedAnswer.
+ * @param {unknown} value @param {string} what
+ * @returns {Map<string, bigint>}
+ */
+export function parseVersionVector(value, what) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer(`the sync server's ${what} is not an object`);
+  const out = new Map();
+  for (const [device, seq] of Object.entries(value)) {
+    const n = toUnsigned(seq);
+    if (!isDeviceHex(device) || n === null || n > MAX_U64) throw new MalformedAnswer(`the sync server's ${what} has a bad entry`);
+    out.set(device, n);
+  }
+  return out;
+}
+
+/** @param {unknown} value @returns {Map<string, string>} */
+function parseDigests(value) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer("the sync server's server_digests is not an object");
+  const out = new Map();
+  for (const [device, d] of Object.entries(value)) {
+    if (!isDeviceHex(device) || !isDigestHex(d)) throw new MalformedAnswer("the sync server's server_digests has a bad entry");
+    out.set(device, /** @type {string} */ (d));
+  }
+  return out;
+}
+
+/**
+ * A pull answer, checked completely: every record valid (kind, device, seq, hlc, station,
+ * comp_date, memo…), or MalformedAnswer and nothing of it is used.
+ * @param {Record<string, unknown>} body
+ */
+export function parsePullPage(body) {
+  if (!Array.isArray(body.records)) throw new MalformedAnswer('the sync server sent a pull page without records');
+  if (typeof body.more !== 'boolean') throw new MalformedAnswer('the sync server sent a pull page without `more`');
+  const cursor = toUnsigned(body.cursor);
+  if (cursor === null || cursor > MAX_U64) throw new MalformedAnswer('the sync server sent a pull page without a valid cursor');
+  /** @type {LedgerEvent[]} */
+  const records = [];
+  for (const wire of body.records) {
+    try {
+      records.push(fromWire(wire));
+    } catch (error) {
+      if (error instanceof RecordError) throw new MalformedAnswer(`the sync server sent a malformed record: ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    records, more: body.more, cursor,
+    serverHas: parseVersionVector(body.server_has, 'server_has'),
+    serverDigests: parseDigests(body.server_digests),
+  };
+}
+
+/** @param {Map<string, bigint>} vv */
+const wireVector = (vv) => Object.fromEntries(vv);
+
+export class SyncSession {
+  /**
+   * @param {object} options
+   * @param {Ledger} options.ledger
+   * @param {Api} options.api
+   * @param {() => number} [options.now]
+   * @param {() => string} [options.newDevice] a fresh device id, for re-identification
+   * @param {number} [options.pageSize] records per pull page asked for
+   * @param {number} [options.pushSize] records per push (the server takes at most 5000)
+   * @param {number} [options.maxRounds]
+   */
+  constructor({ ledger, api, now = () => Date.now(), newDevice = () => { throw new Error('no device id source'); },
+    pageSize = 2000, pushSize = 5000, maxRounds = 8 }) {
+    this.ledger = ledger;
+    this.api = api;
+    this.now = now;
+    this.newDevice = newDevice;
+    this.pageSize = pageSize;
+    this.pushSize = pushSize;
+    this.maxRounds = maxRounds;
+  }
+
+  /**
+   * The digest of the event held at each device's highest seq.
+   * @param {Map<string, bigint>} have
+   */
+  digestsAt(have) {
+    /** @type {Map<string, string>} */
+    const out = new Map();
+    for (const [device, seq] of have) {
+      const e = seq > 0n ? this.ledger.event(device, seq) : undefined;
+      if (e) out.set(device, this.ledger.digestOf(e));
+    }
+    return out;
+  }
+
+  /**
+   * Runs a whole sync. Throws SyncFailure with one sentence; whatever pages were stored before a
+   * failure stay stored (the next sync resumes from what the data says).
+   * @param {string} token
+   * @returns {Promise<SyncReport>}
+   */
+  async run(token) {
+    try {
+      try {
+        return await this.rounds(token);
+      } catch (error) {
+        if (!(error instanceof SyncFork)) throw error;
+        if (error.device !== this.ledger.device) throw forkRefusal(error);
+        const first = await this.firstDivergence(token, error);
+        const change = await this.ledger.reidentify(first, this.newDevice(), this.now());
+        try {
+          const report = await this.rounds(token);
+          report.reidentified = change;
+          return report;
+        } catch (again) {
+          throw again instanceof SyncFork ? forkRefusal(again) : again;
+        }
+      }
+    } catch (error) {
+      const failure = this.failure(error);
+      if (failure.kind !== 'storage') {
+        await this.ledger.setMeta({ sync: { ...this.bookkeeping(), lastError: failure.message } }).catch(() => {});
+      }
+      throw failure;
+    }
+  }
+
+  /** @param {string} token @returns {Promise<SyncReport>} */
+  async rounds(token) {
+    const ledger = this.ledger;
+    /** @type {SyncReport} */
+    const report = { pulled: 0, pushed: 0, rounds: 0, serverHas: new Map(), reidentified: null };
+    while (report.rounds < this.maxRounds) {
+      report.rounds++;
+      /** @type {Map<string, bigint>} */
+      let serverHas = new Map();
+      /** @type {Map<string, string>} */
+      let serverDigests = new Map();
+      /** @type {bigint | null} */
+      let cursor = null;
+      let pulledThisRound = 0;
+      for (;;) {
+        const held = ledger.versionVector();
+        const digests = this.digestsAt(held);
+        const page = parsePullPage(await this.pullRequest(token, held, digests, cursor));
+        serverHas = page.serverHas;
+        serverDigests = page.serverDigests;
+        // Where the server stopped at the seq held here last, its digest is known now.
+        for (const [device, seq] of serverHas) {
+          if (seq > 0n && seq === held.get(device)) {
+            const theirs = serverDigests.get(device), ours = digests.get(device);
+            if (theirs !== undefined && ours !== undefined && theirs !== ours) throw new SyncFork(device, seq);
+          }
+        }
+        const received = await ledger.receive(page.records, this.now());
+        pulledThisRound += received.events.length;
+        if (page.more && page.records.length === 0 && page.cursor === cursor) {
+          throw new MalformedAnswer('the sync server keeps answering `more` without moving on');
+        }
+        cursor = page.cursor;
+        if (!page.more) break;
+      }
+      report.pulled += pulledThisRound;
+      await this.saveServerHas(serverHas);
+      await ledger.appendKnowledgeMarkIfOwed(this.now());
+
+      /** @type {LedgerEvent[]} */
+      const outgoing = [...ledger.names.values()];
+      let events = 0;
+      for (const [device, list] of ledger.byDevice) {
+        const theirs = serverHas.get(device) ?? 0n;
+        if (theirs > 0n && theirs <= BigInt(list.length)) {
+          const digest = serverDigests.get(device);
+          // Nothing is pushed over a fork: the server holds other events under these ids.
+          if (digest !== undefined && digest !== ledger.digestOf(list[Number(theirs) - 1])) throw new SyncFork(device, theirs);
+        }
+        for (let i = Number(theirs); i < list.length; i++) { outgoing.push(list[i]); events++; }
+      }
+      let start = 0;
+      while (start < outgoing.length && events > 0) {
+        let end = start, bytes = 0;
+        while (end < outgoing.length && end - start < this.pushSize && (bytes < PUSH_BYTES || end === start)) {
+          bytes += encode(outgoing[end]).length * 2 + 160;
+          end++;
+        }
+        const reply = await this.api.push(token, { records: outgoing.slice(start, end).map(toWire) });
+        const appended = toUnsigned(reply.appended), duplicates = toUnsigned(reply.duplicates);
+        if (appended === null || duplicates === null) throw new MalformedAnswer('the sync server answered a push without its counts');
+        serverHas = parseVersionVector(reply.server_has, 'server_has');
+        report.pushed += Number(appended);
+        await this.saveServerHas(serverHas);
+        start = end;
+      }
+      report.serverHas = serverHas;
+      if (pulledThisRound === 0 && events === 0) break;
+    }
+    await ledger.setMeta({ sync: { ...this.bookkeeping(), lastSync: this.now(), lastError: null } });
+    return report;
+  }
+
+  /**
+   * @param {string} token @param {Map<string, bigint>} have @param {Map<string, string>} digests
+   * @param {bigint | null} cursor
+   */
+  async pullRequest(token, have, digests, cursor) {
+    /** @type {Record<string, unknown>} */
+    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.pageSize };
+    if (cursor !== null) body.cursor = cursor;
+    try {
+      return await this.api.pull(token, body);
+    } catch (error) {
+      // The server found that its event at have[device] differs from this device's.
+      if (error instanceof ApiError && error.status === 409 && error.code === 'fork' && isDeviceHex(error.device) && error.seq !== undefined) {
+        throw new SyncFork(/** @type {string} */ (error.device), error.seq);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The first seq where `fork.device`'s events differ between this device and the server: a
+   * probe pull leaving that device out of `have`, so that the server sends every event it holds
+   * of it (SyncSession+Fork.swift firstDivergence). Nothing of the probe is stored.
+   * @param {string} token @param {SyncFork} fork
+   */
+  async firstDivergence(token, fork) {
+    const have = this.ledger.versionVector();
+    have.delete(fork.device);
+    const digests = this.digestsAt(have);
+    const ours = this.ledger.held(fork.device);
+    /** @type {Map<bigint, string>} */
+    const theirs = new Map();
+    /** @type {bigint | null} */
+    let cursor = null;
+    for (;;) {
+      const page = parsePullPage(await this.pullRequest(token, have, digests, cursor));
+      for (const r of page.records) {
+        if (r.kind !== 'device_name' && r.device === fork.device && r.seq <= ours) theirs.set(r.seq, this.ledger.digestOf(r));
+      }
+      cursor = page.cursor;
+      if (!page.more) break;
+    }
+    /** @type {bigint | null} */
+    let first = null;
+    for (const [seq, digest] of theirs) {
+      const mine = this.ledger.event(fork.device, seq);
+      if (mine && this.ledger.digestOf(mine) !== digest && (first === null || seq < first)) first = seq;
+    }
+    if (first === null) {
+      throw new SyncFailure('fork', `the sync server reported that device ${fork.device}'s event #${fork.seq} differs from this device's, but its events match; sync again; nothing was changed`);
+    }
+    return first;
+  }
+
+  /**
+   * The saved sync bookkeeping.
+   * @returns {{serverHas: Record<string, string>, lastSync: number | null, lastError: string | null}}
+   */
+  bookkeeping() {
+    const saved = /** @type {any} */ (this.ledger.getMeta('sync')) ?? {};
+    return { serverHas: saved.serverHas ?? {}, lastSync: saved.lastSync ?? null, lastError: saved.lastError ?? null };
+  }
+
+  /** @param {Map<string, bigint>} serverHas */
+  async saveServerHas(serverHas) {
+    const stored = Object.fromEntries([...serverHas].map(([d, s]) => [d, s.toString()]));
+    await this.ledger.setMeta({ sync: { ...this.bookkeeping(), serverHas: stored } });
+  }
+
+  /**
+   * The one sentence for whatever stopped a sync.
+   * @param {unknown} error
+   * @returns {SyncFailure}
+   */
+  failure(error) {
+    if (error instanceof SyncFailure) return error;
+    if (error instanceof NetworkError) {
+      const n = pendingCount(this.ledger);
+      const waiting = n === 0 ? 'nothing is waiting to be sent' : `${n} ${n === 1 ? 'edit is' : 'edits are'} saved on this device and will be sent at the next sync`;
+      return new SyncFailure('offline', `the sync server cannot be reached; ${waiting}`, error);
+    }
+    if (error instanceof ApiError) {
+      const said = error.serverMessage ? `: ${error.serverMessage}` : '';
+      switch (error.status) {
+        case 401: return new SyncFailure('signed-out', SIGNED_OUT, error);
+        case 403: return new SyncFailure('refused', `the sync server refused this device's events as another user's${said}`, error);
+        case 409:
+          if (error.code === 'fork' && error.device && error.seq !== undefined) return forkRefusal(new SyncFork(error.device, error.seq));
+          if (/ahead|clock|reissue/i.test(error.serverMessage)) {
+            return new SyncFailure('clock', "the sync server refused this device's edits as dated more than a day ahead of its clock: this device's clock is fast; set it to the right time — the edits are kept and are sent once they are no longer ahead", error);
+          }
+          return new SyncFailure('refused', `the sync server refused this device's events${said}`, error);
+        case 503: return new SyncFailure('damaged', "the server's stored data for this account is damaged; try again later (its operator must repair it) — your edits are kept on this device", error);
+        case 400: case 413: case 422: return new SyncFailure('refused', `the sync server refused the request${said}`, error);
+        default: return new SyncFailure('server', `the sync server failed (HTTP ${error.status}); try again later — your edits are kept on this device`, error);
+      }
+    }
+    if (error instanceof MalformedAnswer) return new SyncFailure('malformed', `${error.message}; nothing of that answer was saved`, error);
+    if (error instanceof MergeError) return new SyncFailure('refused', error.message, error);
+    if (error instanceof StoreError) return new SyncFailure('storage', error.message, error);
+    return new SyncFailure('server', `the sync stopped: ${error instanceof Error ? error.message : String(error)}`, error);
+  }
+}
+
+/** @param {SyncFork} fork */
+function forkRefusal(fork) {
+  return new SyncFailure('fork', `device ${fork.device}'s event #${fork.seq} differs between this device and the sync server, so this device holds events of a copied replica that it cannot sync; nothing was changed (Schemas/merge.md §10)`, fork);
+}
+
+/**
+ * Events held here that the server lacked at the last exchange (all of them before any sync).
+ * @param {Ledger} ledger
+ */
+export function pendingCount(ledger) {
+  const saved = /** @type {any} */ (ledger.getMeta('sync'));
+  /** @type {Record<string, string>} */
+  const serverHas = saved?.serverHas ?? {};
+  let n = 0n;
+  for (const [device, held] of ledger.versionVector()) {
+    const theirs = BigInt(serverHas[device] ?? '0');
+    if (held > theirs) n += held - theirs;
+  }
+  return Number(n);
+}
+
+/**
+ * Events the server held at the last exchange.
+ * @param {Ledger} ledger
+ */
+export function serverEventCount(ledger) {
+  const saved = /** @type {any} */ (ledger.getMeta('sync'));
+  /** @type {Record<string, string>} */
+  const serverHas = saved?.serverHas ?? {};
+  let n = 0n;
+  for (const seq of Object.values(serverHas)) n += BigInt(seq);
+  return Number(n);
+}

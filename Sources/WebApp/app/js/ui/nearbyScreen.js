@@ -1,0 +1,124 @@
+// 現在地: the stations nearest the device's position (the apps' 「一覧」, nearby.js), the nearest
+// one not yet completed, and 「今日、乗下車しました！」 for a chosen station while it is not
+// completed. Geolocation needs no network, so this works offline.
+
+import { label, todayCode } from '../dates.js';
+import { distanceLabel, distanceLabelEn, nearest } from '../nearby.js';
+import { language, t } from '../i18n.js';
+import { byId, h } from './dom.js';
+
+/** @typedef {import('../app.js').App} App */
+/** @typedef {import('../catalog.js').Station} Station */
+/** @typedef {{openStation: (id: number) => void, toast: (message: string) => void}} Nav */
+
+/** Stations listed: a screenful, as `oritsubushi nearby` lists by default. */
+const LIST_LENGTH = 20;
+
+export class NearbyScreen {
+  /** @param {App} app @param {Nav} nav */
+  constructor(app, nav) {
+    this.app = app;
+    this.nav = nav;
+    this.list = byId('nearby-list');
+    this.status = byId('nearby-status');
+    this.incomplete = byId('nearby-incomplete');
+    this.selectedName = byId('nearby-selected');
+    this.todayButton = byId('today-button', HTMLButtonElement);
+    this.result = byId('nearby-result');
+    /** @type {{lat: number, lng: number, accuracy: number} | null} */
+    this.position = null;
+    /** @type {number | null} */
+    this.selected = null;
+    this.located = false;
+    byId('nearby-locate').addEventListener('click', () => this.locate());
+    this.todayButton.addEventListener('click', () => void this.recordToday());
+  }
+
+  /** Called when the tab opens: the first time, find the position. */
+  show() {
+    if (!this.located) this.locate();
+    else this.render();
+  }
+
+  locate() {
+    this.located = true;
+    if (!('geolocation' in navigator)) { this.status.textContent = t('nearby.unavailable'); return; }
+    this.status.textContent = t('nearby.locating');
+    navigator.geolocation.getCurrentPosition(
+      (p) => {
+        this.position = { lat: p.coords.latitude, lng: p.coords.longitude, accuracy: p.coords.accuracy };
+        this.selected = null;
+        this.render();
+      },
+      (error) => {
+        this.status.textContent = error.code === error.PERMISSION_DENIED ? t('nearby.denied') : t('nearby.failed', error.message);
+      },
+      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 30_000 },
+    );
+  }
+
+  /** @param {number} m */
+  distance(m) {
+    return language() === 'ja' ? distanceLabel(m) : distanceLabelEn(m);
+  }
+
+  render() {
+    const catalog = this.app.catalog;
+    if (!catalog) { this.status.textContent = t('noCatalog'); this.list.replaceChildren(); return; }
+    if (!this.position) return;
+    const { lat, lng, accuracy } = this.position;
+    this.status.textContent = t('nearby.at', Math.round(accuracy));
+    const hits = nearest(catalog.enabledStations, lat, lng, LIST_LENGTH);
+    const open = nearest(catalog.enabledStations, lat, lng, 1, (s) => this.app.compDate(s.id) === 0)[0];
+    this.incomplete.hidden = false;
+    this.incomplete.replaceChildren(open
+      ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', open.station.name, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
+      : t('nearby.allDone'));
+    if (this.selected === null || !hits.some((hit) => hit.station.id === this.selected)) this.selected = hits[0]?.station.id ?? null;
+    this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
+    this.renderSelection();
+  }
+
+  /** @param {Station} s @param {number} metres */
+  item(s, metres) {
+    const catalog = /** @type {import('../catalog.js').Catalog} */ (this.app.catalog);
+    const code = this.app.compDate(s.id);
+    const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
+    const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => { this.selected = s.id; this.renderSelection(); } } },
+      h('span', { class: code > 0 ? 'mark done' : 'mark' }),
+      h('span', { class: 'distance', text: this.distance(metres) }),
+      h('span', { class: 'main' },
+        h('div', { class: 'name', text: s.name }),
+        h('div', { class: 'detail', text: `${catalog.operatorName(s.operator)} ${lines} · ${label(code, language())}` })),
+      h('button', { class: 'go', text: '›', attrs: { type: 'button', 'aria-label': t('open') }, on: { click: (e) => { e.stopPropagation(); this.nav.openStation(s.id); } } }));
+    if (s.id === this.selected) li.classList.add('selected');
+    return li;
+  }
+
+  renderSelection() {
+    for (const li of this.list.children) {
+      const on = /** @type {HTMLElement} */ (li).dataset.station === String(this.selected);
+      li.classList.toggle('selected', on);
+      li.setAttribute('aria-selected', String(on));
+    }
+    const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
+    this.selectedName.textContent = s ? s.name : t('nearby.choose');
+    // Offered only while the station is not completed (Schemas/domain-rules.md §23).
+    this.todayButton.hidden = !s || this.app.compDate(s.id) > 0;
+  }
+
+  async recordToday() {
+    if (this.selected === null) return;
+    this.todayButton.disabled = true;
+    const answer = await this.app.edit(this.selected, { compDate: todayCode(this.app.now()) });
+    this.todayButton.disabled = false;
+    this.result.textContent = answer.message;
+    this.result.classList.toggle('bad', !answer.ok);
+    if (answer.ok) this.nav.toast(answer.message);
+  }
+
+  /** Completions changed. */
+  refresh() {
+    if (this.position) this.render();
+  }
+}

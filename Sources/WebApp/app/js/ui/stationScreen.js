@@ -1,0 +1,141 @@
+// 駅: one station: name, operator, lines, the Wikipedia link, its completion with the fuzzy date
+// picker and 「今日、乗下車しました！」 (offered only while not completed), the memo,
+// 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
+// with the device's name and the time in JST. Nothing is shown as saved before the store
+// committed it.
+
+import { formatJst, isInFuture, label, refusal, todayCode, tokyoDay } from '../dates.js';
+import { hlcMillis } from '../hlc.js';
+import { prefectureName, wikipediaUrl } from '../catalog.js';
+import { language, t } from '../i18n.js';
+import { byId, h } from './dom.js';
+import { DatePicker } from './datePicker.js';
+
+/** @typedef {import('../app.js').App} App */
+/** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
+/** @typedef {{showOnMap: (id: number) => void, toast: (message: string) => void}} Nav */
+
+export class StationScreen {
+  /** @param {App} app @param {Nav} nav */
+  constructor(app, nav) {
+    this.app = app;
+    this.nav = nav;
+    /** @type {number | null} */
+    this.station = null;
+    this.empty = byId('station-empty');
+    this.detail = byId('station-detail');
+    this.name = byId('station-name');
+    this.yomi = byId('station-yomi');
+    this.operator = byId('station-operator');
+    this.lines = byId('station-lines');
+    this.wiki = byId('station-wiki', HTMLAnchorElement);
+    this.date = byId('station-date');
+    this.memo = byId('station-memo', HTMLTextAreaElement);
+    this.today = byId('station-today', HTMLButtonElement);
+    this.save = byId('station-save', HTMLButtonElement);
+    this.uncomplete = byId('station-uncomplete', HTMLButtonElement);
+    this.lastDate = byId('station-last-date', HTMLButtonElement);
+    this.result = byId('station-result');
+    this.updated = byId('station-updated');
+    this.history = byId('station-history');
+    this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
+      byId('date-day', HTMLSelectElement), () => this.app.now());
+    this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
+    this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
+    this.save.addEventListener('click', () => void this.write({ compDate: this.picker.value(), memo: this.memo.value }));
+    this.lastDate.addEventListener('click', () => this.picker.set(this.rememberedDate()));
+    byId('station-on-map').addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
+  }
+
+  /**
+   * Shows a station (its picker and memo start from its current values).
+   * @param {number} id
+   */
+  open(id) {
+    this.station = id;
+    this.result.textContent = '';
+    this.render(true);
+  }
+
+  /** The date given last on this device, when it is not after today (as iOS), else 0. */
+  rememberedDate() {
+    const last = Number(this.app.replica.getMeta('lastDate') ?? 0);
+    return last > 0 && !isInFuture(last, tokyoDay(this.app.now())) ? last : 0;
+  }
+
+  /** @param {boolean} resetInputs replace the picker's and the memo's values with the station's */
+  render(resetInputs) {
+    const catalog = this.app.catalog;
+    const s = this.station === null ? undefined : catalog?.station(this.station);
+    this.empty.hidden = !!s;
+    this.detail.hidden = !s;
+    if (!s || !catalog || this.station === null) return;
+    const ledger = this.app.replica;
+    const code = this.app.compDate(s.id);
+    this.name.textContent = s.name + (s.enabled ? '' : ` ${t('station.disabled')}`);
+    this.yomi.textContent = `${s.yomi} · ${prefectureName(s.pref)}`;
+    this.operator.textContent = catalog.operatorName(s.operator);
+    this.lines.textContent = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
+    this.wiki.href = wikipediaUrl(s);
+    this.date.textContent = label(code, language());
+    this.today.hidden = code > 0;
+    this.uncomplete.hidden = code === 0;
+    const remembered = this.rememberedDate();
+    this.lastDate.hidden = code > 0 || remembered === 0;
+    this.lastDate.textContent = t('station.lastDate', label(remembered, language()));
+    if (resetInputs) {
+      this.picker.set(code);
+      this.memo.value = ledger.fold.memo(s.id);
+    }
+    const seconds = ledger.fold.updateSeconds(s.id);
+    this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
+    const events = ledger.history(s.id);
+    this.history.replaceChildren(...(events.length ? events.map((e) => this.historyItem(e)) : [h('li', { text: t('station.noHistory') })]));
+  }
+
+  /** @param {LedgerEvent} e */
+  historyItem(e) {
+    const ledger = this.app.replica;
+    const parts = [];
+    if (e.compDate !== null && e.compDate !== undefined) parts.push(t('history.date', label(e.compDate, language())));
+    if (e.memo !== null && e.memo !== undefined) parts.push(e.memo === '' ? t('history.memoCleared') : t('history.memo', e.memo));
+    const device = ledger.deviceName(e.device) || e.device;
+    return h('li', { data: { device: e.device, seq: String(e.seq) } },
+      h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${e.origin})` : ''}` }),
+      h('div', { text: parts.join(' · ') }));
+  }
+
+  /**
+   * Writes an edit and says what happened in one sentence.
+   * @param {{compDate?: number, memo?: string}} fields
+   */
+  async write(fields) {
+    if (this.station === null) return;
+    const why = fields.compDate === undefined ? null : refusal(fields.compDate, this.app.now());
+    if (why) { this.show(why, false); return; }
+    for (const b of [this.save, this.today, this.uncomplete]) b.disabled = true;
+    try {
+      const answer = await this.app.edit(this.station, fields);
+      this.show(answer.message, answer.ok);
+      if (answer.ok) this.render(true);
+    } finally {
+      for (const b of [this.save, this.today, this.uncomplete]) b.disabled = false;
+    }
+  }
+
+  /** @param {string} message @param {boolean} ok */
+  show(message, ok) {
+    this.result.textContent = message;
+    this.result.classList.toggle('bad', !ok);
+    if (ok) this.nav.toast(message);
+  }
+
+  /**
+   * Completions changed (a sync, another screen).
+   * @param {number[] | null} stations
+   */
+  refresh(stations) {
+    if (this.station === null) return;
+    if (stations === null || stations.includes(this.station)) this.render(false);
+  }
+}

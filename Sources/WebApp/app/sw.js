@@ -1,0 +1,115 @@
+// The service worker (scope /app/): after the first visit the app opens and works with no network.
+// - Every file of the app is precached; app files are served cache-first. APP_FILES is the single
+//   list of the app's files (Tests/WebApp/assets.test.mjs checks it against the folder).
+// - GET /v1/catalog goes to the network and its last good answer is kept, to answer when offline.
+// - Every other API request is network-only (never cached: the sync must see the server).
+// VERSION is a digest of the other files: a change to any of them changes this file, so browsers
+// install the new version (Tests/WebApp/assets.test.mjs says the value to write).
+
+const VERSION = '84046d634200';
+const APP_CACHE = `oritsubushi-app-${VERSION}`;
+const CATALOG_CACHE = 'oritsubushi-catalog';
+const APP_FILES = [
+  'app.css',
+  'icons/icon-192.png',
+  'icons/icon-512.png',
+  'index.html',
+  'js/api.js',
+  'js/app.js',
+  'js/bigjson.js',
+  'js/catalog.js',
+  'js/dates.js',
+  'js/device.js',
+  'js/exporters.js',
+  'js/fold.js',
+  'js/folding.js',
+  'js/hlc.js',
+  'js/i18n.js',
+  'js/ledger.js',
+  'js/main.js',
+  'js/map.js',
+  'js/mapRule.js',
+  'js/nearby.js',
+  'js/records.js',
+  'js/search.js',
+  'js/sha256.js',
+  'js/stats.js',
+  'js/store.js',
+  'js/sync.js',
+  'js/ui/datePicker.js',
+  'js/ui/dom.js',
+  'js/ui/mapScreen.js',
+  'js/ui/nearbyScreen.js',
+  'js/ui/searchScreen.js',
+  'js/ui/stationScreen.js',
+  'js/ui/statsScreen.js',
+  'js/ui/syncScreen.js',
+  'manifest.webmanifest',
+  'sw.js',
+];
+
+/** @type {ServiceWorkerGlobalScope} */
+const worker = /** @type {any} */ (self);
+const scope = new URL('./', worker.location.href); // …/app/
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(APP_CACHE);
+    // Fetched past the HTTP cache, so that a new version never precaches an old file.
+    await cache.addAll(APP_FILES.map((file) => new Request(new URL(file, scope), { cache: 'reload' })));
+    await worker.skipWaiting();
+  })());
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith('oritsubushi-app-') && name !== APP_CACHE) await caches.delete(name);
+    }
+    await worker.clients.claim();
+  })());
+});
+
+worker.addEventListener('fetch', (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== scope.origin) return;
+  if (url.pathname === '/v1/catalog') {
+    event.respondWith(catalog(request));
+    return;
+  }
+  if (url.pathname.startsWith(scope.pathname)) event.respondWith(appFile(request, url));
+  // Anything else (the sync API) is left to the network.
+});
+
+/**
+ * An app file from the cache, else from the network; /app/ itself is index.html.
+ * @param {Request} request @param {URL} url
+ */
+async function appFile(request, url) {
+  const cache = await caches.open(APP_CACHE);
+  const cached = url.pathname === scope.pathname ? undefined : await cache.match(url.href, { ignoreSearch: true });
+  if (cached) return cached;
+  if (url.pathname === scope.pathname || request.mode === 'navigate') {
+    const index = await cache.match(new URL('index.html', scope).href);
+    if (index) return index;
+  }
+  return fetch(request);
+}
+
+/**
+ * The catalogue from the network (keeping the last good 200), or the kept copy when offline.
+ * @param {Request} request
+ */
+async function catalog(request) {
+  const cache = await caches.open(CATALOG_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) await cache.put('/v1/catalog', response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match('/v1/catalog');
+    if (cached) return cached;
+    throw error;
+  }
+}

@@ -1,0 +1,129 @@
+// An in-memory sync server speaking Schemas/sync-api.yaml closely enough for the app's sync
+// tests: pull pages in log order with cursors, have_digests fork checks, server_digests, push
+// with duplicate, gap, differing-content and clock checks, tokens, and fault injection.
+import { appModule } from './paths.mjs';
+
+const { parse, stringify } = await appModule('bigjson.js');
+const { fromWire, toWire, digest, sameContent } = await appModule('records.js');
+
+export class FakeServer {
+  constructor({ token = 'secret', now = () => Date.now() } = {}) {
+    this.token = token;
+    this.now = now;
+    this.log = [];            // records in log order (app events)
+    this.byDevice = new Map(); // device → events
+    this.names = new Map();
+    this.requests = [];
+    /** Set to a function (path, body) => Response | undefined to intercept a request. */
+    this.intercept = null;
+    this.offline = false;
+  }
+
+  held(device) { return BigInt(this.byDevice.get(device)?.length ?? 0); }
+
+  /** Appends records as if another client pushed them. */
+  seed(events) {
+    for (const e of events) this.append(e);
+  }
+
+  append(e) {
+    if (e.kind === 'device_name') {
+      const held = this.names.get(e.device);
+      if (held && held.hlc >= e.hlc) return false;
+      this.names.set(e.device, e);
+    } else {
+      const list = this.byDevice.get(e.device) ?? [];
+      list.push(e);
+      this.byDevice.set(e.device, list);
+    }
+    this.log.push(e);
+    return true;
+  }
+
+  serverHas() {
+    return Object.fromEntries([...this.byDevice].map(([d, l]) => [d, BigInt(l.length)]));
+  }
+
+  serverDigests() {
+    return Object.fromEntries([...this.byDevice].map(([d, l]) => [d, digest(l[l.length - 1])]));
+  }
+
+  json(status, body, headers = {}) {
+    return new Response(stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  }
+
+  error(status, error, message, extra = {}) {
+    return this.json(status, { error, message, ...extra });
+  }
+
+  /** The fetch the app is given. */
+  fetch = async (url, init = {}) => {
+    if (this.offline) throw new TypeError('Failed to fetch');
+    const path = new URL(url, 'http://server.test').pathname;
+    const body = init.body ? parse(init.body) : null;
+    this.requests.push({ path, body });
+    const intercepted = this.intercept?.(path, body);
+    if (intercepted) return intercepted;
+    if (path === '/v1/pair') {
+      return body.code === 'ABCD-EFGH' ? this.json(200, { user: 'alice', token: this.token }) : this.error(401, 'unauthorized', 'unknown pairing code');
+    }
+    if (init.headers?.Authorization !== `Bearer ${this.token}`) return this.error(401, 'unauthorized', 'the token is not valid');
+    if (path === '/v1/pull') return this.pull(body);
+    if (path === '/v1/push') return this.push(body);
+    if (path === '/v1/status') return this.json(200, { user: 'alice', server_has: this.serverHas(), records: this.log.length });
+    return this.error(404, 'not_found', 'no such path');
+  };
+
+  pull(body) {
+    if (!body || typeof body.have !== 'object' || typeof body.have_digests !== 'object') return this.error(400, 'malformed', 'pull needs have and have_digests');
+    for (const device of Object.keys(body.have).sort()) {
+      const seq = BigInt(body.have[device]);
+      const theirs = body.have_digests[device];
+      const mine = seq > 0n ? this.byDevice.get(device)?.[Number(seq) - 1] : undefined;
+      if (theirs !== undefined && mine && digest(mine) !== theirs) {
+        return this.error(409, 'fork', `device ${device}'s event #${seq} differs`, { device, seq });
+      }
+    }
+    const limit = Math.min(Number(body.limit ?? 2000), 2000);
+    let position = Number(body.cursor ?? 0);
+    if (position > this.log.length) position = 0;
+    const records = [];
+    while (position < this.log.length && records.length < limit) {
+      const r = this.log[position++];
+      if (r.kind === 'device_name' || r.seq > BigInt(body.have[r.device] ?? 0)) records.push(toWire(r));
+    }
+    return this.json(200, {
+      records, more: position < this.log.length, cursor: position,
+      server_has: this.serverHas(), server_digests: this.serverDigests(),
+    });
+  }
+
+  push(body) {
+    if (!Array.isArray(body?.records)) return this.error(400, 'malformed', 'push needs records');
+    if (body.records.length > 5000) return this.error(413, 'payload_too_large', 'more than 5000 records');
+    let events;
+    try { events = body.records.map(fromWire); } catch (e) { return this.error(422, 'invalid', e.message); }
+    const fresh = [];
+    let duplicates = 0;
+    const next = new Map();
+    for (const e of [...events].sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : Number(a.seq - b.seq)))) {
+      if (Number(e.hlc >> 16n) > this.now() + 86_400_000) {
+        return this.error(409, 'conflict', `device ${e.device} sent events dated ahead; fix the clock of device ${e.device}, then run 'oritsubushi reissue' on it`);
+      }
+      if (e.kind === 'device_name') { fresh.push(e); continue; }
+      const held = this.byDevice.get(e.device)?.[Number(e.seq) - 1];
+      if (held) {
+        if (!sameContent(held, e)) return this.error(409, 'conflict', `event ${e.device}#${e.seq} exists with different content`);
+        duplicates++;
+        continue;
+      }
+      const expected = (next.get(e.device) ?? this.held(e.device)) + 1n;
+      if (e.seq !== expected) return this.error(409, 'conflict', `device ${e.device}'s events jump`);
+      next.set(e.device, e.seq);
+      fresh.push(e);
+    }
+    let appended = 0;
+    for (const e of fresh) if (this.append(e)) appended++;
+    return this.json(200, { appended, duplicates, server_has: this.serverHas() });
+  }
+}
