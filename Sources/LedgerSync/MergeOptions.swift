@@ -31,14 +31,29 @@ package struct MergeOptions: Sendable {
     /// which stations the other brings): worth it from this many incoming events on.
     package var sideBySideMinimum: UInt64 = 10_000
 
+    /// What every client refuses to write, checked where the server takes a push: no event dated
+    /// before 2000-01-01 (no device's clock reads that), and no completion date after the day in
+    /// Japan at the receiver's clock plus the clock lead (Schemas/merge.md §2).
+    package struct Plausibility: Sendable, Equatable {
+        /// 2000-01-01T00:00:00Z in Unix milliseconds.
+        package static let earliestMilliseconds: Int64 = 946_684_800_000
+        /// The latest completion day accepted.
+        package var latestDay: CalendarDay
+    }
+
+    /// nil: no plausibility check (a device merging a peer trusts what that peer's clients wrote).
+    package var plausibility: Plausibility?
+
     /// Merging from a peer device or the server: every check on, knowledge marks written.
     package init() {}
 
-    /// The sync server taking a device's push: one batch, no knowledge marks (the server edits
-    /// nothing), no conflict report (nobody reads it).
-    package static func acceptingPush(stations: any StationDirectory) -> MergeOptions {
+    /// The sync server taking a device's push at `now`: one batch, no knowledge marks (the server
+    /// edits nothing), no conflict report (nobody reads it), and the plausibility checks.
+    package static func acceptingPush(stations: any StationDirectory, now: Int64) -> MergeOptions {
         var options = MergeOptions()
         options.stations = stations
+        let lead: Int64 = if case .refuseBeyond(let ms) = options.clockLead { ms } else { 0 }
+        options.plausibility = Plausibility(latestDay: CalendarDay(tokyoDateOfUnixMilliseconds: now + lead))
         options.writesKnowledgeMarks = false
         options.countsConflicts = false
         options.batchSize = Int.max

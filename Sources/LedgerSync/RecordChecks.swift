@@ -8,6 +8,9 @@ package enum RecordChecks {
     /// for a refusal (formatting it for every accepted event was a fifth of a large merge).
     package static func checkClock(_ hlc: HybridTimestamp, device label: @autoclosure () -> String, now: Int64,
                                    options: MergeOptions) throws {
+        if options.plausibility != nil, hlc.milliseconds < MergeOptions.Plausibility.earliestMilliseconds {
+            throw LedgerError(.badInput, "device \(label()) sent an event dated \(hlc), before 2000-01-01, which no device's clock reads; nothing was written")
+        }
         guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
         let label = label()
         throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix the clock of device \(label), then run 'oritsubushi reissue' on it (or, if this clock is the wrong one, fix this one); nothing was written")
@@ -19,6 +22,7 @@ package enum RecordChecks {
         do { try Ledger.validate(edit) } catch let error as LedgerError {
             throw LedgerError(.badInput, "event \(edit.id): \(error.message); nothing was written")
         }
+        try checkDate(edit.compDate, event: edit.id, options: options)
         guard options.stations.isKnown(edit.station) else {
             throw LedgerError(.badInput, "event \(edit.id) is for station \(edit.station), which the catalogue does not know; nothing was written")
         }
@@ -28,11 +32,21 @@ package enum RecordChecks {
     package static func checkContent(_ view: RecordView, options: MergeOptions) throws {
         guard view.kind == .stationEdit else { return }
         // A validated record passes `Ledger.validate`; the record path words any refusal.
-        if view.station == 0 || !(view.hasCompDate || view.hasMemo) || view.memoBytes.count > StationEdit.maximumMemoBytes {
+        if view.station == 0 || !(view.hasCompDate || view.hasMemo) || view.memoBytes.count > StationEdit.maximumMemoBytes
+            || options.plausibility != nil {
             try checkContent(view.record, options: options)
         }
         guard options.stations.isKnown(view.station) else {
             throw LedgerError(.badInput, "event \(view.eventID) is for station \(view.station), which the catalogue does not know; nothing was written")
+        }
+    }
+
+    /// Refuses a completion date after the plausibility's latest day (the date every client
+    /// refuses to write: in the future in Japan).
+    private static func checkDate(_ date: CompletionDate?, event: EventID, options: MergeOptions) throws {
+        guard let latest = options.plausibility?.latestDay, let date else { return }
+        do { _ = try CompletionDate(code: date.code, today: latest) } catch {
+            throw LedgerError(.badInput, "event \(event): the completion date \(date) is in the future in Japan (today is \(latest) at the latest); nothing was written")
         }
     }
 

@@ -15,6 +15,11 @@ package enum SyncHTTPServer {
         package var port = 8080
         /// Largest request body accepted, in bytes.
         package var maximumBodyBytes = 8 << 20
+        /// Makes the catalogue document of `GET /v1/catalog` (JSON bytes), once, at first use;
+        /// nil: that path answers 404.
+        package var catalogDocument: (@Sendable () throws -> [UInt8])?
+        /// The clock of pairing codes' expiry.
+        package var clock: any WallClock = SystemClock()
         package init() {}
     }
 
@@ -23,11 +28,11 @@ package enum SyncHTTPServer {
     /// it sees every answer's final status: the metrics).
     package static func makeApplication(
         storage: any SyncStorage, configuration: Configuration, logger: Logger,
-        extend: (Router<BasicRequestContext>) -> Void = { _ in },
+        extend: (Router<SyncRequestContext>) -> Void = { _ in },
         extraDeclaredMethods: [String: HTTPRequest.Method] = [:],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
+        let router = Router(context: SyncRequestContext.self)
         extend(router)
         router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 }))
         let limit = configuration.maximumBodyBytes
@@ -67,6 +72,11 @@ package enum SyncHTTPServer {
             logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
             return try encode(200, response)
         }
+
+        addWebApp(to: router)
+        addCatalog(to: router, storage: storage, document: configuration.catalogDocument)
+        addPairing(to: router, storage: storage, clock: configuration.clock, limiter: PairingRateLimiter(),
+                   bodyLimit: limit, logger: logger)
 
         return Application(
             router: router,
@@ -110,11 +120,12 @@ package enum SyncHTTPServer {
     /// these paths, standard or not, answers 405 with `Allow` (`SyncErrorMiddleware`).
     static let declaredMethods: [String: HTTPRequest.Method] = [
         "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
+        "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get,
     ]
 
     // MARK: - Helpers
 
-    private static func authenticate(_ request: Request, _ storage: any SyncStorage) async throws -> String {
+    static func authenticate(_ request: Request, _ storage: any SyncStorage) async throws -> String {
         guard let header = request.headers[.authorization] else {
             throw SyncServerError(.unauthorized, "a bearer token is required (Authorization: Bearer <token>)")
         }
@@ -126,7 +137,7 @@ package enum SyncHTTPServer {
         return user
     }
 
-    private static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
+    static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw SyncServerError(.payloadTooLarge, "the request body is \(length) bytes; the limit is \(limit)")
         }
@@ -153,7 +164,7 @@ package enum SyncHTTPServer {
         }
     }
 
-    private static func encode<T: Encodable>(_ status: Int, _ value: T) throws -> Response {
+    static func encode<T: Encodable>(_ status: Int, _ value: T) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(value)

@@ -19,6 +19,10 @@ package struct SyncServerError: Error, Sendable {
         case unavailable
         /// A method the path does not declare: 405 with `Allow`.
         case methodNotAllowed
+        /// A pairing code that was used or has expired: 410.
+        case gone
+        /// Too many wrong pairing codes from one address: 429 with `Retry-After`.
+        case tooManyRequests
         /// A failure of the server itself (an I/O error): nothing was applied.
         case `internal`
 
@@ -34,6 +38,8 @@ package struct SyncServerError: Error, Sendable {
             case .fork: return "fork"
             case .unavailable: return "unavailable"
             case .methodNotAllowed: return "method_not_allowed"
+            case .gone: return "gone"
+            case .tooManyRequests: return "too_many_requests"
             case .internal: return "internal"
             }
         }
@@ -50,6 +56,8 @@ package struct SyncServerError: Error, Sendable {
             case .fork: return .conflict
             case .unavailable: return .serviceUnavailable
             case .methodNotAllowed: return .methodNotAllowed
+            case .gone: return .gone
+            case .tooManyRequests: return .tooManyRequests
             case .internal: return .internalServerError
             }
         }
@@ -62,13 +70,17 @@ package struct SyncServerError: Error, Sendable {
     package var seq: UInt64?
     /// For `.methodNotAllowed`: the `Allow` header's value.
     package var allow: String?
+    /// For `.tooManyRequests`: seconds until another try is accepted (`Retry-After`).
+    package var retryAfter: Int?
 
-    package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil) {
+    package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil,
+                 retryAfter: Int? = nil) {
         self.kind = kind
         self.message = message
         self.device = device
         self.seq = seq
         self.allow = allow
+        self.retryAfter = retryAfter
     }
 
     /// What a client is told about any error a handler throws: refusals keep their kind, a
@@ -100,6 +112,7 @@ extension SyncServerError: HTTPResponseError {
         headers[.contentType] = "application/json"
         if kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
         if let allow { headers[.allow] = allow }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         let body = try encoder.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -13,11 +13,28 @@ package struct UserStore: Sendable {
         package var sha256: String
         package var created: String
         package var revoked: String?
+        /// The device a pairing code gave this token to (`POST /v1/pair`'s `device_name`).
+        package var device: String?
+    }
+
+    /// A one-time pairing code of `server pair` (its hash), until it is used or expires.
+    package struct PairingEntry: Codable, Sendable, Equatable {
+        package var sha256: String
+        package var created: String
+        package var expires: String
     }
 
     package struct User: Codable, Sendable, Equatable {
         package var name: String
         package var tokens: [TokenEntry]
+        /// A random id given when the user is made (absent in files written before it existed):
+        /// a user deleted and made again under the same name never shares it, so a running
+        /// `serve` drops whatever it held for the old one (Schemas/server-store.md, "Files store").
+        package var generation: String?
+        /// Pairing codes not yet used (a used or expired one is kept until the next change, so
+        /// that it is refused as used (410) rather than unknown (401)).
+        package var pairing: [PairingEntry]?
+        package var usedPairing: [String]?
     }
 
     private struct File: Codable {
@@ -46,12 +63,17 @@ package struct UserStore: Sendable {
     package func users() throws -> [User] { try load().users }
 
     /// Every active token's hash → its user (`TokenIndex`).
-    package func tokenIndex() throws -> [String: String] {
-        var index: [String: String] = [:]
+    package func tokenIndex() throws -> [String: String] { try accountIndex().tokens }
+
+    /// Every active token's hash → its user, and every user → its generation ("" for a user made
+    /// before generations existed).
+    package func accountIndex() throws -> (tokens: [String: String], generations: [String: String]) {
+        var tokens: [String: String] = [:], generations: [String: String] = [:]
         for user in try load().users {
-            for entry in user.tokens where entry.revoked == nil { index[entry.sha256] = user.name }
+            generations[user.name] = user.generation ?? ""
+            for entry in user.tokens where entry.revoked == nil { tokens[entry.sha256] = user.name }
         }
-        return index
+        return (tokens, generations)
     }
 
     /// The user a token belongs to, if the token is known and not revoked.
@@ -75,7 +97,8 @@ package struct UserStore: Sendable {
             guard !file.users.contains(where: { $0.name == name }) else {
                 throw LedgerError(.usage, "user '\(name)' already exists in \(dataDirectory)")
             }
-            file.users.append(User(name: name, tokens: [TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now))]))
+            file.users.append(User(name: name, tokens: [TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now))],
+                                   generation: Self.newGeneration()))
             try save(file)
         }
     }
@@ -96,6 +119,56 @@ package struct UserStore: Sendable {
             }
             file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now)))
             try save(file)
+        }
+    }
+
+    /// Stores a pairing code's hash for an existing user, valid until `expires` (Unix ms).
+    package func addPairingCode(user name: String, codeHash: String, now: Int64, expires: Int64) throws {
+        try withLock {
+            var file = try load()
+            guard let index = file.users.firstIndex(where: { $0.name == name }) else {
+                throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory); add one with `server add-user`")
+            }
+            Self.prune(&file, now: now)
+            file.users[index].pairing = (file.users[index].pairing ?? []) + [PairingEntry(
+                sha256: codeHash, created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires))]
+            try save(file)
+        }
+    }
+
+    /// Exchanges a pairing code (its hash) once for a new token (its hash) named after the
+    /// device, in one replacement of users.json (a crash leaves the code unused and no token, or
+    /// the code used and the token made). Returns the user.
+    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) throws -> String {
+        try withLock {
+            var file = try load()
+            for index in file.users.indices {
+                if file.users[index].usedPairing?.contains(codeHash) == true {
+                    throw SyncServerError(.gone, "this pairing code was used already; run `oritsubushi server pair \(file.users[index].name)` for a new one")
+                }
+                guard let code = file.users[index].pairing?.firstIndex(where: { $0.sha256 == codeHash }) else { continue }
+                let entry = file.users[index].pairing![code]
+                if let expires = ISO8601.parseMilliseconds(entry.expires), expires <= now {
+                    throw SyncServerError(.gone, "this pairing code expired at \(entry.expires); run `oritsubushi server pair \(file.users[index].name)` for a new one")
+                }
+                file.users[index].pairing!.remove(at: code)
+                file.users[index].usedPairing = (file.users[index].usedPairing ?? []) + [codeHash]
+                file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now), device: deviceName))
+                Self.prune(&file, now: now)
+                try save(file)
+                return file.users[index].name
+            }
+            throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+        }
+    }
+
+    /// Forgets codes that expired (or were used) more than a day ago: the file stays small, and
+    /// a code just used or just expired is still refused as such.
+    private static func prune(_ file: inout File, now: Int64) {
+        for index in file.users.indices {
+            file.users[index].pairing?.removeAll { (ISO8601.parseMilliseconds($0.expires) ?? 0) < now - 86_400_000 }
+            if file.users[index].pairing?.isEmpty == true { file.users[index].pairing = nil }
+            if let used = file.users[index].usedPairing, used.count > 32 { file.users[index].usedPairing = Array(used.suffix(32)) }
         }
     }
 
@@ -144,6 +217,11 @@ package struct UserStore: Sendable {
             try save(file)
             return (file.users[index].name, count)
         }
+    }
+
+    /// 8 random bytes as hex: a user's generation.
+    static func newGeneration() -> String {
+        String(UInt64.random(in: 1...UInt64.max), radix: 16)
     }
 
     /// 32 random bytes as hex, prefixed so that a leaked token is recognisable.

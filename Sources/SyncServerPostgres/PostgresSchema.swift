@@ -53,6 +53,17 @@ package enum PostgresSchema {
         // What `server verify` or a pull last found damaged in the user's rows (NULL: sound):
         // every request of that user answers 503 until `server repair` clears it.
         (2, ["ALTER TABLE users ADD COLUMN damage text"]),
+        // Pairing a phone (`server pair`, `POST /v1/pair`): one-time codes by hash, and the device
+        // each paired token was given to.
+        (3, [
+            "ALTER TABLE tokens ADD COLUMN device_name text",
+            """
+            CREATE TABLE pairing_codes (
+                hash text PRIMARY KEY, user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                created bigint NOT NULL, expires bigint NOT NULL, used bigint)
+            """,
+            "CREATE INDEX pairing_codes_user ON pairing_codes (user_id)",
+        ]),
     ]
 
     package static var versions: [Int32] { migrations.map(\.version) }

@@ -16,7 +16,7 @@ extension PostgresStore {
     /// order: a held id with other content, one id twice with two contents, a seq gap, a clock
     /// beyond the bound, an invalid or unknown-station edit. Held ids are compared by digest.
     func prepare(_ incoming: [LedgerRecord], held: [DeviceID: UInt64], storedNames: [DeviceID: DeviceNameRecord],
-                 now: Int64, user: String, _ connection: PostgresConnection) async throws -> PostgresPushPlan {
+                 now: Int64, user: String, userID: Int64, _ connection: PostgresConnection) async throws -> PostgresPushPlan {
         var result = PostgresPushPlan()
         var names: [DeviceID: DeviceNameRecord] = [:]
         var overlap: [EventID: String] = [:]
@@ -37,7 +37,7 @@ extension PostgresStore {
             }
             fresh.append((id, index))
         }
-        try await compareHeld(overlap, user: user, connection)
+        try await compareHeld(overlap, user: user, userID: userID, connection)
 
         let nameOf = { (device: DeviceID) -> String in
             if let name = names[device]?.name ?? storedNames[device]?.name { return "'\(name)' (\(device))" }
@@ -54,7 +54,7 @@ extension PostgresStore {
             events.append(incoming[item.index])
         }
         var continuity = SeqContinuity(held: held)
-        let options = MergeOptions.acceptingPush(stations: stations)
+        let options = MergeOptions.acceptingPush(stations: stations, now: now)
         for record in events {
             let id = record.eventID!
             if let gap = continuity.accept(id) {
@@ -74,13 +74,13 @@ extension PostgresStore {
 
     /// Compares pushed copies of held ids with the rows (by digest); a row whose own bytes no
     /// longer match its digest is damage, answered 503.
-    private func compareHeld(_ overlap: [EventID: String], user: String, _ connection: PostgresConnection) async throws {
+    private func compareHeld(_ overlap: [EventID: String], user: String, userID: Int64, _ connection: PostgresConnection) async throws {
         guard !overlap.isEmpty else { return }
         let ids = overlap.keys.sorted()
         let rows = try await connection.query("""
             SELECT e.device, e.seq, e.record, e.digest FROM events e
-            JOIN unnest(\(ids.map { PostgresRecord.key($0.device) })::bigint[], \(ids.map { Int64($0.seq) })::bigint[]) AS v(d, s)
-              ON e.device = v.d AND e.seq = v.s
+            JOIN unnest(\(ids.map { PostgresRecord.key($0.device) })::bigint[], \(ids.map { Int64(clamping: $0.seq) })::bigint[]) AS v(d, s)
+              ON e.device = v.d AND e.seq = v.s AND e.user_id = \(userID)
             """, logger: logger)
         var found = Set<EventID>()
         for try await (device, seq, bytes, digest) in rows.decode((Int64, Int64, ByteBuffer, String).self) {

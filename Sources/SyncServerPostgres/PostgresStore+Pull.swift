@@ -23,7 +23,7 @@ extension PostgresStore {
                       _ connection: PostgresConnection) async throws -> PullResponse {
         do {
             try await ForkCheck.check(have, request) { device, seq in
-                try await Self.storedDigest(EventID(device: device, seq: seq), connection, logger)
+                try await Self.storedDigest(EventID(device: device, seq: seq), user: id, connection, logger)
             }
             var end: Int64 = 0
             for try await next in try await connection.query(
@@ -65,7 +65,7 @@ extension PostgresStore {
                 if more || count < Self.pullBatch { break scan }
             }
             let held = try await Self.heldVector(id, connection, logger)
-            let digests = try await Self.digests(at: held, user: user, connection)
+            let digests = try await Self.digests(at: held, user: user, id: id, connection)
             try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
             return PullResponse(records: records, more: more, cursor: UInt64(cursor), serverHas: WireVersionVector.encode(held),
                                 catalogVersion: try await Self.catalogVersion(id, connection, logger),
@@ -78,14 +78,14 @@ extension PostgresStore {
     }
 
     /// The digest of the event at each device's highest seq (`server_digests`); a missing row is damage.
-    private static func digests(at held: [DeviceID: UInt64], user: String, _ connection: PostgresConnection) async throws -> [String: String] {
+    private static func digests(at held: [DeviceID: UInt64], user: String, id: Int64, _ connection: PostgresConnection) async throws -> [String: String] {
         guard !held.isEmpty else { return [:] }
         let devices = held.keys.sorted()
         var digests: [String: String] = [:]
         let rows = try await connection.query("""
             SELECT e.device, e.digest FROM events e
-            JOIN unnest(\(devices.map(PostgresRecord.key))::bigint[], \(devices.map { Int64(held[$0]!) })::bigint[]) AS v(d, s)
-              ON e.device = v.d AND e.seq = v.s
+            JOIN unnest(\(devices.map(PostgresRecord.key))::bigint[], \(devices.map { Int64(clamping: held[$0]!) })::bigint[]) AS v(d, s)
+              ON e.device = v.d AND e.seq = v.s AND e.user_id = \(id)
             """, logger: Logger(label: "oritsubushi.postgres"))
         for try await (device, digest) in rows.decode((Int64, String).self) {
             digests[PostgresRecord.device(device).description] = digest

@@ -24,7 +24,7 @@ extension PostgresStore {
         let devices = Set(records.map(\.device)).sorted()
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)
-        let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, connection)
+        let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, userID: id, connection)
 
         var position: Int64 = 0
         for try await next in try await connection.query(
@@ -125,16 +125,21 @@ extension PostgresStore {
         guard inserted.count < events.count else { return 0 }
         var duplicates = 0
         for (index, record) in events.enumerated() where !inserted.contains(record.eventID!) {
-            let stored = try await Self.storedDigest(record.eventID!, connection, logger)
+            let stored = try await Self.storedDigest(record.eventID!, user: id, connection, logger)
             guard stored == digests[index] else { throw RecordChecks.differs(record.eventID!) }
             duplicates += 1
         }
         return duplicates
     }
 
-    static func storedDigest(_ id: EventID, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+    /// The digest of the user's event `id`, or nil when the user holds no such event. Only the
+    /// user's own rows are looked at (a pull's fork check must not reveal another user's
+    /// devices), and a seq beyond the `bigint` range (the API allows up to 2^64 − 1) is simply
+    /// not held: no stored seq exceeds 2^63 − 1.
+    static func storedDigest(_ id: EventID, user: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        guard let seq = Int64(exactly: id.seq) else { return nil }
         let rows = try await connection.query(
-            "SELECT digest FROM events WHERE device = \(PostgresRecord.key(id.device)) AND seq = \(Int64(id.seq))", logger: logger)
+            "SELECT digest FROM events WHERE user_id = \(user) AND device = \(PostgresRecord.key(id.device)) AND seq = \(seq)", logger: logger)
         for try await digest in rows.decode(String.self) { return digest }
         return nil
     }

@@ -10,8 +10,13 @@ ensure_deps() {
     command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
     # Tools/test only: headless Chromium renders the report (ReportBrowserTests). Installed as
     # root like the others; otherwise those tests say what to install (and fail under CI=true).
+    # The phone app's end-to-end tests drive it through chromedriver (PhoneAppTests); its unit
+    # tests and type check need node and tsc (Tools/test runs them).
     if [ "$(basename "$0")" = test ] && [ "$(id -u)" = 0 ]; then
         command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+        command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+        command -v node >/dev/null 2>&1 || missing+=(nodejs)
+        command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
     fi
     for extra in "$@"; do
         command -v "${extra%%=*}" >/dev/null 2>&1 || missing+=("${extra#*=}")

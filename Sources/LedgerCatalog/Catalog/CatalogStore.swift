@@ -32,6 +32,23 @@ package final class CatalogStore {
         return try CatalogStore(database: database, path: path)
     }
 
+    /// The bundled catalogue (`BundledCatalog`) in an in-memory database, for answers that need
+    /// no ledger (the sync server's `GET /v1/catalog`). The dump's completions statements are
+    /// left out: a catalogue alone has no completions (Schemas/projection.md, "Carry-overs").
+    package static func bundled() throws -> CatalogStore {
+        let path = "the bundled catalogue \(BundledCatalog.version)"
+        let database = try SQLiteFile.inMemory(file: path)
+        try SQLiteFile.mapped(file: path) {
+            try database.write { db in
+                for statement in try BundledCatalog.statements() where !statement.sql.lowercased().contains("completions") {
+                    try db.execute(sql: statement.sql)
+                }
+                try db.execute(sql: "PRAGMA user_version = \(BundledCatalog.version)")
+            }
+        }
+        return try CatalogStore(database: database, path: path)
+    }
+
     /// The catalogue of `ledger`, read through its file system.
     package static func open(_ ledger: Ledger) throws -> CatalogStore? {
         try open(ledgerDirectory: ledger.directory, fileSystem: ledger.fileSystem)
@@ -96,7 +113,7 @@ package final class CatalogStore {
 
     package enum SearchField: String, Sendable, CaseIterable { case name, yomi, line }
 
-    /// The original text search (domain.md §5), as `StationQuery` runs it: station ids without
+    /// The original text search (Schemas/domain-rules.md §24), as `StationQuery` runs it: station ids without
     /// duplicates, in `s_id` order.
     package func find(_ word: String, by field: SearchField, partial: Bool, includeDisabled: Bool) throws -> [UInt32] {
         try stations(StationQuery(text: word, field: field, partial: partial, includeDisabled: includeDisabled))

@@ -19,7 +19,7 @@ package final class FilesStore: SyncStorage {
     let stations: any StationDirectory
     let claims: DeviceClaims
     let pool: LedgerPool
-    private let tokens: TokenIndex
+    let tokens: TokenIndex
     private let threads: NIOThreadPool
 
     var ledgersPath: String { Path.join(dataDirectory, Self.ledgersDirectory) }
@@ -38,8 +38,11 @@ package final class FilesStore: SyncStorage {
         if !fileSystem.directoryExists(ledgers) { try fileSystem.createDirectory(ledgers) }
         try DeviceClaims.migrate(dataDirectory: dataDirectory, ledgers: ledgers, clock: clock)
         claims = DeviceClaims(dataDirectory: dataDirectory)
-        pool = LedgerPool(capacity: limits.openLedgers)
-        tokens = TokenIndex(users: UserStore(dataDirectory: dataDirectory))
+        let pool = LedgerPool(capacity: limits.openLedgers)
+        self.pool = pool
+        tokens = TokenIndex(users: UserStore(dataDirectory: dataDirectory)) { generations in
+            for ledger in pool.retire(keeping: generations) { Task { await ledger.retire() } }
+        }
         threads = NIOThreadPool(numberOfThreads: max(1, limits.ioThreads))
         threads.start()
     }
@@ -65,14 +68,26 @@ package final class FilesStore: SyncStorage {
         try await ledger(user).status()
     }
 
+    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+        let accounts = UserStore(dataDirectory: dataDirectory)
+        return try await io { try accounts.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now) }
+    }
+
     /// Closes every open ledger (their locks released), then stops the I/O threads.
     package func close() async {
         for ledger in pool.all { await ledger.closeLedger() }
         try? await threads.shutdownGracefully()
     }
 
-    private func ledger(_ user: String) -> UserLedger {
-        pool.ledger(for: user) { UserLedger(user: user, store: self) }
+    /// The user's ledger of the current generation; a user deleted since the token was checked
+    /// is refused (401), as a revoked token is.
+    private func ledger(_ user: String) throws -> UserLedger {
+        guard let generation = try tokens.generation(of: user) else { throw UserLedger.deleted }
+        let (ledger, retired) = pool.ledger(for: user, generation: generation) {
+            UserLedger(user: user, generation: generation, store: self)
+        }
+        if let retired { Task { await retired.retire() } }
+        return ledger
     }
 
     /// Runs blocking file work on the store's I/O threads.

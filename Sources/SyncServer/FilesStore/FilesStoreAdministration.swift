@@ -46,8 +46,15 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
             return StoredUser(name: user.name, activeTokens: user.tokens.filter { $0.revoked == nil }.count,
                               revokedTokens: user.tokens.filter { $0.revoked != nil }.count,
                               devices: max(claimed, scan?.devices.count ?? 0), events: scan?.events ?? 0,
-                              lastPush: activity.lastPush, lastPull: activity.lastPull)
+                              lastPush: activity.lastPush, lastPull: activity.lastPull,
+                              tokens: user.tokens.map {
+                                  StoredToken(created: ISO8601.parseMilliseconds($0.created) ?? 0, device: $0.device, revoked: $0.revoked != nil)
+                              })
         }
+    }
+
+    package func addPairingCode(user: String, codeHash: String, now: Int64, expires: Int64) async throws {
+        try accounts.addPairingCode(user: user, codeHash: codeHash, now: now, expires: expires)
     }
 
     /// Every device claim (`DATA/devices/<16 hex>` → owner).

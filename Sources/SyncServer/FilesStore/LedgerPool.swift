@@ -1,8 +1,10 @@
 import Synchronization
 
-/// Every user's `UserLedger` (one per user for the life of the store, so one user's requests
-/// are serialised by exactly one actor) and which of them hold an open ledger: at most
-/// `capacity`, the least recently used closed first.
+/// Every user's `UserLedger` (one per user generation, so one user's requests are serialised by
+/// exactly one actor) and which of them hold an open ledger: at most `capacity`, the least
+/// recently used closed first. A user deleted (and perhaps made again) by another process is
+/// retired as soon as the token index sees it, so a re-created user never meets the old one's
+/// open files, digests, claims or activity.
 final class LedgerPool: Sendable {
     private struct State {
         var users: [String: UserLedger] = [:]
@@ -17,12 +19,29 @@ final class LedgerPool: Sendable {
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
-    func ledger(for user: String, make: () -> UserLedger) -> UserLedger {
+    /// The user's ledger of this generation, made when there is none; one of an older
+    /// generation is returned in `retired` for the caller to close.
+    func ledger(for user: String, generation: String, make: () -> UserLedger) -> (ledger: UserLedger, retired: UserLedger?) {
         state.withLock { state in
-            if let ledger = state.users[user] { return ledger }
+            if let ledger = state.users[user], ledger.generation == generation { return (ledger, nil) }
+            let old = state.users[user]
+            if old != nil { state.lastUse[user] = nil }
             let ledger = make()
             state.users[user] = ledger
-            return ledger
+            return (ledger, old)
+        }
+    }
+
+    /// Removes every user whose generation is not the one given (deleted users have none) and
+    /// returns their ledgers for the caller to retire.
+    func retire(keeping generations: [String: String]) -> [UserLedger] {
+        state.withLock { state in
+            let gone = state.users.filter { generations[$0.key] != $0.value.generation }
+            for name in gone.keys {
+                state.users[name] = nil
+                state.lastUse[name] = nil
+            }
+            return Array(gone.values)
         }
     }
 
@@ -53,10 +72,11 @@ final class LedgerPool: Sendable {
         }
     }
 
-    func closed(_ user: String) {
+    func closed(_ ledger: UserLedger) {
         state.withLock { state in
             state.openCount -= 1
-            state.lastUse[user] = nil
+            // A retired generation's entry is gone already (its successor may be in use).
+            if state.users[ledger.user] === ledger { state.lastUse[ledger.user] = nil }
         }
     }
 }

@@ -80,7 +80,8 @@ final class OpenUserLedger: @unchecked Sendable {
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them
     /// now) and the merge rules, then appends what the ledger lacks in one fsynced batch.
-    func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims) throws -> PushResponse {
+    func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims,
+              now: Int64) throws -> PushResponse {
         var checked = Set<DeviceID>()
         for record in records {
             let device = record.device
@@ -92,7 +93,7 @@ final class OpenUserLedger: @unchecked Sendable {
                 throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
             }
         }
-        let options = MergeOptions.acceptingPush(stations: stations)
+        let options = MergeOptions.acceptingPush(stations: stations, now: now)
         let prepared: PreparedMerge
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
             throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)

@@ -2,27 +2,47 @@ import Foundation
 import LedgerCore
 import Synchronization
 
-/// Token hash → user, from `DATA/users.json`, rebuilt when the file changes: every lookup
-/// stats the file (inode, size, mtime; `UserStore` replaces it by rename, so every change is a
-/// new inode), so `server add-token`, `revoke-token` and `delete-user` run by another process
-/// take effect on the next request. A lookup is one dictionary access, not a scan of all users.
+/// Token hash → user, and user → generation, from `DATA/users.json`, rebuilt when the file
+/// changes: every lookup stats the file (inode, size, mtime; `UserStore` replaces it by rename,
+/// so every change is a new inode), so `server add-token`, `revoke-token` and `delete-user` run
+/// by another process take effect on the next request. A lookup is one dictionary access, not a
+/// scan of all users. Each rebuild reports the generations to `reloaded`, so that the store
+/// drops what it holds for a user who was deleted (and perhaps made again) meanwhile.
 final class TokenIndex: Sendable {
     private struct Stamp: Equatable { var inode: UInt64; var size: UInt64; var modified: Date }
-    private struct State { var stamp: Stamp?; var users: [String: String] = [:] }
+    private struct State {
+        var stamp: Stamp?
+        var users: [String: String] = [:]
+        var generations: [String: String] = [:]
+    }
 
     private let users: UserStore
+    private let reloaded: @Sendable ([String: String]) -> Void
     private let state = Mutex(State())
 
-    init(users: UserStore) { self.users = users }
+    init(users: UserStore, reloaded: @escaping @Sendable (_ generations: [String: String]) -> Void) {
+        self.users = users
+        self.reloaded = reloaded
+    }
 
     func user(forTokenHash hash: String) throws -> String? {
+        try current().users[hash]
+    }
+
+    /// The user's generation now ("" for a user made before generations existed), nil for a user
+    /// that does not exist (deleted).
+    func generation(of user: String) throws -> String? {
+        try current().generations[user]
+    }
+
+    private func current() throws -> State {
         let stamp = currentStamp()
-        if let found = state.withLock({ $0.stamp == stamp && stamp != nil ? Optional($0.users[hash]) : nil }) {
-            return found
-        }
-        let index = try users.tokenIndex()
-        state.withLock { $0 = State(stamp: stamp, users: index) }
-        return index[hash]
+        if let state = state.withLock({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
+        let index = try users.accountIndex()
+        let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations)
+        state.withLock { $0 = fresh }
+        reloaded(index.generations)
+        return fresh
     }
 
     private func currentStamp() -> Stamp? {

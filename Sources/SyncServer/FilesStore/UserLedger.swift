@@ -8,16 +8,22 @@ import LedgerSync
 /// `LedgerPool` evicts it, when it turns out damaged, or when the store closes.
 actor UserLedger {
     let user: String
+    /// The user's generation (`UserStore.User.generation`) this actor serves.
+    nonisolated let generation: String
     private unowned let store: FilesStore
     private var open: OpenUserLedger?
+    /// Set when the user was deleted (or made again): every later operation is refused and
+    /// nothing more is written for this generation.
+    private var retired = false
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var activity: UserActivity
     private var activityWritten: Int64 = 0
     private var activityDirty = false
 
-    init(user: String, store: FilesStore) {
+    init(user: String, generation: String, store: FilesStore) {
         self.user = user
+        self.generation = generation
         self.store = store
         activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user)
     }
@@ -33,9 +39,9 @@ actor UserLedger {
     }
 
     func push(_ records: [LedgerRecord]) async throws -> PushResponse {
-        let (user, stations, claims) = (self.user, store.stations, store.claims)
+        let (user, stations, claims, clock) = (self.user, store.stations, store.claims, store.clock)
         let response = try await serialised { open in
-            try await self.io(open) { try $0.push(records, user: user, stations: stations, claims: claims) }
+            try await self.io(open) { try $0.push(records, user: user, stations: stations, claims: claims, now: clock.nowMilliseconds()) }
         }
         await noteActivity { $0.lastPush = $1 }
         return response
@@ -45,6 +51,17 @@ actor UserLedger {
         try await serialised { open in
             StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: open.latestCatalogVersion)
         }
+    }
+
+    /// The refusal of a request for a user deleted since its token was checked.
+    static let deleted = SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
+
+    /// The user was deleted (or made again under the same name): closes the ledger after the
+    /// operations queued before this one, writes no activity, and refuses every later request.
+    func retire() async {
+        retired = true
+        activityDirty = false
+        await closeLedger()
     }
 
     /// Closes the ledger (its lock released) after the operations queued before this one.
@@ -68,6 +85,13 @@ actor UserLedger {
     private func serialised<T: Sendable>(_ body: (OpenUserLedger) async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
+        // The user may have been deleted since the request's token was checked: then nothing
+        // of the old generation may be served, and nothing may be written for it.
+        if !retired, try store.tokens.generation(of: user) != generation { retired = true }
+        if retired {
+            await closeNow()
+            throw Self.deleted
+        }
         let open = try await opened()
         store.pool.touch(user)
         return try await body(open)
@@ -113,7 +137,7 @@ actor UserLedger {
             open.close()
             if dirty { try activity.write(dataDirectory: directory, user: user) }
         }
-        store.pool.closed(user)
+        store.pool.closed(self)
     }
 
     /// A damaged or locked ledger answers this user 503 (every other user is served); other
@@ -133,6 +157,7 @@ actor UserLedger {
     /// Records the time of a pull or push; writes the activity file at most every
     /// `Limits.activityInterval` (and when the ledger closes).
     private func noteActivity(_ update: (inout UserActivity, Int64) -> Void) async {
+        guard !retired else { return }
         let now = store.clock.nowMilliseconds()
         update(&activity, now)
         activityDirty = true

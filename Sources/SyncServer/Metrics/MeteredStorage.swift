@@ -30,5 +30,9 @@ package struct MeteredStorage: SyncStorage {
 
     package func status(user: String) async throws -> StoreStatus { try await base.status(user: user) }
 
+    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+        try await base.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now)
+    }
+
     package func close() async { await base.close() }
 }

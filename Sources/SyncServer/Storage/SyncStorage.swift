@@ -28,6 +28,10 @@ package protocol SyncStorage: Sendable {
     func push(user: String, request: PushRequest) async throws -> PushResponse
     /// What the store holds for `user`.
     func status(user: String) async throws -> StoreStatus
+    /// `POST /v1/pair`: exchanges a pairing code (its hash, `PairingCode.hash`) once for a new
+    /// token (its hash) of the code's user, named after the device, and returns the user.
+    /// Throws `.unauthorized` for an unknown code and `.gone` for a used or expired one.
+    func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String
     /// Releases files, locks and connections.
     func close() async
 }
@@ -50,6 +54,9 @@ package protocol SyncStoreAdministration: Sendable {
     func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int)
     /// Every user, sorted by name.
     func users() async throws -> [StoredUser]
+    /// `server pair NAME`: stores a one-time pairing code (its hash) for an existing user, valid
+    /// until `expires` (Unix ms). Refuses an unknown user.
+    func addPairingCode(user: String, codeHash: String, now: Int64, expires: Int64) async throws
     /// Removes the user, their tokens and every stored event, durably (files removed and their
     /// directories fsynced; rows deleted in one transaction). Refuses an unknown user.
     func deleteUser(_ name: String) async throws
@@ -87,8 +94,11 @@ package struct StoredUser: Sendable, Equatable, Codable {
     /// Unix milliseconds of the last accepted push / answered pull, if any.
     package var lastPush: Int64?
     package var lastPull: Int64?
+    /// Every token: when it was made, the device a pairing code gave it to, whether revoked.
+    package var tokens: [StoredToken]
     package init(name: String, activeTokens: Int, revokedTokens: Int, devices: Int, events: UInt64,
-                 lastPush: Int64?, lastPull: Int64?) {
+                 lastPush: Int64?, lastPull: Int64?, tokens: [StoredToken] = []) {
+        self.tokens = tokens
         self.name = name
         self.activeTokens = activeTokens
         self.revokedTokens = revokedTokens
@@ -96,6 +106,20 @@ package struct StoredUser: Sendable, Equatable, Codable {
         self.events = events
         self.lastPush = lastPush
         self.lastPull = lastPull
+    }
+}
+
+/// One token of a user, as `server users` lists it (never the token or its hash).
+package struct StoredToken: Sendable, Equatable, Codable {
+    /// Unix milliseconds.
+    package var created: Int64
+    /// The device name given at `POST /v1/pair`; nil for a token of `add-user` / `add-token`.
+    package var device: String?
+    package var revoked: Bool
+    package init(created: Int64, device: String?, revoked: Bool) {
+        self.created = created
+        self.device = device
+        self.revoked = revoked
     }
 }
 

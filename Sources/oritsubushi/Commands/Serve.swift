@@ -83,6 +83,8 @@ struct ServeOptions: ParsableArguments {
         configuration.host = host
         configuration.port = port
         configuration.maximumBodyBytes = maxBodyBytes
+        let catalogDirectory = catalog
+        configuration.catalogDocument = { try ServerCatalog.document(ledgerDirectory: catalogDirectory) }
         let host = self.host
         do {
             try await SyncHTTPServer.serve(

@@ -13,5 +13,5 @@ struct Server: AsyncParsableCommand {
             'serve' runs on it. README.md, "Operating the server".
             """,
         subcommands: [Serve.self, AddUser.self, AddToken.self, RevokeToken.self, Users.self, Verify.self,
-                      Repair.self, Export.self, DeleteUser.self])
+                      Repair.self, Export.self, DeleteUser.self, Pair.self])
 }

@@ -8,9 +8,11 @@ extension Server {
             commandName: "users",
             abstract: "List every user: tokens (active/revoked), devices, events, last push and pull.",
             discussion: """
-                One line per user, sorted by name. --json prints one object: {"users": [{"name", \
-                "active_tokens", "revoked_tokens", "devices", "events", "last_push", \
-                "last_pull"}]}, times in ISO 8601 UTC or null when never (the files store records \
+                One line per user, sorted by name, then one indented line per token: when it was \
+                made and, for a token a phone got by pairing ('server pair'), its device name. \
+                --json prints one object: {"users": [{"name", "active_tokens", "revoked_tokens", \
+                "devices", "events", "last_push", "last_pull", "tokens": [{"created", "device", \
+                "revoked"}]}]}, times in ISO 8601 UTC or null when never (the files store records \
                 them at most every few seconds per user, so they may lag). Works while the server \
                 runs. Exit codes: 0, 69 store unreachable.
                 """)
@@ -28,6 +30,10 @@ extension Server {
             for user in users {
                 let line = UserLine(user)
                 print("\(user.name): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(user.devices) devices; \(user.events) events; last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
+                for token in line.tokens {
+                    let device = token.device.map { ", device \(JSONText.quoted($0))" } ?? ""
+                    print("  token made \(token.created)\(device)\(token.revoked ? ", revoked" : "")")
+                }
             }
         }
     }
@@ -41,6 +47,22 @@ extension Server {
         var events: UInt64
         var lastPush: String?
         var lastPull: String?
+        var tokens: [TokenLine]
+
+        struct TokenLine: Encodable {
+            var created: String
+            var device: String?
+            var revoked: Bool
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(created, forKey: .created)
+                try container.encode(device, forKey: .device)
+                try container.encode(revoked, forKey: .revoked)
+            }
+
+            enum CodingKeys: String, CodingKey { case created, device, revoked }
+        }
 
         init(_ user: StoredUser) {
             name = user.name
@@ -50,12 +72,14 @@ extension Server {
             events = user.events
             lastPush = user.lastPush.map { ISO8601.format(milliseconds: $0) }
             lastPull = user.lastPull.map { ISO8601.format(milliseconds: $0) }
+            tokens = user.tokens.map { TokenLine(created: ISO8601.format(milliseconds: $0.created), device: $0.device, revoked: $0.revoked) }
         }
 
         enum CodingKeys: String, CodingKey {
             case name, devices, events
             case activeTokens = "active_tokens", revokedTokens = "revoked_tokens"
             case lastPush = "last_push", lastPull = "last_pull"
+            case tokens
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -67,6 +91,7 @@ extension Server {
             try container.encode(events, forKey: .events)
             try container.encode(lastPush, forKey: .lastPush)
             try container.encode(lastPull, forKey: .lastPull)
+            try container.encode(tokens, forKey: .tokens)
         }
     }
 }

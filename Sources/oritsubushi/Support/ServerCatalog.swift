@@ -1,3 +1,4 @@
+import Foundation
 import LedgerCore
 import LedgerCatalog
 import LedgerSync
@@ -16,6 +17,21 @@ enum ServerCatalog {
             throw LedgerError(.missingLedger, "\(ledgerDirectory) holds no station catalogue (catalog.sqlite); run 'oritsubushi catalog import' there first")
         }
         return try stations(of: catalog)
+    }
+
+    /// `GET /v1/catalog`'s document (Schemas/catalog-document.md): the catalogue of
+    /// `--catalog LEDGER_DIR` when given, else the bundled one, as compact JSON.
+    static func document(ledgerDirectory: String?) throws -> [UInt8] {
+        let catalog = try ledgerDirectory.map { directory in
+            guard let store = try CatalogStore.open(ledgerDirectory: directory) else {
+                throw LedgerError(.missingLedger, "\(directory) holds no station catalogue (catalog.sqlite); run 'oritsubushi catalog import' there first")
+            }
+            return store
+        } ?? CatalogStore.bundled()
+        defer { catalog.close() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(CatalogDocument(try catalog.loadSnapshot())))
     }
 
     private static func stations(of catalog: CatalogStore) throws -> any StationDirectory {

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import LedgerCore
+import Logging
+import Synchronization
+
+/// The phone app's routes (Schemas/sync-api.yaml): its files at `/app/` (the executable's own
+/// copy, `WebAppAssets`), `/` redirecting there, the catalogue document at `/v1/catalog`, and the
+/// pairing exchange at `/v1/pair`.
+extension SyncHTTPServer {
+    /// Sent with every file of the app: scripts, styles, images, workers and requests only from
+    /// this origin, no inline script or style, no framing (Schemas/sync-api.yaml, `/app/`).
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+        + "form-action 'self'; frame-ancestors 'none'"
+
+    static func addWebApp(to router: Router<SyncRequestContext>) {
+        var headers = HTTPFields()
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.init("Referrer-Policy")!] = "no-referrer"
+        // Revalidated on every load (a 304 costs a round trip); the service worker serves the
+        // app offline, and a new binary's files reach the phone on its next online load.
+        headers[.cacheControl] = "no-cache"
+        let fileHeaders = headers
+
+        router.get("/") { _, _ in redirect("/app/") }
+        // The router matches `/app` and `/app/` alike: the app's relative URLs need the slash.
+        router.get("/app") { request, _ in
+            request.uri.path.hasSuffix("/") ? try asset("index.html", request, fileHeaders) : redirect("/app/")
+        }
+        router.get("/app/**") { request, context in
+            try asset(context.parameters.getCatchAll().joined(separator: "/"), request, fileHeaders)
+        }
+    }
+
+    private static func asset(_ path: String, _ request: Request, _ headers: HTTPFields) throws -> Response {
+        guard let payload = WebAppAssets.all[path] else {
+            throw SyncServerError(.notFound, "there is no file /app/\(path) in this server's web app")
+        }
+        var headers = headers
+        // The service worker controls /app/ although it is served from /app/sw.js.
+        if path == "sw.js" { headers[.init("Service-Worker-Allowed")!] = "/app/" }
+        return payload.response(to: request, headers: headers)
+    }
+
+    private static func redirect(_ location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        return Response(status: .found, headers: headers)
+    }
+
+    /// `GET /v1/catalog`: the catalogue document, made once by `document` at first use.
+    static func addCatalog(to router: Router<SyncRequestContext>, storage: any SyncStorage,
+                           document: (@Sendable () throws -> [UInt8])?) {
+        let cache = Mutex<StaticPayload?>(nil)
+        router.get("/v1/catalog") { request, _ in
+            _ = try await authenticate(request, storage)
+            guard let document else {
+                throw SyncServerError(.notFound, "this server serves no catalogue document")
+            }
+            let payload = try cache.withLock { cached in
+                if let cached { return cached }
+                let made = StaticPayload(try document(), contentType: "application/json")
+                cached = made
+                return made
+            }
+            var headers = HTTPFields()
+            headers[.cacheControl] = "private, no-cache"
+            return payload.response(to: request, headers: headers)
+        }
+    }
+
+    /// `POST /v1/pair`: a one-time code for a new token (Schemas/sync-api.yaml).
+    static func addPairing(to router: Router<SyncRequestContext>, storage: any SyncStorage, clock: any WallClock,
+                           limiter: PairingRateLimiter, bodyLimit: Int, logger: Logger) {
+        router.post("/v1/pair") { request, context in
+            let address = context.clientAddress
+            let now = clock.nowMilliseconds()
+            try limiter.check(address, now: now)
+            let body: PairRequest = try await decode(request, limit: min(bodyLimit, 64 << 10))
+            let name = body.deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty, name.utf8.count <= DeviceNameRecord.maximumNameBytes else {
+                throw SyncServerError(.unprocessable, "device_name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")
+            }
+            do {
+                guard let code = PairingCode(typed: body.code) else {
+                    throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+                }
+                let token = UserStore.newToken()
+                let user = try await storage.redeemPairingCode(code.hash, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
+                logger.notice("paired", metadata: ["user": "\(user)", "device": "\(name)"])
+                return try encode(200, PairResponse(user: user, token: token))
+            } catch let error as SyncServerError where error.kind == .unauthorized || error.kind == .gone {
+                limiter.fail(address, now: now)
+                throw error
+            }
+        }
+    }
+}

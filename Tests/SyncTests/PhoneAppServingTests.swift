@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import Foundation
+import LedgerTestSupport
+import NIOCore
+import NIOHTTP1
+import SyncServer
+import Testing
+
+/// What `server serve` gives the phone app (Schemas/sync-api.yaml): its files at /app/ from the
+/// executable, the catalogue document, and pairing with a one-time code, through the built
+/// binary on both stores.
+@Suite("The phone app's server side on both stores")
+struct PhoneAppServingTests {
+    /// (status, headers, body) of a GET with extra headers.
+    static func get(_ url: String, token: String? = nil, headers extra: [(String, String)] = []) async throws -> (Int, HTTPHeaders, [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        // No redirect following and no decompression: the test sees what the server sent.
+        let response = try await noRedirects.execute(request, timeout: .seconds(120))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), response.headers, Array(bytes.readableBytesView))
+    }
+
+    static let noRedirects = HTTPClient(configuration: .init(redirectConfiguration: .disallow))
+
+    @Test("every file of Sources/WebApp/app is embedded, and nothing else")
+    func embeddedFilesMatchTheFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/WebApp/app")
+        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+        var files: [String] = []
+        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+            let path = String(url.path.dropFirst(folder.path.count + 1))
+            if !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { files.append(path) }
+        }
+        #expect(WebAppAssets.paths == files.sorted(), "run Tools/web-assets after adding or removing a file of the app")
+        for path in files {
+            #expect(WebAppAssets.bytes(path) == Array(try Data(contentsOf: folder.appendingPathComponent(path))),
+                    "\(path): the embedded copy is stale; touch Sources/WebApp/web_app.c and rebuild")
+        }
+    }
+
+    @Test("/ and /app redirect to /app/, which serves the app with a strict CSP, ETags and gzip", arguments: StoreKind.allCases)
+    func appFiles(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("app-files")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let server = try store.serve()
+        defer { server.terminate() }
+
+        for path in ["/", "/app"] {
+            let (status, headers, _) = try await Self.get(server.url + path)
+            #expect(status == 302 && headers["Location"].first == "/app/", "\(kind) \(path): \(status)")
+        }
+        let (status, headers, body) = try await Self.get(server.url + "/app/")
+        #expect(status == 200)
+        #expect(headers["Content-Type"].first?.hasPrefix("text/html") == true)
+        let csp = try #require(headers["Content-Security-Policy"].first)
+        #expect(csp.contains("default-src 'self'") && csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"))
+        let html = String(decoding: body, as: UTF8.self)
+        #expect(html.contains("manifest.webmanifest"))
+        #expect(!html.contains("<script>") && !html.contains("http://") && !html.contains("https://"), "no inline script, nothing from another origin")
+
+        let etag = try #require(headers["ETag"].first)
+        let (again, _, empty) = try await Self.get(server.url + "/app/", headers: [("If-None-Match", etag)])
+        #expect(again == 304 && empty.isEmpty)
+
+        let (js, jsHeaders, _) = try await Self.get(server.url + "/app/sw.js", headers: [("Accept-Encoding", "gzip")])
+        #expect(js == 200 && jsHeaders["Content-Encoding"].first == "gzip")
+        #expect(jsHeaders["Content-Type"].first?.hasPrefix("text/javascript") == true)
+
+        let (manifest, _, manifestBody) = try await Self.get(server.url + "/app/manifest.webmanifest")
+        let object = try JSONSerialization.jsonObject(with: Data(manifestBody)) as? [String: Any]
+        #expect(manifest == 200 && object?["name"] as? String == "降りつぶし" && object?["display"] as? String == "standalone")
+        #expect((object?["icons"] as? [[String: Any]])?.isEmpty == false)
+
+        let (missing, _, _) = try await Self.get(server.url + "/app/no-such-file.js")
+        #expect(missing == 404)
+    }
+
+    @Test("/v1/catalog needs a token, is the catalogue document, gzip on the wire, 304 when unchanged", arguments: StoreKind.allCases)
+    func catalogueDocument(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("app-catalog")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("alice")
+        let server = try store.serve()
+        defer { server.terminate() }
+
+        let (anonymous, _, _) = try await Self.get(server.url + "/v1/catalog")
+        #expect(anonymous == 401)
+        let (status, headers, body) = try await Self.get(server.url + "/v1/catalog", token: token)
+        #expect(status == 200)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        #expect(document["version"] as? Int == 176)
+        let stations = try #require(document["stations"] as? [[String: Any]])
+        #expect(stations.count > 9_000)
+        let shinjuku = try #require(stations.first { $0["id"] as? Int == 202_758 })
+        #expect(shinjuku["name"] as? String == "新宿駅" && shinjuku["yomi"] as? String == "しんじゅく" && shinjuku["pref"] as? Int == 13)
+        for key in ["lat", "lng", "weight", "operator", "lines", "enabled"] { #expect(shinjuku[key] != nil, "station key \(key)") }
+
+        let etag = try #require(headers["ETag"].first)
+        let (gzipped, gzipHeaders, gzipBody) = try await Self.get(server.url + "/v1/catalog", token: token,
+                                                                 headers: [("Accept-Encoding", "gzip")])
+        #expect(gzipped == 200 && gzipHeaders["Content-Encoding"].first == "gzip" && gzipBody.count * 3 < body.count,
+                "gzip: \(gzipBody.count) of \(body.count) bytes")
+        let (unchanged, _, _) = try await Self.get(server.url + "/v1/catalog", token: token, headers: [("If-None-Match", etag)])
+        #expect(unchanged == 304)
+    }
+
+    @Test("server pair: the code works once for a new named token; used 410, unknown 401, many wrong 429", arguments: StoreKind.allCases)
+    func pairing(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("app-pair")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        _ = try store.addUser("alice")
+        let server = try store.serve()
+        defer { server.terminate() }
+
+        let printed = try store.server("pair", "alice", "--url", server.url)
+        printed.expectSuccess()
+        let lines = printed.stdout.split(separator: "\n").map(String.init)
+        let grouped = try #require(lines.first { $0.firstMatch(of: /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/) != nil },
+                                   "the code, grouped: \(printed.stdout)")
+        let link = try #require(lines.last)
+        #expect(link == "\(server.url)/app/#pair=\(grouped.replacingOccurrences(of: "-", with: ""))")
+
+        func pair(_ code: String, _ device: String = "iPhone Safari") async throws -> (Int, HTTPHeaders, [String: Any]) {
+            let body = try JSONSerialization.data(withJSONObject: ["code": code, "device_name": device])
+            let (status, headers, bytes) = try await testRequest(.POST, server.url + "/v1/pair", token: nil, json: Array(body))
+            return (status, headers, (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] ?? [:])
+        }
+        // Typed in lower case with a space instead of the dash: still the code.
+        let (ok, _, answer) = try await pair(grouped.lowercased().replacingOccurrences(of: "-", with: " "))
+        #expect(ok == 200 && answer["user"] as? String == "alice")
+        let token = try #require(answer["token"] as? String)
+        let (status, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+        #expect(status == 200, "the paired token works")
+
+        let (used, _, usedBody) = try await pair(grouped)
+        #expect(used == 410 && usedBody["error"] as? String == "gone", "\(usedBody)")
+        let (unknown, _, unknownBody) = try await pair("ZZZZ-ZZZZ")
+        #expect(unknown == 401 && (unknownBody["message"] as? String)?.isEmpty == false)
+
+        let users = try store.server("users", "--json")
+        users.expectSuccess()
+        #expect(users.stdout.contains("\"device\":\"iPhone Safari\""), "\(users.stdout)")
+
+        var limited: (Int, HTTPHeaders, [String: Any])?
+        for _ in 0..<8 {
+            let result = try await pair("0000-0000")
+            if result.0 == 429 { limited = result; break }
+            #expect(result.0 == 401)
+        }
+        let refusal = try #require(limited, "wrong codes are never rate-limited")
+        #expect(Int(refusal.1["Retry-After"].first ?? "") ?? 0 >= 1)
+        #expect(refusal.2["error"] as? String == "too_many_requests")
+
+        let revoked = try store.server("revoke-token", "alice", "--token", token)
+        revoked.expectSuccess()
+        let (after, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+        #expect(after == 401, "revoke-token revokes a paired token")
+    }
+
+    @Test("server pair refuses an unknown user and a bad --ttl, and writes nothing", arguments: StoreKind.allCases)
+    func pairRefusals(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("app-pair-refusals")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let unknown = try store.server("pair", "nobody")
+        #expect(unknown.status == 64 && unknown.stderr.contains("nobody"), "\(unknown.stderr)")
+        for ttl in ["0", "5s", "8d", "ten", "-1m"] {
+            let bad = try store.server("pair", "nobody", "--ttl", ttl)
+            #expect(bad.status == 64 && bad.stderr.contains("--ttl"), "\(ttl): \(bad.stderr)")
+        }
+    }
+}
