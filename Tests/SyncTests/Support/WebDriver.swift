@@ -1,0 +1,176 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// A phone-sized headless Chromium driven over the W3C WebDriver protocol by Debian's
+/// `chromedriver`, as a person's phone would use the app: a session of its own (profile
+/// directory, 390×844), elements found by their `data-testid`, and Chrome DevTools commands
+/// (`goog/cdp/execute`) for what a person does to the phone itself: going offline, standing at a
+/// station, clearing the site's data. Missing chromium or chromedriver cancels the test, naming
+/// the package (a failure under CI=true).
+final class WebDriver: @unchecked Sendable {
+    private let driver = Process()
+    private let base: String
+    private let session: String
+    let profile: String
+
+    static let driverPath: String? = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func require() throws {
+        if driverPath != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") { return }
+        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
+        try Test.cancel("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "CI=true but chromium or chromedriver is missing (apt-get install chromium chromium-driver; Tools/test installs them as root)" }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts chromedriver on a free port and a browser session in Japanese.
+    init(language: String = "ja") async throws {
+        try Self.require()
+        let port = Int.random(in: 20_000..<60_000)
+        base = "http://127.0.0.1:\(port)"
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("webdriver-\(UUID().uuidString)").path
+        driver.executableURL = URL(fileURLWithPath: Self.driverPath!)
+        driver.arguments = ["--port=\(port)"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = (try? await Self.request(.GET, base + "/status", nil)) != nil
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard ready else { driver.terminate(); throw Failure(description: "chromedriver did not start on port \(port)") }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome",
+            "goog:chromeOptions": [
+                "binary": "/usr/bin/chromium",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844", "--lang=\(language)",
+                         "--user-data-dir=\(profile)", "--no-first-run", "--disable-dev-shm-usage"],
+                "prefs": ["intl.accept_languages": language],
+            ] as [String: Any],
+        ] as [String: Any]]]
+        let answer = try await Self.request(.POST, base + "/session", capabilities)
+        guard let value = answer["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+            driver.terminate()
+            throw Failure(description: "no WebDriver session: \(answer)")
+        }
+        session = id
+    }
+
+    /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM
+    /// while it waits on a browser), waiting without blocking a cooperative thread.
+    func quit() async {
+        _ = try? await Self.request(.DELETE, "\(base)/session/\(session)", nil)
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        for _ in 0..<100 where driver.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    // MARK: - Commands
+
+    func open(_ url: String) async throws { _ = try await command(.POST, "url", ["url": url]) }
+    func reload() async throws { _ = try await command(.POST, "refresh", [:]) }
+
+    /// Runs `script` in the page (its `arguments` are `args`) and returns its value.
+    @discardableResult
+    func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
+        try await command(.POST, "execute/sync", ["script": script, "args": args])["value"] ?? nil
+    }
+
+    /// A Chrome DevTools Protocol command.
+    @discardableResult
+    func cdp(_ command: String, _ parameters: [String: Any] = [:]) async throws -> Any? {
+        try await self.command(.POST, "goog/cdp/execute", ["cmd": command, "params": parameters])["value"] ?? nil
+    }
+
+    /// The network as the phone has it: none, or back.
+    func setOffline(_ offline: Bool) async throws {
+        try await cdp("Network.enable")
+        try await cdp("Network.emulateNetworkConditions", ["offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
+    }
+
+    /// Standing at (lat, lng), with the site allowed to know it.
+    func setLocation(latitude: Double, longitude: Double, origin: String) async throws {
+        try await cdp("Browser.grantPermissions", ["permissions": ["geolocation"], "origin": origin])
+        try await cdp("Emulation.setGeolocationOverride", ["latitude": latitude, "longitude": longitude, "accuracy": 10])
+    }
+
+    func element(_ testID: String) async throws -> String {
+        try await element(css: "[data-testid=\"\(testID)\"]")
+    }
+
+    func element(css: String) async throws -> String {
+        let answer = try await command(.POST, "element", ["using": "css selector", "value": css])
+        guard let value = answer["value"] as? [String: Any], let id = value.values.first as? String else {
+            throw Failure(description: "no element \(css): \(answer)")
+        }
+        return id
+    }
+
+    func click(_ testID: String) async throws {
+        _ = try await command(.POST, "element/\(try await element(testID))/click", [:])
+    }
+
+    func click(css: String) async throws {
+        _ = try await command(.POST, "element/\(try await element(css: css))/click", [:])
+    }
+
+    func type(_ testID: String, _ text: String) async throws {
+        let id = try await element(testID)
+        _ = try await command(.POST, "element/\(id)/clear", [:])
+        _ = try await command(.POST, "element/\(id)/value", ["text": text])
+    }
+
+    func text(_ testID: String) async throws -> String {
+        try await execute("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+                          ["[data-testid=\"\(testID)\"]"]) as? String ?? ""
+    }
+
+    /// Waits (bounded) until `condition` holds, re-evaluated every 100 ms; throws naming `what`.
+    func wait(_ what: String, seconds: Double = 20, _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if (try? await condition()) == true { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "timed out after \(seconds) s waiting for \(what); page text: \(String((try? await execute("return document.body.innerText") as? String)?.prefix(800) ?? ""))")
+    }
+
+    /// A PNG of the page.
+    func screenshot() async throws -> Data {
+        let value = try await command(.GET, "screenshot", nil)["value"] as? String ?? ""
+        return Data(base64Encoded: value) ?? Data()
+    }
+
+    // MARK: - Wire
+
+    private func command(_ method: HTTPMethod, _ path: String, _ body: [String: Any]?) async throws -> [String: Any] {
+        let answer = try await Self.request(method, "\(base)/session/\(session)/\(path)", body)
+        if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
+            throw Failure(description: "WebDriver \(path): \(error): \(value["message"] ?? "")")
+        }
+        return answer
+    }
+
+    private static func request(_ method: HTTPMethod, _ url: String, _ body: [String: Any]?) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
+    }
+}
