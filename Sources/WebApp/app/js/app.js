@@ -7,7 +7,7 @@ import { Catalog, CatalogError } from './catalog.js';
 import { EditError, Ledger } from './ledger.js';
 import { StoreError } from './store.js';
 import { SIGNED_OUT, SyncFailure, SyncSession } from './sync.js';
-import { t } from './i18n.js';
+import { isKey, t } from './i18n.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
@@ -153,7 +153,7 @@ export class App {
       this.state = 'ok';
     } catch (error) {
       const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error));
-      this.syncError = failure.message;
+      this.syncError = describeFailure(failure);
       this.failureKind = failure.kind;
       this.state = 'error';
       if (failure.kind === 'signed-out') await this.signOut();
@@ -164,7 +164,7 @@ export class App {
 
   /** Forgets a revoked token (the events stay), so that the app shows pairing. */
   async signOut() {
-    this.syncError = SIGNED_OUT;
+    this.syncError = describeFailure(new SyncFailure('signed-out', SIGNED_OUT));
     this.state = 'unpaired';
     try {
       await this.replica.setMeta({ token: undefined });
@@ -263,4 +263,14 @@ export class App {
   compDate(id) {
     return this.ledger ? this.ledger.fold.compDate(id) : 0;
   }
+}
+
+/**
+ * A sync failure as one sentence in the app's language: Japanese words for each kind of failure
+ * (the English sentence, which names the details, is what the English interface shows).
+ * @param {SyncFailure} failure
+ */
+export function describeFailure(failure) {
+  const key = `failure.${failure.kind}`;
+  return isKey(key) ? t(key, failure.message) : failure.message;
 }

@@ -5,6 +5,16 @@
 /** @typedef {'ja' | 'en'} Lang */
 
 const ja = {
+  // Why a sync stopped (SyncFailure.kind); {0} is the detailed sentence in English.
+  'failure.offline': '同期サーバーに接続できません。記録はこの端末に保存されており、次の同期で送信します。',
+  'failure.signed-out': 'この端末はサインアウトされました（トークンが無効になりました）。もう一度ペアリングしてください。未送信の記録は残っています。',
+  'failure.clock': 'この端末の時計が進んでいるため、同期サーバーが記録を受け付けませんでした。時計を正しく合わせてください。記録は残っています。',
+  'failure.damaged': 'サーバーに保存されたこのアカウントのデータが損傷しています。しばらくしてから同期してください（管理者が修復します）。記録はこの端末に残っています。',
+  'failure.refused': '同期サーバーが受け付けませんでした: {0}',
+  'failure.server': '同期できませんでした。しばらくしてからやり直してください。記録はこの端末に残っています（{0}）。',
+  'failure.malformed': '同期サーバーの応答が正しくないため、何も保存しませんでした（{0}）。',
+  'failure.fork': 'この端末の記録が別の端末のコピーと食い違っています: {0}',
+  'failure.storage': 'この端末に保存できませんでした: {0}',
   'tab.map': '地図', 'tab.nearby': '現在地', 'tab.search': '検索', 'tab.station': '駅', 'tab.stats': '統計', 'tab.sync': '同期',
   'today': '今日、乗下車しました！',
   'unknown': '不明',
@@ -53,6 +63,8 @@ const ja = {
 
 /** @type {Record<keyof typeof ja, string>} */
 const en = {
+  'failure.offline': '{0}', 'failure.signed-out': '{0}', 'failure.clock': '{0}', 'failure.damaged': '{0}',
+  'failure.refused': '{0}', 'failure.server': '{0}', 'failure.malformed': '{0}', 'failure.fork': '{0}', 'failure.storage': '{0}',
   'tab.map': 'Map', 'tab.nearby': 'Nearby', 'tab.search': 'Search', 'tab.station': 'Station', 'tab.stats': 'Stats', 'tab.sync': 'Sync',
   'today': 'I got on or off here today!',
   'unknown': 'unknown',
