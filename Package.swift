@@ -31,6 +31,10 @@ let package = Package(
         // The sync server's /metrics (Prometheus text format).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // NIOCore (ByteBuffer, channel handlers), also used through Hummingbird and postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // NIOHTTPTypes: the request parts a channel handler of the server sees.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // gzip for the web app's files and the catalogue document on the wire (zlib).
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
@@ -72,6 +76,10 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import LedgerCore
 import LedgerSync
 import Logging
@@ -20,6 +21,14 @@ package enum SyncHTTPServer {
         package var catalogDocument: (@Sendable () throws -> [UInt8])?
         /// The clock of pairing codes' expiry.
         package var clock: any WallClock = SystemClock()
+        /// A connection that has not sent a complete first request head this long after it was
+        /// accepted is closed (slow or half-sent headers hold a descriptor every user shares).
+        package var headerTimeout: Duration = .seconds(10)
+        /// A keep-alive connection idle this long between requests, or a request whose body
+        /// stalls this long, is closed.
+        package var idleTimeout: Duration = .seconds(30)
+        /// Connections served at once; more wait in the listen backlog until one closes.
+        package var maximumConnections = 1000
         package init() {}
     }
 
@@ -78,9 +87,14 @@ package enum SyncHTTPServer {
         addPairing(to: router, storage: storage, clock: configuration.clock, limiter: PairingRateLimiter(),
                    bodyLimit: limit, logger: logger)
 
+        let headerTimeout = configuration.headerTimeout
         return Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout)],
+                idleTimeout: TimeAmount(configuration.idleTimeout))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
@@ -142,8 +156,11 @@ package enum SyncHTTPServer {
             throw SyncServerError(.payloadTooLarge, "the request body is \(length) bytes; the limit is \(limit)")
         }
         let buffer: ByteBuffer
-        do { buffer = try await request.body.collect(upTo: limit) } catch {
+        do { buffer = try await request.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
             throw SyncServerError(.payloadTooLarge, "the request body exceeds the limit of \(limit) bytes")
+        } catch {
+            // The client went away (or sent a broken body) before the body was complete.
+            throw SyncServerError(.malformed, "the request body ended before it was complete")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))

@@ -1,3 +1,4 @@
+import LedgerCore
 import Logging
 import PostgresNIO
 
@@ -76,6 +77,13 @@ package enum PostgresSchema {
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())",
                     logger: logger)
+            }
+            // A database migrated by a newer oritsubushi may hold what this one cannot serve.
+            var newest: Int32 = 0
+            for try await version in try await connection.query(
+                "SELECT COALESCE(max(version), 0) FROM schema_migrations", logger: logger).decode(Int32.self) { newest = version }
+            if newest > versions.max() ?? 0 {
+                throw LedgerError(.unavailable, "the database's schema is version \(newest), newer than this oritsubushi knows (\(versions.max() ?? 0)); upgrade oritsubushi before serving it")
             }
             for migration in migrations {
                 try await connection.transaction(logger: logger) { connection in

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerSync
 import NIOPosix
+import Synchronization
 
 /// The embedded store of `serve --data DIR` (Schemas/server-store.md, "Files store"): users and
 /// token hashes in `DATA/users.json`, one ledger per user in `DATA/ledgers/<user>/`, device
@@ -21,6 +22,8 @@ package final class FilesStore: SyncStorage {
     let pool: LedgerPool
     let tokens: TokenIndex
     private let threads: NIOThreadPool
+    /// `DATA/LOCK`: one `serve` per data directory (the per-user actors are its only writers).
+    private let lock: Mutex<LedgerLock?>
 
     var ledgersPath: String { Path.join(dataDirectory, Self.ledgersDirectory) }
 
@@ -35,6 +38,11 @@ package final class FilesStore: SyncStorage {
         let fileSystem = PosixFileSystem()
         let ledgers = Path.join(dataDirectory, Self.ledgersDirectory)
         if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        try Self.checkWritable(dataDirectory, fileSystem)
+        do { lock = Mutex(try LedgerLock.acquire(directory: dataDirectory)) } catch let error as LedgerError where error.category == .locked {
+            let holder = error.message.firstMatch(of: /pid \d+/).map { " (\($0.output))" } ?? ""
+            throw LedgerError(.locked, "another process\(holder) already serves the data directory \(dataDirectory); run one serve per data directory")
+        }
         if !fileSystem.directoryExists(ledgers) { try fileSystem.createDirectory(ledgers) }
         try DeviceClaims.migrate(dataDirectory: dataDirectory, ledgers: ledgers, clock: clock)
         claims = DeviceClaims(dataDirectory: dataDirectory)
@@ -73,10 +81,24 @@ package final class FilesStore: SyncStorage {
         return try await io { try accounts.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now) }
     }
 
-    /// Closes every open ledger (their locks released), then stops the I/O threads.
+    /// Closes every open ledger (their locks released), then stops the I/O threads and releases
+    /// the data directory.
     package func close() async {
         for ledger in pool.all { await ledger.closeLedger() }
         try? await threads.shutdownGracefully()
+        lock.withLock { $0?.release() }
+    }
+
+    /// Refuses to serve a data directory it cannot write (every push would fail with 500): a
+    /// file is made, fsynced and removed first.
+    private static func checkWritable(_ directory: String, _ fileSystem: PosixFileSystem) throws {
+        let probe = Path.join(directory, ".write-check")
+        do {
+            try fileSystem.writeAtomically(probe, Array("serve".utf8))
+            try fileSystem.removeFile(probe)
+        } catch {
+            throw LedgerError(.io, "cannot write the data directory \(directory); serve needs to write there (check its permissions and free space)")
+        }
     }
 
     /// The user's ledger of the current generation; a user deleted since the token was checked

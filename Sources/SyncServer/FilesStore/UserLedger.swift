@@ -146,7 +146,9 @@ actor UserLedger {
         guard let error = error as? LedgerError else { return error }
         switch error.category {
         case .corruption:
-            return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is damaged: \(error.description); an operator can run 'oritsubushi server verify' and 'server repair'")
+            // The details (file, offset) are the operator's: `server verify` prints them; a
+            // client is never told the server's paths.
+            return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is damaged; an operator can run 'oritsubushi server verify' and 'server repair'; other users are served")
         case .locked:
             return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is held by another process (a 'server repair'?); try again later")
         default:

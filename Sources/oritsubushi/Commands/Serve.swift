@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import LedgerCore
 import LedgerSync
 import Logging
@@ -43,8 +46,14 @@ struct ServeOptions: ParsableArguments {
         push. GET /metrics (Prometheus text) answers on the main port unless --metrics-port moves \
         it to 127.0.0.1:PORT. Pushed station edits must name a station of --catalog LEDGER_DIR \
         (either store; the files store also reads DIR/catalog.sqlite), else any station from 1. \
-        Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged. Exit codes: \
-        64 bad options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used.
+        Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged. A connection \
+        must send its first request head within --header-timeout (10 s) and is closed after \
+        --idle-timeout (30 s) without traffic; at most --max-connections (1000) are served at \
+        once. The phone app is served at /app/ (README, "The phone app"). The data directory's \
+        files are made 0600 (directories 0700), and one serve holds DIR/LOCK. Exit codes: 64 bad \
+        options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used (or the \
+        database's schema is newer than this binary), 74 the data directory cannot be written, \
+        75 another serve holds the data directory.
         """
 
     @OptionGroup var store: StoreOptions
@@ -55,6 +64,13 @@ struct ServeOptions: ParsableArguments {
                                valueName: "port"))
     var metricsPort: Int?
     @Option(help: "PostgreSQL connections per instance (PostgreSQL store only).") var connections = 20
+    @Option(help: ArgumentHelp("Close a connection that has not sent a complete request head this many seconds after it was accepted.",
+                               valueName: "seconds"))
+    var headerTimeout = 10
+    @Option(help: ArgumentHelp("Close a keep-alive connection idle this many seconds between requests, or a request whose body stalls as long.",
+                               valueName: "seconds"))
+    var idleTimeout = 30
+    @Option(help: "Connections served at once; more wait until one closes.") var maxConnections = 1000
     @Option(help: ArgumentHelp(
         "Accept station edits only for the stations of this ledger directory's catalogue (its catalog.sqlite, after 'catalog import'); default: the files store's DIR/catalog.sqlite if there is one, else any station from 1.",
         valueName: "ledger-dir"))
@@ -67,9 +83,15 @@ struct ServeOptions: ParsableArguments {
         }
         guard (1...1000).contains(connections) else { throw ValidationError("--connections must be 1 to 1000") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard (1...3600).contains(headerTimeout) else { throw ValidationError("--header-timeout must be 1 to 3600 seconds") }
+        guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
     }
 
     func serve() async throws {
+        // The data directory and every file the server makes are the operator's alone: memos
+        // and token hashes are nobody else's business (directories 0700, files 0600).
+        umask(0o077)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = Logger.Level(rawValue: Environment.variable("LOG_LEVEL") ?? "info") ?? .info
@@ -83,6 +105,9 @@ struct ServeOptions: ParsableArguments {
         configuration.host = host
         configuration.port = port
         configuration.maximumBodyBytes = maxBodyBytes
+        configuration.headerTimeout = .seconds(headerTimeout)
+        configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.maximumConnections = maxConnections
         let catalogDirectory = catalog
         configuration.catalogDocument = { try ServerCatalog.document(ledgerDirectory: catalogDirectory) }
         let host = self.host

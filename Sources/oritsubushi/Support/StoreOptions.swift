@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import LedgerCore
 import Logging
 import SyncServer
@@ -44,6 +47,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Runs `body` on the administration and closes it, also when `body` throws.
     func withAdministration<T>(_ body: (any SyncStoreAdministration, _ now: Int64) async throws -> T) async throws -> T {
+        umask(0o077)  // as `serve`: what the store's files hold is the operator's alone
         let clock = try Environment.clock()
         let store = try await administration(clock: clock)
         do {

@@ -1,0 +1,145 @@
+import Foundation
+import LedgerTestSupport
+import NIOHTTP1
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve` refuses to start where it cannot serve, and one client cannot hold the server's
+/// connections (issue 24, "Operable"), through the built binary.
+@Suite("serve: start-up refusals, timeouts, permissions")
+struct ServeOperabilityTests {
+    @Test("a second serve on the same data directory exits 75 naming the holder; the first keeps serving")
+    func secondServeRefused() async throws {
+        let dir = try TemporaryDirectory("serve-lock")
+        defer { dir.remove() }
+        let first = try ServerProcess(data: dir.sub("data"))
+        defer { first.terminate() }
+        let second = try CLI.run(["server", "serve", "--data", dir.sub("data"), "--port", "0"], environment: [:])
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr.contains("already serves the data directory") && second.stderr.contains("pid"), "\(second.stderr)")
+        let (health, _, _) = try await testRequest(.GET, first.url + "/v1/health", token: nil, json: nil)
+        #expect(health == 200)
+    }
+
+    @Test("the data directory is 0700 and its files 0600")
+    func privateFiles() async throws {
+        let dir = try TemporaryDirectory("serve-modes")
+        defer { dir.remove() }
+        let data = dir.sub("data")
+        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
+        let server = try ServerProcess(data: data)
+        defer { server.terminate() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: token,
+                                                   json: try Wire.push([Wire.edit(1, hlcMilliseconds: now - 1000)]))
+        #expect(status == 200)
+        let enumerator = try #require(FileManager.default.enumerator(atPath: data))
+        var checked = 0
+        for case let path as String in enumerator {
+            let attributes = try FileManager.default.attributesOfItem(atPath: data + "/" + path)
+            let mode = (attributes[.posixPermissions] as? Int ?? 0) & 0o777
+            let isDirectory = attributes[.type] as? FileAttributeType == .typeDirectory
+            #expect(mode & 0o077 == 0, "\(path) is \(String(mode, radix: 8)): readable by others")
+            #expect(!isDirectory || mode == 0o700, "\(path)")
+            checked += 1
+        }
+        #expect(checked >= 4, "users.json, LOCK, ledgers/alice and its files")
+        let top = try FileManager.default.attributesOfItem(atPath: data)[.posixPermissions] as? Int ?? 0
+        #expect(top & 0o777 == 0o700)
+    }
+
+    @Test("a connection that never completes its request head is closed after --header-timeout; an idle one after --idle-timeout")
+    func slowConnectionsAreClosed() async throws {
+        let dir = try TemporaryDirectory("serve-timeouts")
+        defer { dir.remove() }
+        let server = try ServerProcess(storeArguments: ["--data", dir.sub("data")],
+                                       command: ["server", "serve", "--header-timeout", "1", "--idle-timeout", "2"])
+        defer { server.terminate() }
+        let started = Date()
+        let slow = try RawConnection(port: server.port)
+        try slow.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // never finished
+        #expect(slow.waitForClose(seconds: 8), "a half-sent head holds the connection")
+        #expect(Date().timeIntervalSince(started) < 6)
+
+        let idle = try RawConnection(port: server.port)
+        try idle.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(idle.waitForClose(seconds: 10), "an idle keep-alive connection is held")
+    }
+
+    @Test("a client that disconnects in the middle of a body is not counted as 413")
+    func disconnectIsNotTooLarge() async throws {
+        let dir = try TemporaryDirectory("serve-disconnect")
+        defer { dir.remove() }
+        let data = dir.sub("data")
+        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
+        let server = try ServerProcess(data: data)
+        defer { server.terminate() }
+        let cut = try RawConnection(port: server.port)
+        try cut.send("POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"records\":[")
+        cut.close()
+        try await Task.sleep(for: .milliseconds(500))
+        let (_, _, metrics) = try await testRequest(.GET, server.url + "/metrics", token: nil, json: nil)
+        let text = String(decoding: metrics, as: UTF8.self)
+        #expect(!text.contains("status=\"413\""), "a disconnect was counted as 413")
+        #expect(!server.log.contains("413"), "\(server.log)")
+    }
+
+    @Test("serve refuses a PostgreSQL schema newer than it knows, exit 69 in one sentence")
+    func newerSchemaRefused() async throws {
+        try TestPostgres.require()
+        let database = try await TestPostgres.database()
+        let setup = try CLI.run(["server", "users", "--store", database.url], environment: [:])
+        setup.expectSuccess()  // creates and migrates the schema
+        _ = try await database.sql("INSERT INTO schema_migrations (version) VALUES (999)")
+        let refused = try CLI.run(["server", "serve", "--store", database.url, "--port", "0"], environment: [:])
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(refused.stderr.contains("newer than this oritsubushi knows"), "\(refused.stderr)")
+        await database.drop()
+    }
+}
+
+/// A bare TCP connection to 127.0.0.1, for requests no HTTP client would send.
+final class RawConnection {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+    private var fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw RawConnection.Failure(description: "cannot connect to port \(port)") }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw RawConnection.Failure(description: "send failed") }
+    }
+
+    /// Reads (and drops) what the server sends until it closes the connection; false when it is
+    /// still open after `seconds`.
+    func waitForClose(seconds: Double) -> Bool {
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return true }
+        }
+        return false
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { close() }
+}
