@@ -10,6 +10,8 @@ struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
     /// Path → its one method: the router's "no route" becomes 405 with `Allow` on these paths.
     let declaredMethods: [String: HTTPRequest.Method]
+    /// The store's words for a failure in the log (`SyncStorage.logDescription`).
+    var describe: @Sendable (any Error) -> String = { "\($0)" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -29,7 +31,7 @@ struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 break
             case .internal:
                 logger.error(error is LedgerError ? "ledger failure" : "unexpected failure",
-                             metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+                             metadata: ["path": "\(request.uri.path)", "error": "\(describe(error))"])
             default:
                 logger.notice("refused", metadata: ["path": "\(request.uri.path)", "status": "\(answer.status.code)",
                                                     "reason": "\(answer.message)"])

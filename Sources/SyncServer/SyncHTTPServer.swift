@@ -43,7 +43,8 @@ package enum SyncHTTPServer {
     ) -> some ApplicationProtocol {
         let router = Router(context: SyncRequestContext.self)
         extend(router)
-        router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 }))
+        router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 },
+                                                   describe: { storage.logDescription(of: $0) }))
         let limit = configuration.maximumBodyBytes
 
         // /health is an alias for load balancers and probes that expect the bare path.

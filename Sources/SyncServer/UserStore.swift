@@ -192,7 +192,7 @@ package struct UserStore: Sendable {
     }
 
     /// The same with the token given as its hash.
-    package func revoke(user name: String, tokenHash: String?, now: Int64) throws -> (user: String, count: Int) {
+    package func revoke(user name: String, tokenHash: String?, device: String? = nil, now: Int64) throws -> (user: String, count: Int) {
         try withLock {
             var file = try load()
             var hash = tokenHash
@@ -208,11 +208,13 @@ package struct UserStore: Sendable {
             var count = 0
             for t in file.users[index].tokens.indices where file.users[index].tokens[t].revoked == nil {
                 if let hash, file.users[index].tokens[t].sha256 != hash { continue }
+                if let device, file.users[index].tokens[t].device != device { continue }
                 file.users[index].tokens[t].revoked = ISO8601.format(milliseconds: now)
                 count += 1
             }
             guard count > 0 else {
-                throw LedgerError(.usage, hash == nil ? "user '\(file.users[index].name)' has no active token" : "that token is not an active token of user '\(file.users[index].name)'")
+                throw LedgerError(.usage, device.map { "user '\(file.users[index].name)' has no active token of device '\($0)'" }
+                                  ?? (hash == nil ? "user '\(file.users[index].name)' has no active token" : "that token is not an active token of user '\(file.users[index].name)'"))
             }
             try save(file)
             return (file.users[index].name, count)

@@ -25,7 +25,7 @@ extension PostgresStore {
         guard added else { throw LedgerError(.usage, "no user '\(user)' in \(location.redacted); add one with `server add-user`") }
     }
 
-    package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
+    package func revokeTokens(user: String, tokenHash: String?, device: String?, now: Int64) async throws -> (user: String, count: Int) {
         try await client.transaction(logger: logger) { connection in
             var owner: (id: Int64, name: String)?
             var hash = tokenHash
@@ -43,12 +43,17 @@ extension PostgresStore {
                 throw LedgerError(.usage, "no user or active token '\(user.hasPrefix("ots_") ? "ots_…" : user)' in \(location.redacted)")
             }
             var count = 0
-            let rows = hash.map { hash in
-                "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL AND hash = \(hash) RETURNING 1" as PostgresQuery
-            } ?? "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL RETURNING 1"
+            let rows: PostgresQuery = if let hash {
+                "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL AND hash = \(hash) RETURNING 1"
+            } else if let device {
+                "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL AND device_name = \(device) RETURNING 1"
+            } else {
+                "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL RETURNING 1"
+            }
             for try await _ in try await connection.query(rows, logger: logger).decode(Int32.self) { count += 1 }
             guard count > 0 else {
-                throw LedgerError(.usage, hash == nil ? "user '\(owner.name)' has no active token" : "that token is not an active token of user '\(owner.name)'")
+                throw LedgerError(.usage, device.map { "user '\(owner.name)' has no active token of device '\($0)'" }
+                                  ?? (hash == nil ? "user '\(owner.name)' has no active token" : "that token is not an active token of user '\(owner.name)'"))
             }
             return (owner.name, count)
         }

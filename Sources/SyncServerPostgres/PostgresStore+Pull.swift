@@ -11,6 +11,10 @@ extension PostgresStore {
     /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
     /// returned row's bytes are checked against its digest: a damaged row answers 503.
     package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+        try await PostgresDeadline.serving(logger) { try await self.pullPage(user: user, request: request) }
+    }
+
+    private func pullPage(user: String, request: PullRequest) async throws -> PullResponse {
         let have = try ForkCheck.decodeHave(request)
         let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
         return try await client.withConnection { connection in

@@ -8,6 +8,10 @@ extension PostgresStore {
     /// and the checks of `LedgerMerger.prepare` run against what the rows hold; the event key
     /// `(device, seq)` decides between two instances inserting one id at the same moment.
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
+        try await PostgresDeadline.serving(logger) { try await self.append(user: user, request: request) }
+    }
+
+    private func append(user: String, request: PushRequest) async throws -> PushResponse {
         let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
         let now = clock.nowMilliseconds()
         do {

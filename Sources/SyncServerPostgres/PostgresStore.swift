@@ -46,7 +46,10 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let store = PostgresStore(location: location, client: client, stations: stations, clock: clock, limits: limits, logger: logger)
         do {
-            try await PostgresSchema.migrate(client, logger: logger)
+            try await PostgresDeadline.run { try await PostgresSchema.migrate(client, logger: logger) }
+        } catch is PostgresDeadline.Expired {
+            await store.close()
+            throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): no answer within \(PostgresDeadline.seconds) s (is the server running and reachable?)")
         } catch {
             await store.close()
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(Self.describe(error))")
@@ -59,10 +62,15 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
         await runner.value
     }
 
+    package func logDescription(of error: any Error) -> String { Self.describe(error) }
+
     /// A database error in one short clause (PSQLError's description hides the server's message).
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
+            if let message = error.serverInfo?[.message] {
+                let state = error.serverInfo?[.sqlState].map { "SQLSTATE \($0): " } ?? ""
+                return state + message
+            }
             return "\(error.code)"
         }
         if let error = error as? LedgerError { return error.message }
@@ -72,6 +80,10 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     // MARK: Serving
 
     package func user(forTokenHash hash: String) async throws -> String? {
+        try await PostgresDeadline.serving(logger) { try await self.lookUp(tokenHash: hash) }
+    }
+
+    private func lookUp(tokenHash hash: String) async throws -> String? {
         let rows = try await client.query(
             "SELECT u.name FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = \(hash) AND t.revoked IS NULL",
             logger: logger)
@@ -80,6 +92,10 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     }
 
     package func status(user: String) async throws -> StoreStatus {
+        try await PostgresDeadline.serving(logger) { try await self.readStatus(user: user) }
+    }
+
+    private func readStatus(user: String) async throws -> StoreStatus {
         try await client.withConnection { connection in
             let id = try await Self.userID(user, connection, logger, serving: true)
             let held = try await Self.heldVector(id, connection, logger)

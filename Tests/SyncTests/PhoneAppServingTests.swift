@@ -114,7 +114,7 @@ struct PhoneAppServingTests {
         let dir = try TemporaryDirectory("app-pair")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        _ = try store.addUser("alice")
+        let laptop = try store.addUser("alice")
         let server = try store.serve()
         defer { server.terminate() }
 
@@ -157,10 +157,14 @@ struct PhoneAppServingTests {
         #expect(Int(refusal.1["Retry-After"].first ?? "") ?? 0 >= 1)
         #expect(refusal.2["error"] as? String == "too_many_requests")
 
-        let revoked = try store.server("revoke-token", "alice", "--token", token)
+        let revoked = try store.server("revoke-token", "alice", "--device", "iPhone Safari")
         revoked.expectSuccess()
         let (after, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
-        #expect(after == 401, "revoke-token revokes a paired token")
+        #expect(after == 401, "revoke-token --device revokes the phone's token")
+        let (others, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: laptop, json: nil)
+        #expect(others == 200, "and leaves the user's other tokens working")
+        let again = try store.server("revoke-token", "alice", "--device", "iPhone Safari")
+        #expect(again.status == 64, "\(again.stderr)")
     }
 
     @Test("server pair refuses an unknown user and a bad --ttl, and writes nothing", arguments: StoreKind.allCases)

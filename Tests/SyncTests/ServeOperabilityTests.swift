@@ -69,6 +69,33 @@ struct ServeOperabilityTests {
         #expect(idle.waitForClose(seconds: 10), "an idle keep-alive connection is held")
     }
 
+    @Test("server users shows a push within the documented 5 s, and the time survives SIGKILL")
+    func activitySurvivesKill() async throws {
+        let dir = try TemporaryDirectory("serve-activity")
+        defer { dir.remove() }
+        let data = dir.sub("data")
+        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
+        let server = try ServerProcess(data: data)
+        defer { server.terminate() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: token,
+                                                   json: try Wire.push([Wire.edit(1, hlcMilliseconds: now - 5000)]))
+        #expect(status == 200)
+        try await Task.sleep(for: .seconds(1))
+        let second = Int64(Date().timeIntervalSince1970 * 1000)
+        (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: token,
+                                               json: try Wire.push([Wire.edit(2, hlcMilliseconds: now - 4000)]))
+        #expect(status == 200)
+        try await Task.sleep(for: .seconds(6))
+        server.kill()
+        let users = try CLI.run(["server", "users", "--json", "--data", data], environment: [:])
+        users.expectSuccess()
+        let object = try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [String: Any]
+        let alice = (object?["users"] as? [[String: Any]])?.first
+        let lastPush = (alice?["last_push"] as? String).flatMap { ISO8601DateFormatter().date(from: $0.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)) }
+        #expect(lastPush.map { $0.timeIntervalSince1970 * 1000 >= Double(second - 1000) } == true, "\(users.stdout)")
+    }
+
     @Test("a client that disconnects in the middle of a body is not counted as 413")
     func disconnectIsNotTooLarge() async throws {
         let dir = try TemporaryDirectory("serve-disconnect")
@@ -85,6 +112,18 @@ struct ServeOperabilityTests {
         let text = String(decoding: metrics, as: UTF8.self)
         #expect(!text.contains("status=\"413\""), "a disconnect was counted as 413")
         #expect(!server.log.contains("413"), "\(server.log)")
+    }
+
+    @Test("an unreachable PostgreSQL fails serve and server commands within the deadline, exit 69 naming the cause")
+    func unreachableDatabase() throws {
+        let url = "postgres://postgres@127.0.0.1:9/nothing"  // the discard port: nothing listens
+        for command in [["server", "users", "--store", url], ["server", "serve", "--store", url, "--port", "0"]] {
+            let started = Date()
+            let result = try CLI.run(command, environment: [:])
+            #expect(result.status == 69, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("cannot use the PostgreSQL store"), "\(result.stderr)")
+            #expect(Date().timeIntervalSince(started) < 20, "\(command) took \(Date().timeIntervalSince(started)) s")
+        }
     }
 
     @Test("serve refuses a PostgreSQL schema newer than it knows, exit 69 in one sentence")

@@ -33,8 +33,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
         try accounts.addToken(user: user, tokenHash: tokenHash, now: now)
     }
 
-    package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
-        try accounts.revoke(user: user, tokenHash: tokenHash, now: now)
+    package func revokeTokens(user: String, tokenHash: String?, device: String?, now: Int64) async throws -> (user: String, count: Int) {
+        try accounts.revoke(user: user, tokenHash: tokenHash, device: device, now: now)
     }
 
     package func users() async throws -> [StoredUser] {

@@ -157,13 +157,39 @@ actor UserLedger {
     }
 
     /// Records the time of a pull or push; writes the activity file at most every
-    /// `Limits.activityInterval` (and when the ledger closes).
+    /// `Limits.activityInterval`, and a time it did not write then at the end of that interval
+    /// (so `server users` lags by at most the interval, and a SIGKILL loses at most that much).
     private func noteActivity(_ update: (inout UserActivity, Int64) -> Void) async {
         guard !retired else { return }
         let now = store.clock.nowMilliseconds()
         update(&activity, now)
         activityDirty = true
-        guard now - activityWritten >= store.limits.activityInterval else { return }
+        let wait = store.limits.activityInterval - (now - activityWritten)
+        guard wait <= 0 else {
+            scheduleActivityWrite(afterMilliseconds: wait)
+            return
+        }
+        await writeActivity(now: now)
+    }
+
+    private var activityWriteScheduled = false
+
+    private func scheduleActivityWrite(afterMilliseconds wait: Int64) {
+        guard !activityWriteScheduled else { return }
+        activityWriteScheduled = true
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(wait))
+            await self?.writeScheduledActivity()
+        }
+    }
+
+    private func writeScheduledActivity() async {
+        activityWriteScheduled = false
+        guard activityDirty, !retired else { return }
+        await writeActivity(now: store.clock.nowMilliseconds())
+    }
+
+    private func writeActivity(now: Int64) async {
         activityWritten = now
         activityDirty = false
         let (activity, directory, user) = (self.activity, store.dataDirectory, self.user)

@@ -35,4 +35,6 @@ package struct MeteredStorage: SyncStorage {
     }
 
     package func close() async { await base.close() }
+
+    package func logDescription(of error: any Error) -> String { base.logDescription(of: error) }
 }

@@ -34,6 +34,13 @@ package protocol SyncStorage: Sendable {
     func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String
     /// Releases files, locks and connections.
     func close() async
+    /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never
+    /// sent to a client).
+    func logDescription(of error: any Error) -> String
+}
+
+extension SyncStorage {
+    package func logDescription(of error: any Error) -> String { "\(error)" }
 }
 
 /// The operator's commands on a store (`oritsubushi server …`), run by the CLI in its own process
@@ -48,10 +55,11 @@ package protocol SyncStoreAdministration: Sendable {
     func addUser(_ name: String, tokenHash: String, now: Int64) async throws
     /// Adds one more token (hash) to an existing user; the other tokens keep working.
     func addToken(user: String, tokenHash: String, now: Int64) async throws
-    /// Revokes one token of `user` (its hash), or every active one when `tokenHash` is nil.
-    /// `user` may be a token itself (its hash is looked up): then that token is revoked.
-    /// Returns the owner and how many tokens were revoked; refuses when none was.
-    func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int)
+    /// Revokes one token of `user` (its hash), or the active ones a pairing code gave to the
+    /// device named `device`, or every active one when both are nil. `user` may be a token
+    /// itself (its hash is looked up): then that token is revoked. Returns the owner and how
+    /// many tokens were revoked; refuses when none was.
+    func revokeTokens(user: String, tokenHash: String?, device: String?, now: Int64) async throws -> (user: String, count: Int)
     /// Every user, sorted by name.
     func users() async throws -> [StoredUser]
     /// `server pair NAME`: stores a one-time pairing code (its hash) for an existing user, valid
@@ -70,6 +78,13 @@ package protocol SyncStoreAdministration: Sendable {
     func export(user: String, to directory: String, now: Int64) async throws -> Int
     /// Restores a damaged user from a client's replica (the inverse of `verify --repair --server`).
     func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport
+}
+
+extension SyncStoreAdministration {
+    /// `revokeTokens` without a device.
+    package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
+        try await revokeTokens(user: user, tokenHash: tokenHash, device: nil, now: now)
+    }
 }
 
 /// `GET /v1/status`.
