@@ -65,6 +65,8 @@ final class WebDriver: @unchecked Sendable {
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         session = id
+        // --window-size alone leaves a 500×701 viewport in this Chromium: the phone's size exactly.
+        try await cdp("Emulation.setDeviceMetricsOverride", ["width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true])
     }
 
     /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM

@@ -216,8 +216,10 @@ export function drawMap(ctx, scene, v, width, height, overlay) {
     ctx.lineWidth = 0.8;
     ctx.stroke();
   }
-  drawCounts(ctx, overlay.counts, v, width, height);
+  // Pins, then the counts on top (a count under a pin or a name could not be read); names keep
+  // clear of the counts.
   drawPins(ctx, scene, overlay, v, width, height);
+  drawCounts(ctx, overlay.counts, v, width, height);
 }
 
 /**
@@ -261,7 +263,12 @@ function drawPins(ctx, scene, overlay, v, width, height) {
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   /** @type {Array<[number, number, number, number]>} */
-  const taken = [];
+  const taken = overlay.counts.map((cell) => {
+    const p = project(cell.meanLat, cell.meanLng);
+    const { px, py } = toScreen(v, width, height, p.x, p.y);
+    const radius = countRadius(cell.count);
+    return /** @type {[number, number, number, number]} */ ([px - radius, py - radius, px + radius, py + radius]);
+  });
   for (const pin of [...overlay.pins].reverse()) {
     const i = scene.indexOf.get(pin.entry.id);
     if (i === undefined) continue;
