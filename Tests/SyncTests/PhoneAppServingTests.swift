@@ -167,6 +167,21 @@ struct PhoneAppServingTests {
         #expect(again.status == 64, "\(again.stderr)")
     }
 
+    @Test("an expired pairing code is refused with 410 and makes no token", arguments: StoreKind.allCases)
+    func expiredCode(kind: StoreKind) async throws {
+        let fixture = try await StoreFixture.make(kind)
+        _ = try await fixture.addUser("alice")
+        let code = PairingCode.random()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await fixture.admin.addPairingCode(user: "alice", codeHash: code.hash, now: now - 700_000, expires: now - 100_000)
+        let (status, body) = try await fixture.server.call(.POST, "/v1/pair", token: nil, ["code": code.grouped, "device_name": "Pixel"])
+        #expect(status == 410 && body["error"] as? String == "gone", "\(kind): \(body)")
+        #expect((body["message"] as? String)?.contains("expired") == true, "\(body)")
+        let users = try await fixture.admin.users()
+        #expect(users.first?.tokens.count == 1, "\(kind): no token was made")
+        await fixture.stop()
+    }
+
     @Test("server pair refuses an unknown user and a bad --ttl, and writes nothing", arguments: StoreKind.allCases)
     func pairRefusals(kind: StoreKind) async throws {
         let dir = try TemporaryDirectory("app-pair-refusals")
