@@ -2,10 +2,12 @@ import LedgerCore
 import PostgresNIO
 import SyncServer
 
-/// How long the PostgreSQL store waits for the database, at start and per request: postgres-nio's
-/// pool retries an unreachable server with back-off for over a minute, while an operator starting
-/// `serve` and a client waiting on a request should hear within seconds. A start-up past the
-/// deadline exits 69 naming the cause; a request answers 503 with `Retry-After`.
+/// How long the PostgreSQL store waits to reach the database at start: postgres-nio's pool retries
+/// an unreachable server with back-off for over a minute, while an operator starting `serve` or
+/// running `server …` should hear within seconds. The deadline bounds one trivial query (reaching
+/// the server), not the migration after it, which may wait on other instances' migrations. A
+/// request whose connection fails answers 503 with `Retry-After`; a request waiting for a
+/// connection while the database is down is not yet bounded (README, "Known limits").
 enum PostgresDeadline {
     static let seconds = 10
     /// What a 503 asks a client to wait before trying again.
@@ -27,14 +29,11 @@ enum PostgresDeadline {
 
     struct Expired: Error {}
 
-    /// A request's store call: a database that does not answer within the deadline, or whose
-    /// connection fails, is a 503 that tells the client when to retry (the cause goes to the log).
+    /// A request's store call: a database connection that fails is a 503 that tells the client
+    /// when to retry (the cause goes to the log).
     static func serving<T: Sendable>(_ logger: Logger, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await run(seconds, body)
-        } catch is Expired {
-            logger.error("the database did not answer within \(seconds) s")
-            throw SyncServerError(.unavailable, "the server's database does not answer; try again later", retryAfter: retryAfter)
+            return try await body()
         } catch let error as PSQLError where error.serverInfo == nil {
             // No server message: the connection itself failed (refused, reset, closed).
             logger.error("the database connection failed", metadata: ["error": "\(PostgresStore.describe(error))"])

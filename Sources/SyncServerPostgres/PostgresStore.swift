@@ -46,7 +46,10 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let store = PostgresStore(location: location, client: client, stations: stations, clock: clock, limits: limits, logger: logger)
         do {
-            try await PostgresDeadline.run { try await PostgresSchema.migrate(client, logger: logger) }
+            try await PostgresDeadline.run {
+                for try await _ in try await client.query("SELECT 1", logger: logger).decode(Int32.self) {}
+            }
+            try await PostgresSchema.migrate(client, logger: logger)
         } catch is PostgresDeadline.Expired {
             await store.close()
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): no answer within \(PostgresDeadline.seconds) s (is the server running and reachable?)")
