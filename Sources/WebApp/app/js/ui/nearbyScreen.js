@@ -72,7 +72,7 @@ export class NearbyScreen {
     const open = nearest(catalog.enabledStations, lat, lng, 1, (s) => this.app.compDate(s.id) === 0)[0];
     this.incomplete.hidden = false;
     this.incomplete.replaceChildren(open
-      ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', open.station.name, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
+      ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', `${open.station.name}（${catalog.operatorName(open.station.operator)}）`, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
       : t('nearby.allDone'));
     if (this.selected === null || !hits.some((hit) => hit.station.id === this.selected)) this.selected = hits[0]?.station.id ?? null;
     this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
@@ -89,7 +89,7 @@ export class NearbyScreen {
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },
         h('div', { class: 'name', text: s.name }),
-        h('div', { class: 'detail', text: `${catalog.operatorName(s.operator)} ${lines} · ${label(code, language())}` })),
+        h('div', { class: 'detail', text: `${label(code, language())} · ${catalog.operatorName(s.operator)} ${lines}` })),
       h('button', { class: 'go', text: '›', attrs: { type: 'button', 'aria-label': t('open') }, on: { click: (e) => { e.stopPropagation(); this.nav.openStation(s.id); } } }));
     if (s.id === this.selected) li.classList.add('selected');
     return li;
@@ -102,7 +102,7 @@ export class NearbyScreen {
       li.setAttribute('aria-selected', String(on));
     }
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
-    this.selectedName.textContent = s ? s.name : t('nearby.choose');
+    this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');
     // Offered only while the station is not completed (Schemas/domain-rules.md §23).
     this.todayButton.hidden = !s || this.app.compDate(s.id) > 0;
   }
