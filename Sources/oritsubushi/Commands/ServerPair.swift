@@ -20,7 +20,7 @@ extension Server {
 
         @Argument(help: "The user name.") var name: String
         @OptionGroup var store: StoreOptions
-        @Option(help: ArgumentHelp("How long the code works: 30s, 10m, 2h or 1d (1 minute to 7 days).", valueName: "duration"))
+        @Option(help: ArgumentHelp("How long the code works: 90s, 10m, 2h or 1d (1 minute to 7 days).", valueName: "duration"))
         var ttl = "10m"
         @Option(help: ArgumentHelp("The server's address as the phone reaches it.", valueName: "base-url"))
         var url = "http://127.0.0.1:8080"
@@ -28,7 +28,7 @@ extension Server {
 
         func validate() throws {
             guard let milliseconds = Self.milliseconds(ttl), (60_000...7 * 86_400_000).contains(milliseconds) else {
-                throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 30s, 10m, 2h, 1d)")
+                throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 90s, 10m, 2h, 1d)")
             }
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw ValidationError("--url '\(url)' must start with http:// or https://")
@@ -55,7 +55,7 @@ extension Server {
             print(link)
         }
 
-        /// `30s`, `10m`, `2h`, `1d` or plain seconds, in milliseconds.
+        /// `90s`, `10m`, `2h`, `1d` or plain seconds, in milliseconds.
         static func milliseconds(_ text: String) -> Int64? {
             let units: [Character: Int64] = ["s": 1_000, "m": 60_000, "h": 3_600_000, "d": 86_400_000]
             var digits = Substring(text), unit: Int64 = 1_000
