@@ -4,6 +4,10 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A phone-sized headless Chromium driven over the W3C WebDriver protocol by Debian's
 /// `chromedriver`, as a person's phone would use the app: a session of its own (profile
 /// directory, 390×844), elements found by their `data-testid`, and Chrome DevTools commands
@@ -36,7 +40,7 @@ final class WebDriver: @unchecked Sendable {
     /// Starts chromedriver on a free port and a browser session in Japanese.
     init(language: String = "ja") async throws {
         try Self.require()
-        let port = Int.random(in: 20_000..<60_000)
+        let port = try Self.freePort()
         base = "http://127.0.0.1:\(port)"
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("webdriver-\(UUID().uuidString)").path
         driver.executableURL = URL(fileURLWithPath: Self.driverPath!)
@@ -46,7 +50,9 @@ final class WebDriver: @unchecked Sendable {
         try driver.run()
         var ready = false
         for _ in 0..<100 where !ready {
-            ready = (try? await Self.request(.GET, base + "/status", nil)) != nil
+            // chromedriver's own answer ({"value": {"ready": …}}), not another server's.
+            let status = try? await Self.request(.GET, base + "/status", nil)
+            ready = (status?["value"] as? [String: Any])?["ready"] != nil
             if !ready { try await Task.sleep(for: .milliseconds(100)) }
         }
         guard ready else { driver.terminate(); throw Failure(description: "chromedriver did not start on port \(port)") }
@@ -71,6 +77,23 @@ final class WebDriver: @unchecked Sendable {
 
     /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM
     /// while it waits on a browser), waiting without blocking a cooperative thread.
+    /// A port no one listens on now: the kernel's pick for a socket bound to port 0.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free port for chromedriver") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     func quit() async {
         _ = try? await Self.request(.DELETE, "\(base)/session/\(session)", nil)
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
