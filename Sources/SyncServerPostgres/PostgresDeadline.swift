@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LedgerCore
 import PostgresNIO
 import SyncServer
@@ -9,7 +12,13 @@ import SyncServer
 /// request whose connection fails answers 503 with `Retry-After`; a request waiting for a
 /// connection while the database is down is not yet bounded (README, "Known limits").
 enum PostgresDeadline {
-    static let seconds = 10
+    /// 10 s; `ORITSUBUSHI_PG_START_TIMEOUT` (seconds) sets another, for a machine whose database
+    /// is slow to answer under load (Tools/test, which starts dozens of stores at once, sets 120).
+    static let seconds: Int = {
+        guard let text = getenv("ORITSUBUSHI_PG_START_TIMEOUT").map({ String(cString: $0) }), let value = Int(text),
+              (1...3600).contains(value) else { return 10 }
+        return value
+    }()
     /// What a 503 asks a client to wait before trying again.
     static let retryAfter = 5
 
