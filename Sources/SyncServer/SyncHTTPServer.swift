@@ -92,7 +92,7 @@ package enum SyncHTTPServer {
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout)],
+                additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout), UnroutableRequestResponder()],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),

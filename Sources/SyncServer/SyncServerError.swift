@@ -106,6 +106,13 @@ extension SyncServerError: HTTPResponseError {
     package var status: HTTPResponse.Status { kind.status }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
+        let (head, body) = try responseParts()
+        return Response(status: head.status, headers: head.headerFields, body: .init(byteBuffer: body))
+    }
+
+    /// The head and JSON body of this answer; also written by `UnroutableRequestResponder`, which
+    /// answers below Hummingbird's router.
+    func responseParts() throws -> (HTTPResponse, ByteBuffer) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var headers = HTTPFields()
@@ -114,6 +121,6 @@ extension SyncServerError: HTTPResponseError {
         if let allow { headers[.allow] = allow }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         let body = try encoder.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return (HTTPResponse(status: status, headerFields: headers), ByteBuffer(bytes: body))
     }
 }

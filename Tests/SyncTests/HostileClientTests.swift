@@ -51,6 +51,54 @@ struct HostileClientTests {
         await fixture.stop()
     }
 
+    /// The fuzz harness's request corpus (Tests/Fuzz/corpus/sync-request), mutated with a fixed
+    /// seed (bytes flipped, dropped, doubled, digits swapped for boundary integers), sent to both
+    /// stores' push and pull paths: the harness itself checks only the shared decoding, this
+    /// reaches each store's handling of whatever decodes.
+    @Test("seeded mutations of the fuzz corpus get a 2xx or 4xx from both stores' push and pull", arguments: StoreKind.allCases)
+    func mutatedCorpus(kind: StoreKind) async throws {
+        let corpus = try FileManager.default.contentsOfDirectory(atPath: Self.corpusDirectory).sorted().map {
+            Array(try Data(contentsOf: URL(fileURLWithPath: Self.corpusDirectory + "/" + $0)))
+        }
+        #expect(corpus.count >= 4)
+        let fixture = try await StoreFixture.make(kind, stations: StationSet([120_004, 1_130_101]))
+        let token = try await fixture.addUser("alice")
+        var generator = SeededGenerator(seed: 24)
+        for round in 0..<150 {
+            let body = Self.mutate(corpus[round % corpus.count], using: &generator)
+            for path in ["/v1/push", "/v1/pull"] {
+                let (status, bytes) = try await fixture.server.send(.POST, path, token: token, json: body)
+                #expect((200..<500).contains(status),
+                        "\(kind) \(path) round \(round) \(String(decoding: body, as: UTF8.self)): \(status) \(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        let (health, _) = try await fixture.server.send(.GET, "/v1/health", token: nil)
+        #expect(health == 200)
+        await fixture.stop()
+    }
+
+    static let corpusDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fuzz/corpus/sync-request").standardized.path
+
+    static func mutate(_ input: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<Int.random(in: 1...4, using: &generator) where !bytes.isEmpty {
+            let at = Int.random(in: 0..<bytes.count, using: &generator)
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0: bytes[at] ^= UInt8(1) << UInt8.random(in: 0...7, using: &generator)
+            case 1: bytes.remove(at: at)
+            case 2: bytes.insert(bytes[at], at: at)
+            case 3: bytes = Array(bytes[..<at])
+            default:
+                guard let digit = bytes[at...].firstIndex(where: { (0x30...0x39).contains($0) }) else { continue }
+                let end = bytes[digit...].firstIndex(where: { !(0x30...0x39).contains($0) }) ?? bytes.endIndex
+                let value = boundaries.randomElement(using: &generator)!
+                bytes.replaceSubrange(digit..<end, with: Array(value.utf8))
+            }
+        }
+        return bytes
+    }
+
     /// The exact request of the finding, through the built binary: it killed a PostgreSQL
     /// instance with SIGILL.
     @Test("a pull whose have is 2^63 answers 200 and the instance keeps serving", arguments: StoreKind.allCases)

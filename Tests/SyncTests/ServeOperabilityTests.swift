@@ -69,6 +69,32 @@ struct ServeOperabilityTests {
         #expect(idle.waitForClose(seconds: 10), "an idle keep-alive connection is held")
     }
 
+    @Test("CONNECT gets 405 with Allow and the connection closed; a method the parser refuses gets 400 with a JSON body")
+    func unroutableMethods() async throws {
+        let dir = try TemporaryDirectory("serve-methods")
+        defer { dir.remove() }
+        let server = try ServerProcess(data: dir.sub("data"))
+        defer { server.terminate() }
+        let connect = try RawConnection(port: server.port)
+        try connect.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        let tunnel = connect.readUntilClose(seconds: 5)
+        #expect(tunnel.closed, "the client of a CONNECT waits for an answer that never ends")
+        #expect(tunnel.text.hasPrefix("HTTP/1.1 405"), "\(tunnel.text)")
+        #expect(tunnel.text.lowercased().contains("allow: get, post"), "\(tunnel.text)")
+
+        let unknown = try RawConnection(port: server.port)
+        try unknown.send("FOO /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let refused = unknown.readUntilClose(seconds: 5)
+        #expect(refused.closed)
+        #expect(refused.text.hasPrefix("HTTP/1.1 400"), "\(refused.text)")
+        let body = refused.text.components(separatedBy: "\r\n\r\n").last ?? ""
+        #expect(refused.text.lowercased().contains("content-length: \(body.utf8.count)"), "\(refused.text)")
+        #expect(body.contains(#""error":"malformed""#), "\(refused.text)")
+
+        let (health, _, _) = try await testRequest(.GET, server.url + "/v1/health", token: nil, json: nil)
+        #expect(health == 200)
+    }
+
     @Test("server users shows a push within the documented 5 s, and the time survives SIGKILL")
     func activitySurvivesKill() async throws {
         let dir = try TemporaryDirectory("serve-activity")
@@ -139,47 +165,4 @@ struct ServeOperabilityTests {
         #expect(refused.stderr.contains("newer than this oritsubushi knows"), "\(refused.stderr)")
         await database.drop()
     }
-}
-
-/// A bare TCP connection to 127.0.0.1, for requests no HTTP client would send.
-final class RawConnection {
-    struct Failure: Error, CustomStringConvertible { let description: String }
-    private var fd: Int32
-
-    init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawConnection.Failure(description: "cannot connect to port \(port)") }
-    }
-
-    func send(_ text: String) throws {
-        let bytes = Array(text.utf8)
-        guard Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { throw RawConnection.Failure(description: "send failed") }
-    }
-
-    /// Reads (and drops) what the server sends until it closes the connection; false when it is
-    /// still open after `seconds`.
-    func waitForClose(seconds: Double) -> Bool {
-        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let deadline = Date().addingTimeInterval(seconds)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return true }
-        }
-        return false
-    }
-
-    func close() {
-        if fd >= 0 { Glibc.close(fd); fd = -1 }
-    }
-
-    deinit { close() }
 }
