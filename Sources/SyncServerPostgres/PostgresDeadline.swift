@@ -3,14 +3,16 @@ import Glibc
 #endif
 import LedgerCore
 import PostgresNIO
+import Synchronization
 import SyncServer
 
-/// How long the PostgreSQL store waits to reach the database at start: postgres-nio's pool retries
-/// an unreachable server with back-off for over a minute, while an operator starting `serve` or
-/// running `server …` should hear within seconds. The deadline bounds one trivial query (reaching
-/// the server), not the migration after it, which may wait on other instances' migrations. A
-/// request whose connection fails answers 503 with `Retry-After`; a request waiting for a
-/// connection while the database is down is not yet bounded (README, "Known limits").
+/// How long the PostgreSQL store waits to reach the database: postgres-nio's pool retries an
+/// unreachable server with back-off for a minute before it fails a waiting request, while an
+/// operator starting `serve` or running `server …` should hear within seconds, and a client
+/// should be told to come back. At start the deadline bounds one trivial query (reaching the
+/// server), not the migration after it, which may wait on other instances' migrations; serving,
+/// it bounds each request's wait for a connection (`leasing`), never a query on a leased one
+/// (a slow answer under load is not an outage). Either failure answers 503 with `Retry-After`.
 enum PostgresDeadline {
     /// 10 s; `ORITSUBUSHI_PG_START_TIMEOUT` (seconds) sets another, for a machine whose database
     /// is slow to answer under load (Tools/test, which starts dozens of stores at once, sets 120).
@@ -38,15 +40,62 @@ enum PostgresDeadline {
 
     struct Expired: Error {}
 
-    /// A request's store call: a database connection that fails is a 503 that tells the client
-    /// when to retry (the cause goes to the log).
-    static func serving<T: Sendable>(_ logger: Logger, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `body` on a connection of the pool, or 503 with `Retry-After` when none is leased within
+    /// `seconds` (the database is down or every connection is busy for that long).
+    static func leasing<T: Sendable>(_ client: PostgresClient, _ logger: Logger,
+                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let lease = Lease()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    lease.mark()
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let next = try await group.next() {
+                if let value = next { return value }
+                guard lease.isMarked else {
+                    logger.error("no database connection within the deadline", metadata: ["seconds": "\(seconds)"])
+                    throw unreachable
+                }
+            }
+            throw CancellationError()
+        }
+    }
+
+    /// Set once the pool hands the request a connection.
+    private final class Lease: Sendable {
+        private let leased = Mutex(false)
+        func mark() { leased.withLock { $0 = true } }
+        var isMarked: Bool { leased.withLock { $0 } }
+    }
+
+    /// A failure of the connection rather than of the request: no server message (refused,
+    /// reset, closed), a connection exception (SQLSTATE class 08), the server shutting down or
+    /// cutting the session (57P01–57P03), or no connection slot left (53300).
+    static func isOutage(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return true }
+        return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
+    }
+
+    static var unreachable: SyncServerError {
+        SyncServerError(.unavailable, "the server's database cannot be reached; try again later", retryAfter: retryAfter)
+    }
+
+    /// A request's store call on a leased connection (`leasing`): a connection that cannot be
+    /// had or that fails is a 503 that tells the client when to retry (the cause goes to the log).
+    static func serving<T: Sendable>(_ client: PostgresClient, _ logger: Logger,
+                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await body()
-        } catch let error as PSQLError where error.serverInfo == nil {
-            // No server message: the connection itself failed (refused, reset, closed).
+            return try await leasing(client, logger, body)
+        } catch let error as PSQLError where isOutage(error) {
             logger.error("the database connection failed", metadata: ["error": "\(PostgresStore.describe(error))"])
-            throw SyncServerError(.unavailable, "the server's database cannot be reached; try again later", retryAfter: retryAfter)
+            throw unreachable
         }
     }
 }

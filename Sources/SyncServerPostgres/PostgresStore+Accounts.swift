@@ -98,29 +98,36 @@ extension PostgresStore {
     /// One transaction: the code's row is locked, marked used and the token inserted together, so
     /// two instances redeeming one code at once make one token.
     package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
-        try await client.transaction(logger: logger) { connection in
-            var found: (user: Int64, name: String, expires: Int64, used: Int64?)?
-            for try await row in try await connection.query("""
-                SELECT p.user_id, u.name, p.expires, p.used FROM pairing_codes p JOIN users u ON u.id = p.user_id
-                WHERE p.hash = \(codeHash) FOR UPDATE OF p
-                """, logger: logger).decode((Int64, String, Int64, Int64?).self) { found = row }
-            guard let found else {
-                throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+        try await PostgresDeadline.serving(client, logger) { connection in
+            try await connection.transaction(logger: self.logger) { connection in
+                try await self.redeem(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now, connection)
             }
-            if found.used != nil {
-                throw SyncServerError(.gone, "this pairing code was used already; run `oritsubushi server pair \(found.name)` for a new one")
-            }
-            if found.expires <= now {
-                throw SyncServerError(.gone, "this pairing code expired at \(ISO8601.format(milliseconds: found.expires)); run `oritsubushi server pair \(found.name)` for a new one")
-            }
-            try await connection.query("UPDATE pairing_codes SET used = \(now) WHERE hash = \(codeHash)", logger: logger)
-            try await connection.query("""
-                INSERT INTO tokens (hash, user_id, created, device_name) VALUES (\(tokenHash), \(found.user), \(now), \(deviceName))
-                """, logger: logger)
-            // Codes expired or used a day ago are of no more use, even as a 410.
-            try await connection.query("DELETE FROM pairing_codes WHERE expires < \(now - 86_400_000)", logger: logger)
-            return found.name
         }
+    }
+
+    private func redeem(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64,
+                        _ connection: PostgresConnection) async throws -> String {
+        var found: (user: Int64, name: String, expires: Int64, used: Int64?)?
+        for try await row in try await connection.query("""
+            SELECT p.user_id, u.name, p.expires, p.used FROM pairing_codes p JOIN users u ON u.id = p.user_id
+            WHERE p.hash = \(codeHash) FOR UPDATE OF p
+            """, logger: logger).decode((Int64, String, Int64, Int64?).self) { found = row }
+        guard let found else {
+            throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+        }
+        if found.used != nil {
+            throw SyncServerError(.gone, "this pairing code was used already; run `oritsubushi server pair \(found.name)` for a new one")
+        }
+        if found.expires <= now {
+            throw SyncServerError(.gone, "this pairing code expired at \(ISO8601.format(milliseconds: found.expires)); run `oritsubushi server pair \(found.name)` for a new one")
+        }
+        try await connection.query("UPDATE pairing_codes SET used = \(now) WHERE hash = \(codeHash)", logger: logger)
+        try await connection.query("""
+            INSERT INTO tokens (hash, user_id, created, device_name) VALUES (\(tokenHash), \(found.user), \(now), \(deviceName))
+            """, logger: logger)
+        // Codes expired or used a day ago are of no more use, even as a 410.
+        try await connection.query("DELETE FROM pairing_codes WHERE expires < \(now - 86_400_000)", logger: logger)
+        return found.name
     }
 
     /// One DELETE: the foreign keys cascade to tokens, devices, events, device names and quarantined rows.

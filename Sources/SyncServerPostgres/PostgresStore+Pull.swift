@@ -11,15 +11,11 @@ extension PostgresStore {
     /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
     /// returned row's bytes are checked against its digest: a damaged row answers 503.
     package func pull(user: String, request: PullRequest) async throws -> PullResponse {
-        try await PostgresDeadline.serving(logger) { try await self.pullPage(user: user, request: request) }
-    }
-
-    private func pullPage(user: String, request: PullRequest) async throws -> PullResponse {
         let have = try ForkCheck.decodeHave(request)
         let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
-        return try await client.withConnection { connection in
-            let id = try await Self.userID(user, connection, logger, serving: true)
-            return try await pull(id, user: user, have: have, request: request, limit: limit, connection)
+        return try await PostgresDeadline.serving(client, logger) { connection in
+            let id = try await Self.userID(user, connection, self.logger, serving: true)
+            return try await self.pull(id, user: user, have: have, request: request, limit: limit, connection)
         }
     }
 

@@ -8,15 +8,13 @@ extension PostgresStore {
     /// and the checks of `LedgerMerger.prepare` run against what the rows hold; the event key
     /// `(device, seq)` decides between two instances inserting one id at the same moment.
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        try await PostgresDeadline.serving(logger) { try await self.append(user: user, request: request) }
-    }
-
-    private func append(user: String, request: PushRequest) async throws -> PushResponse {
         let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
         let now = clock.nowMilliseconds()
         do {
-            return try await client.transaction(logger: logger) { connection in
-                try await self.push(records, user: user, now: now, connection)
+            return try await PostgresDeadline.serving(client, logger) { connection in
+                try await connection.transaction(logger: self.logger) { connection in
+                    try await self.push(records, user: user, now: now, connection)
+                }
             }
         } catch let error as LedgerError {
             throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)

@@ -83,11 +83,13 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     // MARK: Serving
 
     package func user(forTokenHash hash: String) async throws -> String? {
-        try await PostgresDeadline.serving(logger) { try await self.lookUp(tokenHash: hash) }
+        try await PostgresDeadline.serving(client, logger) { connection in
+            try await Self.lookUp(tokenHash: hash, connection, self.logger)
+        }
     }
 
-    private func lookUp(tokenHash hash: String) async throws -> String? {
-        let rows = try await client.query(
+    private static func lookUp(tokenHash hash: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
+        let rows = try await connection.query(
             "SELECT u.name FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = \(hash) AND t.revoked IS NULL",
             logger: logger)
         for try await name in rows.decode(String.self) { return name }
@@ -95,11 +97,8 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     }
 
     package func status(user: String) async throws -> StoreStatus {
-        try await PostgresDeadline.serving(logger) { try await self.readStatus(user: user) }
-    }
-
-    private func readStatus(user: String) async throws -> StoreStatus {
-        try await client.withConnection { connection in
+        try await PostgresDeadline.serving(client, logger) { connection in
+            let logger = self.logger
             let id = try await Self.userID(user, connection, logger, serving: true)
             let held = try await Self.heldVector(id, connection, logger)
             var records: Int64 = 0

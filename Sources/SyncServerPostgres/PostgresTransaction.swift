@@ -23,7 +23,9 @@ extension PostgresConnection {
         do {
             return try await withTransaction(logger: logger, isolation: isolation, body)
         } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error
+            // A BEGIN or COMMIT that failed for the connection's sake must reach `serving` as the
+            // PostgreSQL error it is (a 503), not as a wrapper (a 500).
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }
     }
 }

@@ -153,6 +153,39 @@ struct ServeOperabilityTests {
         }
     }
 
+    @Test("while its database is down, a request gets 503 with Retry-After within the 10-s deadline; service resumes after")
+    func databaseOutage() async throws {
+        try TestPostgres.require()
+        let database = try await TestPostgres.database()
+        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--store", database.url], environment: [:]))
+        // The product's deadline, whatever the suite's environment sets for its own stores.
+        let server = try ServerProcess(storeArguments: ["--store", database.url], environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "10"])
+        defer { server.terminate() }
+        var (status, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+        #expect(status == 200)
+
+        try await database.allowConnections(false)
+        for attempt in 0..<3 {  // the first may meet a cut connection, the next wait for a new one
+            let started = Date()
+            let (refused, headers, body) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+            let waited = Date().timeIntervalSince(started)
+            #expect(refused == 503, "attempt \(attempt): \(refused) \(String(decoding: body, as: UTF8.self))")
+            #expect(headers.first(name: "retry-after") != nil, "attempt \(attempt)")
+            #expect(waited < 12, "attempt \(attempt) waited \(waited) s")
+        }
+
+        try await database.allowConnections(true)
+        let resumed = Date().addingTimeInterval(60)
+        repeat {
+            (status, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+            if status == 200 { break }
+            try await Task.sleep(for: .milliseconds(500))
+        } while Date() < resumed
+        #expect(status == 200, "serving did not resume after the database came back")
+        server.terminate()
+        await database.drop()
+    }
+
     @Test("serve refuses a PostgreSQL schema newer than it knows, exit 69 in one sentence")
     func newerSchemaRefused() async throws {
         try TestPostgres.require()

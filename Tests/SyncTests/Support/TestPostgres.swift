@@ -69,11 +69,27 @@ enum TestPostgres {
         }
 
         func drop() async {
-            var admin = location
-            admin.database = "postgres"
             _ = try? await TestPostgres.withClient(admin) { client in
                 try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
             }
+        }
+
+        /// An outage of this database alone: with `false` every connection to it is cut and new
+        /// ones are refused (FATAL 55000), as a server that went away would look to the pool.
+        func allowConnections(_ allowed: Bool) async throws {
+            try await TestPostgres.withClient(admin) { client in
+                try await client.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(allowed)"))
+                if !allowed {
+                    try await client.query(PostgresQuery(unsafeSQL:
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'"))
+                }
+            }
+        }
+
+        private var admin: PostgresLocation {
+            var admin = location
+            admin.database = "postgres"
+            return admin
         }
     }
 
