@@ -27,6 +27,10 @@ extension PostgresStore {
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)
         let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, userID: id, connection)
+        if !limits.userSize.isOff {
+            try limits.userSize.check(stored: try await storedBytes(id, connection),
+                                      adding: prepared.events + prepared.names.map(LedgerRecord.deviceName))
+        }
 
         var position: Int64 = 0
         for try await next in try await connection.query(
@@ -60,6 +64,17 @@ extension PostgresStore {
         let vector = try await Self.heldVector(id, connection, logger)
         return PushResponse(appended: appended - (duplicates - prepared.duplicates), duplicates: duplicates,
                             serverHas: WireVersionVector.encode(vector))
+    }
+
+    /// The bytes of the user's stored records (`--max-user-bytes`): a sum over the user's rows,
+    /// run only when the limit is set, under the push's lock of the user row.
+    private func storedBytes(_ id: Int64, _ connection: PostgresConnection) async throws -> Int64 {
+        var total: Int64 = 0
+        for try await bytes in try await connection.query("""
+            SELECT (SELECT COALESCE(sum(octet_length(record)), 0) FROM events WHERE user_id = \(id))
+                 + (SELECT COALESCE(sum(octet_length(record)), 0) FROM device_names WHERE user_id = \(id))
+            """, logger: logger).decode(Int64.self) { total = bytes }
+        return total
     }
 
     /// Claims every device for the user (a device row names one owner: INSERT … ON CONFLICT DO

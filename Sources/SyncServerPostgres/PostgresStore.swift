@@ -12,6 +12,8 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     /// Page and push limits, the files store's defaults.
     package struct Limits: Sendable {
         package var maximumPullRecords = 2_000, maximumPullBytes = 1 << 20, maximumPushRecords = 5_000
+        /// `serve --max-user-bytes`: off unless set.
+        package var userSize = UserSizeLimit()
         package init() {}
     }
 

@@ -99,6 +99,42 @@ struct HostileClientTests {
         return bytes
     }
 
+    @Test("serve --max-user-bytes refuses the push that would exceed it with 413; duplicates, pulls and other users go on", arguments: StoreKind.allCases)
+    func userSizeLimit(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("hostile-size")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let alice = try store.addUser("alice"), bob = try store.addUser("bob")
+        let server = try store.serve(["server", "serve", "--max-user-bytes", "6000"])
+        defer { server.terminate() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func batch(_ number: Int, device: DeviceID) throws -> [UInt8] {
+            try Wire.push((1...20).map { offset in
+                let seq = UInt64(number * 20 + offset)
+                return .stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: HybridTimestamp(milliseconds: now - 100_000 + Int64(seq)),
+                                                station: 120_004, compDate: .year(2020), memo: "memo \(seq) " + String(repeating: "駅", count: 30), origin: .user))
+            })
+        }
+        var accepted = 0, refusal: (Int, String)?
+        for number in 0..<20 {
+            let (status, _, bytes) = try await testRequest(.POST, server.url + "/v1/push", token: alice, json: try batch(number, device: Wire.device))
+            if status == 200 { accepted += 1; continue }
+            refusal = (status, String(decoding: bytes, as: UTF8.self))
+            break
+        }
+        #expect(accepted >= 1, "\(kind): the first push was refused")
+        let (status, message) = try #require(refusal, "\(kind): 20 pushes of 20 records never met a 6000-byte limit")
+        #expect(status == 413, "\(kind): \(message)")
+        #expect(message.contains("--max-user-bytes") && message.contains("nothing was applied"), "\(kind): \(message)")
+        let (duplicate, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: alice, json: try batch(0, device: Wire.device))
+        #expect(duplicate == 200, "\(kind): a push of held events only is not refused")
+        let (pulled, _, _) = try await testRequest(.POST, server.url + "/v1/pull", token: alice, json: try Wire.pull())
+        #expect(pulled == 200)
+        let (other, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: bob,
+                                                  json: try batch(0, device: DeviceID(rawValue: 0xb0b)))
+        #expect(other == 200, "\(kind): another user is held to her own size only")
+    }
+
     /// The exact request of the finding, through the built binary: it killed a PostgreSQL
     /// instance with SIGILL.
     @Test("a pull whose have is 2^63 answers 200 and the instance keeps serving", arguments: StoreKind.allCases)

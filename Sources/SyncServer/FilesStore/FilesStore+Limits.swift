@@ -12,6 +12,8 @@ extension FilesStore {
         package var ioThreads = 8
         /// Milliseconds between writes of one user's activity file.
         package var activityInterval: Int64 = 5_000
+        /// `serve --max-user-bytes`: off unless set.
+        package var userSize = UserSizeLimit()
         package init() {}
     }
 }

@@ -81,7 +81,7 @@ final class OpenUserLedger: @unchecked Sendable {
     /// Checks every record's device (not the server's own id; this user's, or claimed for them
     /// now) and the merge rules, then appends what the ledger lacks in one fsynced batch.
     func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims,
-              now: Int64) throws -> PushResponse {
+              sizeLimit: UserSizeLimit, now: Int64) throws -> PushResponse {
         var checked = Set<DeviceID>()
         for record in records {
             let device = record.device
@@ -98,6 +98,7 @@ final class OpenUserLedger: @unchecked Sendable {
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
             throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
         }
+        try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.events + prepared.names.map(LedgerRecord.deviceName))
         let report = try LedgerMerger.apply(prepared, to: ledger, options: options)
         for record in prepared.events {
             guard let id = record.eventID else { continue }

@@ -39,9 +39,11 @@ actor UserLedger {
     }
 
     func push(_ records: [LedgerRecord]) async throws -> PushResponse {
-        let (user, stations, claims, clock) = (self.user, store.stations, store.claims, store.clock)
+        let (user, stations, claims, clock, sizeLimit) = (self.user, store.stations, store.claims, store.clock, store.limits.userSize)
         let response = try await serialised { open in
-            try await self.io(open) { try $0.push(records, user: user, stations: stations, claims: claims, now: clock.nowMilliseconds()) }
+            try await self.io(open) {
+                try $0.push(records, user: user, stations: stations, claims: claims, sizeLimit: sizeLimit, now: clock.nowMilliseconds())
+            }
         }
         await noteActivity { $0.lastPush = $1 }
         return response

@@ -71,6 +71,9 @@ struct ServeOptions: ParsableArguments {
                                valueName: "seconds"))
     var idleTimeout = 30
     @Option(help: "Connections served at once; more wait until one closes.") var maxConnections = 1000
+    @Option(help: ArgumentHelp("Refuse (413) a push that would take one user's stored events beyond this many bytes; off unless given.",
+                               valueName: "bytes"))
+    var maxUserBytes: Int64?
     @Option(help: ArgumentHelp(
         "Accept station edits only for the stations of this ledger directory's catalogue (its catalog.sqlite, after 'catalog import'); default: the files store's DIR/catalog.sqlite if there is one, else any station from 1.",
         valueName: "ledger-dir"))
@@ -86,6 +89,7 @@ struct ServeOptions: ParsableArguments {
         guard (1...3600).contains(headerTimeout) else { throw ValidationError("--header-timeout must be 1 to 3600 seconds") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
+        if let maxUserBytes, maxUserBytes < 1 { throw ValidationError("--max-user-bytes must be at least 1") }
     }
 
     func serve() async throws {
@@ -131,9 +135,13 @@ struct ServeOptions: ParsableArguments {
         switch try store.location() {
         case .files(let data):
             let stations = try explicit ?? ServerCatalog.stations(dataDirectory: data)
-            return (try FilesStore(dataDirectory: data, stations: stations), data)
+            var limits = FilesStore.Limits()
+            limits.userSize = UserSizeLimit(maximumBytes: maxUserBytes)
+            return (try FilesStore(dataDirectory: data, stations: stations, limits: limits), data)
         case .postgres(let location):
-            let storage = try await PostgresStore.connect(location: location, stations: explicit ?? AnyPositiveStation(),
+            var limits = PostgresStore.Limits()
+            limits.userSize = UserSizeLimit(maximumBytes: maxUserBytes)
+            let storage = try await PostgresStore.connect(location: location, stations: explicit ?? AnyPositiveStation(), limits: limits,
                                                           maximumConnections: connections, logger: logger)
             return (storage, location.redacted)
         }
