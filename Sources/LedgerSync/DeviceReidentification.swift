@@ -1,7 +1,8 @@
 import LedgerCore
 
-/// Moves the local device's events from seq `firstSeq` on to a new device id (Schemas/merge.md
-/// §10–§11). One rewrite, two policies:
+/// Moves one device's events from seq `firstSeq` on to a new device id (Schemas/merge.md
+/// §10–§11): the local device's (a copy, `reissue`), or another device's that this ledger
+/// received from a copy by `merge` (`sync --rehome`). One rewrite, two policies:
 /// - a copied ledger (`.keep`): the copy's divergent events keep their hlc, so the fold orders
 ///   them as before, and the server's version of the old device's events can then be pulled;
 /// - `reissue` (`.restamp`): events dated beyond the clock bound get the current clock.
@@ -9,7 +10,8 @@ import LedgerCore
 /// Every other record is kept as it was, in log order; the moved events take the new device's
 /// seqs 1, 2, … in their order with the same station, date, memo and origin; a moved knowledge
 /// mark also records that its device had seen the old device's events before `firstSeq`. The
-/// new id gets the device's name. The new ledger is built beside the old one and swapped in
+/// new id gets the device's name (another device's, marked as a copy; this ledger keeps its own
+/// id then). The new ledger is built beside the old one and swapped in
 /// (`DeviceReidentification+Swap`); the old segments end in `quarantine/<UTC time>/segments/`.
 package struct DeviceReidentification: Sendable, Equatable {
     package enum Stamping: Sendable, Equatable {
@@ -31,11 +33,11 @@ package struct DeviceReidentification: Sendable, Equatable {
     static let batchSize = 20_000
 
     /// Rewrites `ledger` (open and locked by the caller, which must close it afterwards and open
-    /// the directory again): its local device's events from `firstSeq` on move to a new id.
-    /// `derivedFiles` (the projection) are moved aside with the segments.
-    package static func rewrite(_ ledger: Ledger, from firstSeq: UInt64, stamping: Stamping,
+    /// the directory again): `device`'s events (default: the local device's) from `firstSeq` on
+    /// move to a new id. `derivedFiles` (the projection) are moved aside with the segments.
+    package static func rewrite(_ ledger: Ledger, device: DeviceID? = nil, from firstSeq: UInt64, stamping: Stamping,
                                 derivedFiles: [String], newDevice: DeviceID = .random()) throws -> DeviceReidentification {
-        let old = ledger.localDevice
+        let old = device ?? ledger.localDevice
         let last = ledger.versionVector[old] ?? 0
         guard firstSeq >= 1, firstSeq <= last, newDevice != old, ledger.versionVector[newDevice] == nil else {
             throw LedgerError(.usage, "device \(old) has no events from #\(firstSeq) to move")
@@ -43,8 +45,11 @@ package struct DeviceReidentification: Sendable, Equatable {
         var result = DeviceReidentification(oldDevice: old, newDevice: newDevice, firstSeq: firstSeq, lastSeq: last)
         let staging = Path.join(ledger.directory, stagingDirectory)
         try removeStaging(staging, fileSystem: ledger.fileSystem)
+        // The rebuilt ledger starts with the new id's name record (Ledger.create writes it for
+        // its metadata's device); when another device moves, ledger.json keeps this ledger's id.
         var metadata = ledger.metadata
         metadata.device = newDevice.description
+        if old != ledger.localDevice { metadata.deviceName = copyName(of: ledger.deviceNames[old]?.name, device: old) }
         let rebuilt = try Ledger.create(directory: staging, metadata: metadata, fileSystem: ledger.fileSystem,
                                         clock: ledger.clock, useLock: false)
         do {
@@ -59,6 +64,9 @@ package struct DeviceReidentification: Sendable, Equatable {
             }
             try rebuilt.appendReplicated(batch)
             rebuilt.close()
+            if old != ledger.localDevice {
+                try ledger.fileSystem.writeAtomically(Path.join(staging, LedgerMetadata.fileName), ledger.metadata.encoded())
+            }
         } catch {
             rebuilt.close()
             try? removeStaging(staging, fileSystem: ledger.fileSystem)
@@ -67,6 +75,14 @@ package struct DeviceReidentification: Sendable, Equatable {
         result.quarantine = try swap(into: ledger.directory, fileSystem: ledger.fileSystem, clock: ledger.clock,
                                      derivedFiles: derivedFiles, note: result.note)
         return result
+    }
+
+    /// "NAME (copy)", within the name limit (cut at a character boundary).
+    static func copyName(of name: String?, device: DeviceID) -> String {
+        let suffix = " (copy)"
+        var base = name ?? "device \(device)"
+        while base.utf8.count + suffix.utf8.count > DeviceNameRecord.maximumNameBytes { base.removeLast() }
+        return base + suffix
     }
 
     /// What the quarantine's marker file says while the swap is unfinished.

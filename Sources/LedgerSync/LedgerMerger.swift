@@ -89,7 +89,7 @@ package enum LedgerMerger {
         for (i, key) in keys.enumerated() {
             if i > 0, keys[i - 1].0 == key.0, keys[i - 1].1 == key.1 {
                 // The same id twice in what was received: identical copies are one event.
-                guard fresh[keys[i - 1].2] == fresh[key.2] else { throw differs(fresh[key.2].eventID!) }
+                guard fresh[keys[i - 1].2] == fresh[key.2] else { throw RecordChecks.differsWithin(fresh[key.2].eventID!) }
                 continue
             }
             events.append(fresh[key.2])

@@ -18,6 +18,11 @@ package struct RepairReport: Sendable, Equatable {
     package var mergedEvents = 0
     /// Quarantine directories of earlier, interrupted repairs that this run finished.
     package var finished: [String] = []
+    /// With `acceptingLoss`: the events no source had, and everything of their device after
+    /// them (a device's seqs cannot skip), per device. Empty otherwise.
+    package var lost = LostEvents()
+    /// False when the repair was only planned (`dryRun`): nothing changed.
+    package var applied = false
 
     package init() {}
 }
@@ -51,6 +56,9 @@ package final class LedgerRepair {
     package let clock: any WallClock
     /// Derived files (the projection) moved aside with the segments: their log positions change.
     package var derivedFiles: [String] = []
+    /// `server repair --accept-loss`: events no source holds are given up (with every later
+    /// event of their device) instead of refusing the repair; `RepairReport.lost` names them.
+    package var acceptingLoss = false
 
     /// Every segment file, in number order, each read on its own.
     package private(set) var segments: [SalvagedSegment] = []
@@ -136,12 +144,19 @@ package final class LedgerRepair {
     // MARK: - Repairing
 
     /// Repairs from `source` (every record of a healthy replica). Every check runs before the
-    /// first change: a refusal (exit 65) leaves the ledger directory exactly as it was.
-    package func repair(from source: [LedgerRecord], sourceName: String) throws -> RepairReport {
+    /// first change: a refusal (exit 65) leaves the ledger directory exactly as it was. With
+    /// `dryRun` only the plan is made (the report says what would be restored and lost).
+    package func repair(from source: [LedgerRecord], sourceName: String, dryRun: Bool = false) throws -> RepairReport {
+        try repair(from: [(source, sourceName)], dryRun: dryRun)
+    }
+
+    /// Repairs from several sources (replicas of the same ledger; one event must be identical
+    /// wherever it is held).
+    package func repair(from sources: [(records: [LedgerRecord], name: String)], dryRun: Bool = false) throws -> RepairReport {
         var report = RepairReport()
         guard needsRepair else { return report }
         var pool = RecordPool()
-        try pool.add(source, from: sourceName)
+        for source in sources { try pool.add(source.records, from: source.name) }
         for run in unfinished {
             for quarantined in try quarantine.salvagedSegments(of: run, ledgerID: metadata.ledgerIDBytes) {
                 try pool.add(quarantined.records, from: "\(Quarantine.directoryName)/\(run)/\(quarantined.fileName)")
@@ -165,10 +180,14 @@ package final class LedgerRepair {
                 damagedRun.append(segment)
                 continue
             }
-            report.recoveredEvents += try recover(damagedRun, before: segment, pool: pool, held: &held, into: &plan)
+            report.recoveredEvents += try recover(damagedRun, before: segment, pool: pool, held: &held, into: &plan, lost: &report.lost)
             damagedRun = []
             try pool.requireSameContent(segment.records, in: segment.fileName)
             for record in segment.records {
+                if let id = record.eventID, report.lost.cuts(id) {
+                    report.lost.add(id)
+                    continue
+                }
                 if let id = record.eventID, let gap = held.accept(id) {
                     throw LedgerError(.conflict, "\(segment.fileName) cannot follow the repaired segments: \(gap.message()); nothing was changed")
                 }
@@ -176,9 +195,10 @@ package final class LedgerRepair {
                 report.reappendedRecords += 1
             }
         }
-        report.recoveredEvents += try recover(damagedRun, before: nil, pool: pool, held: &held, into: &plan)
-        let further = try pool.events(after: held.versionVector)
+        report.recoveredEvents += try recover(damagedRun, before: nil, pool: pool, held: &held, into: &plan, lost: &report.lost)
+        let further = try pool.events(after: held.versionVector, lost: &report.lost)
         report.mergedEvents = further.count
+        if dryRun { return report }
 
         // Changes start here.
         let run = try quarantine.beginRun(at: clock.nowMilliseconds())
@@ -210,6 +230,7 @@ package final class LedgerRepair {
         }
         try quarantine.finish(unfinished + [run])
         report.finished = unfinished
+        report.applied = true
         return report
     }
 
@@ -218,7 +239,7 @@ package final class LedgerRepair {
     /// `next` continues it, or up to what the run's footers and readable records show. All must
     /// be in the pool. Returns how many were planned.
     private func recover(_ run: [SalvagedSegment], before next: SalvagedSegment?, pool: RecordPool,
-                         held: inout SeqContinuity, into plan: inout [LedgerRecord]) throws -> Int {
+                         held: inout SeqContinuity, into plan: inout [LedgerRecord], lost: inout LostEvents) throws -> Int {
         guard !run.isEmpty || next != nil else { return 0 }
         var continues: [DeviceID: UInt64] = [:]
         for case let id? in (next?.records ?? []).map(\.eventID) where continues[id.device] == nil {
@@ -235,8 +256,16 @@ package final class LedgerRepair {
             let first = held.last(of: device) + 1
             guard last >= first else { continue }
             let owner = run.first.map(\.fileName) ?? SegmentInfo.fileName(next!.number - 1)
-            perDevice.append(try pool.events(of: device, seqs: first...last, neededBy: owner))
-            _ = held.accept(device: device, first: first, last: last)
+            guard acceptingLoss else {
+                perDevice.append(try pool.events(of: device, seqs: first...last, neededBy: owner))
+                _ = held.accept(device: device, first: first, last: last)
+                continue
+            }
+            let found = pool.availableEvents(of: device, seqs: first...last)
+            if found.count < last - first + 1 { lost.add(device: device, seqs: (first + UInt64(found.count))...last) }
+            guard !found.isEmpty else { continue }
+            perDevice.append(found)
+            _ = held.accept(device: device, first: first, last: first + UInt64(found.count) - 1)
         }
         let recovered = Self.orderedByHLC(perDevice)
         plan.append(contentsOf: recovered)

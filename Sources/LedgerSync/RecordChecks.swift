@@ -50,8 +50,15 @@ package enum RecordChecks {
         }
     }
 
+    /// The refusal of one id twice in what was received, with two different contents (a
+    /// malformed batch, not a fork: nothing held is involved).
+    package static func differsWithin(_ id: EventID) -> LedgerError {
+        LedgerError(.conflict, "event \(id) appears twice in what was received, with different content; the merge was refused and nothing was written")
+    }
+
     /// The refusal of one id held with two different contents.
     package static func differs(_ id: EventID) -> LedgerError {
-        LedgerError(.conflict, "event \(id) exists on both sides with different content (a corrupt or forged replica); the merge was refused and nothing was written")
+        LedgerError(.conflict, "event \(id) exists on both sides with different content (a corrupt or forged replica); the merge was refused and nothing was written",
+                    cause: .differingEvent(id))
     }
 }

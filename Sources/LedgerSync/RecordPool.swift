@@ -44,14 +44,30 @@ struct RecordPool {
         return found
     }
 
-    /// The events past `held`, which must continue every device's seqs without a gap.
-    func events(after held: [DeviceID: UInt64]) throws -> [LedgerRecord] {
+    /// Device `device`'s events from the start of `seqs` for as long as they are held without a
+    /// gap, in seq order (a repair accepting loss).
+    func availableEvents(of device: DeviceID, seqs: ClosedRange<UInt64>) -> [LedgerRecord] {
+        var found: [LedgerRecord] = []
+        for seq in seqs {
+            guard let entry = events[EventID(device: device, seq: seq)] else { break }
+            found.append(entry.record)
+        }
+        return found
+    }
+
+    /// The events past `held`, which must continue every device's seqs without a gap; events
+    /// of a device that `lost` cuts are lost as well.
+    func events(after held: [DeviceID: UInt64], lost: inout LostEvents) throws -> [LedgerRecord] {
         var byDevice: [DeviceID: [UInt64]] = [:]
         for id in events.keys where id.seq > held[id.device] ?? 0 { byDevice[id.device, default: []].append(id.seq) }
         var result: [LedgerRecord] = []
         var continuity = SeqContinuity(held: held)
         for (device, seqs) in byDevice.sorted(by: { $0.key < $1.key }) {
             for seq in seqs.sorted() {
+                if lost.cuts(EventID(device: device, seq: seq)) {
+                    lost.add(EventID(device: device, seq: seq))
+                    continue
+                }
                 if let gap = continuity.accept(device: device, seq: seq) {
                     throw LedgerError(.conflict, "cannot repair: \(gap.message()), and the events between are in neither the ledger nor the source; nothing was changed")
                 }

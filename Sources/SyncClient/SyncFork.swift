@@ -15,9 +15,10 @@ package struct SyncFork: Error, Sendable, Equatable {
         self.message = message
     }
 
-    /// The refusal when the forked device is not this ledger's own: it received a copy's
-    /// divergent events (by `merge`), and only that copy can be re-identified.
+    /// The refusal when the forked device is not this ledger's own (it received a copy's
+    /// divergent events by `merge`) and `sync --rehome` was not asked for, or when a fork is
+    /// met again right after a re-identification.
     package var refusal: LedgerError {
-        LedgerError(.conflict, "device \(device)'s event #\(seq) differs between this ledger and the sync server, so this ledger holds events of a copied ledger that it received by merge and cannot sync them; nothing was written (Schemas/merge.md §10)")
+        LedgerError(.conflict, "device \(device)'s event #\(seq) differs between this ledger and the sync server: this ledger holds events of a copied ledger that it received by merge; run 'oritsubushi sync --rehome' to move them to a new device id and sync them (nothing is lost); nothing was written")
     }
 }

@@ -6,22 +6,27 @@ extension SyncSession {
     /// ledger's own, the ledger is a copy: the first seq where its events differ from the
     /// server's is found, its events from there are moved to a new device id (keeping their hlc),
     /// the ledger is opened again and the sync carries on, pulling the server's version of the
-    /// old id's events and pushing the new id's. A fork of another device is refused
-    /// (`SyncFork.refusal`, exit 65). `open` opens the ledger directory (taking its lock);
-    /// the returned ledger is the one the sync ended on, still open.
-    package func run(opening open: () throws -> Ledger, derivedFiles: [String]) async throws -> (report: SyncReport, ledger: Ledger) {
+    /// old id's events and pushing the new id's. A fork of another device means this ledger
+    /// received a copy's events by `merge`: with `rehome` (`sync --rehome`) those events move
+    /// to a new device id the same way and are pushed under it (nothing is lost; the server's
+    /// version of the old id's events is pulled); without it the sync is refused
+    /// (`SyncFork.refusal`, exit 65, naming `--rehome`). `open` opens the ledger directory
+    /// (taking its lock); the returned ledger is the one the sync ended on, still open.
+    package func run(opening open: () throws -> Ledger, derivedFiles: [String],
+                     rehome: Bool = false) async throws -> (report: SyncReport, ledger: Ledger) {
         var ledger = try open()
         do {
             return (try await run(ledger), ledger)
         } catch let fork as SyncFork {
-            guard fork.device == ledger.localDevice else {
+            guard fork.device == ledger.localDevice || rehome else {
                 ledger.close()
                 throw fork.refusal
             }
             let change: DeviceReidentification
             do {
                 let first = try await firstDivergence(of: fork, in: ledger)
-                change = try DeviceReidentification.rewrite(ledger, from: first, stamping: .keep, derivedFiles: derivedFiles)
+                change = try DeviceReidentification.rewrite(ledger, device: fork.device, from: first, stamping: .keep,
+                                                            derivedFiles: derivedFiles)
             } catch {
                 ledger.close()
                 throw error

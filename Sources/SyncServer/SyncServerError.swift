@@ -90,15 +90,25 @@ package struct SyncServerError: Error, Sendable {
         switch error {
         case let error as SyncServerError:
             self = error
-        case let error as LedgerError where error.category == .badInput:
-            self.init(.unprocessable, error.message)
-        case let error as LedgerError where error.category == .conflict:
-            self.init(.conflict, error.message)
+        case let error as LedgerError where error.category == .badInput || error.category == .conflict:
+            self.init(refusedMerge: error)
         case let error as LedgerError where error.category == .usage:
             self.init(.malformed, error.message)
         default:
             self.init(.internal, "the server could not complete the request; it was not applied")
         }
+    }
+
+    /// A push the merge admission refused: a held id with other content is a fork (409 `fork`
+    /// naming the device and seq, so that a client that is a copy re-identifies itself, as on a
+    /// pull; Schemas/merge.md §10), content the rules refuse a 422, any other conflict a 409.
+    package init(refusedMerge error: LedgerError) {
+        if case .differingEvent(let id) = error.cause {
+            self.init(.fork, "event \(id) is held by the server with different content: this replica and another are copies of one ledger that parted there",
+                      device: id.device.description, seq: id.seq)
+            return
+        }
+        self.init(error.category == .badInput ? .unprocessable : .conflict, error.message)
     }
 }
 

@@ -48,7 +48,7 @@ extension PostgresStore {
         events.reserveCapacity(fresh.count)
         for (i, item) in fresh.enumerated() {
             if i > 0, fresh[i - 1].key == item.key {
-                guard incoming[fresh[i - 1].index] == incoming[item.index] else { throw RecordChecks.differs(item.key) }
+                guard incoming[fresh[i - 1].index] == incoming[item.index] else { throw RecordChecks.differsWithin(item.key) }
                 continue
             }
             events.append(incoming[item.index])

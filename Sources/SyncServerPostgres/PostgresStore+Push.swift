@@ -17,7 +17,7 @@ extension PostgresStore {
                 }
             }
         } catch let error as LedgerError {
-            throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
+            throw SyncServerError(refusedMerge: error)
         }
     }
 

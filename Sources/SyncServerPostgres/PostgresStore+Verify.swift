@@ -10,6 +10,8 @@ struct PostgresScan {
     var unreadable: [EventID: (recorded: String, actual: String)] = [:]
     /// Seqs at or below a device's highest seq with no row.
     var missing: [EventID] = []
+    /// Each device's highest seq as `devices.last_seq` records it.
+    var lastSeqs: [DeviceID: UInt64] = [:]
     var damage: [StoreDamage] = []
 }
 
@@ -45,6 +47,7 @@ extension PostgresStore {
             "SELECT device, last_seq FROM devices WHERE user_id = \(id)", logger: logger).decode((Int64, Int64).self) {
             expected[PostgresRecord.device(device)] = UInt64(last)
         }
+        scan.lastSeqs = expected
         var seen: [DeviceID: UInt64] = [:]
         func gap(_ device: DeviceID, after held: UInt64, before next: UInt64) {
             guard next > held + 1 else { return }

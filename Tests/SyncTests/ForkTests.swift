@@ -2,6 +2,7 @@ import Foundation
 import LedgerCore
 import LedgerSync
 import LedgerTestSupport
+import SyncClient
 import Testing
 
 /// A copied ledger never syncs silently (Schemas/merge.md §10): the built executable against the
@@ -79,7 +80,56 @@ struct ForkTests {
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("device \(forked)'s event #"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(refused.stderr.contains("oritsubushi sync --rehome"), "the refusal names the way out: \(refused.stderr)")
         #expect(try directorySnapshot(other) == before, "nothing written")
+        let ownDevice = try deviceID(of: other)
+
+        // The way out: the copy's events move to a new id on this replica and are synced.
+        let rehomed = try server.sync(other, arguments: ["--rehome"])
+        rehomed.expectSuccess()
+        #expect(rehomed.stdout.contains("received from a copied ledger, now belong to the new device id"), "\(rehomed.stdout)")
+        #expect(try deviceID(of: other) == ownDevice, "this replica keeps its own id")
+        try CLI.run("verify", "--ledger", other).expectSuccess()
+        for ledger in [copy, original, other, copy] { try server.sync(ledger).expectSuccess() }
+        let exports = try [original, copy, other].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        #expect(exports[0] == exports[1] && exports[1] == exports[2], "\(exports)")
+        for station in ["120004", "130001"] { #expect(exports[2].contains(station), "\(station) lost") }
+    }
+
+    /// Two copies syncing at the same moment: both pull before either pushes, so the second push
+    /// meets the first's events under the same ids. The server answers that push as a fork and
+    /// the copy is re-identified (never "a corrupt or forged replica").
+    @Test("a copy whose push meets the other copy's events under its ids is re-identified", arguments: StoreKind.allCases)
+    func concurrentCopies(store: StoreKind) async throws {
+        let dir = try TemporaryDirectory("fork-race")
+        defer { dir.remove() }
+        let server = try await SyncTestServer.start(dir, store)
+        defer { server.stop() }
+        let original = dir.sub("original"), copy = dir.sub("copy")
+        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try CLI.run("complete", "202919", "2020", "--ledger", original).expectSuccess()
+        try server.sync(original).expectSuccess()
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        try CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
+        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+
+        var session = SyncSession(connection: try SyncConnection(server: server.process.url, token: server.token))
+        var interleaved = false
+        session.progress = { event in
+            // Between the copy's pull and its push: the original syncs (a separate process).
+            guard case .pulled = event, !interleaved else { return }
+            interleaved = true
+            try server.sync(original).expectSuccess()
+        }
+        let (report, ledger) = try await session.run(opening: { try Ledger.open(directory: copy) }, derivedFiles: [])
+        ledger.close()
+        #expect(interleaved)
+        let change = try #require(report.reidentified, "the push's fork did not re-identify the copy")
+        #expect(change.newDevice == (try deviceID(of: copy)))
+        for ledger in [original, copy] { try server.sync(ledger).expectSuccess() }
+        let exports = try [original, copy].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        #expect(exports[0] == exports[1])
+        for station in ["202919", "120004", "130001"] { #expect(exports[0].contains(station), "\(station) lost") }
     }
 
     /// The swap survives a crash at every file operation: finishing it afterwards (what every
@@ -164,8 +214,8 @@ struct SyncTestServer {
         return SyncTestServer(store: store, process: try store.serve(), token: token)
     }
 
-    func sync(_ ledger: String, environment: [String: String] = [:]) throws -> CLI.Result {
-        try CLI.run(["sync", "--server", process.url, "--ledger", ledger],
+    func sync(_ ledger: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> CLI.Result {
+        try CLI.run(["sync", "--server", process.url, "--ledger", ledger] + arguments,
                     environment: environment.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
     }
 

@@ -152,6 +152,46 @@ struct ServerOpsTests {
         #expect(phoneExport.stdout == (try CLI.run("export", "--format", "tsv", "--ledger", laptop)).stdout)
     }
 
+    /// No replica holds what the damage took: `--accept-loss` names the loss and asks for
+    /// `--yes`; with it the user is served again, and a device that does hold the events later
+    /// gives them back by a normal sync.
+    @Test("repair --accept-loss: names what no replica holds, needs --yes, then serves the user again",
+          arguments: StoreKind.allCases)
+    func acceptLoss(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("ops-loss")
+        defer { dir.remove() }
+        let (store, server, carol, _) = try await Self.twoUsers(kind, dir, carolStations: [202919, 120004, 1130101, 1130102])
+        defer { server.terminate() }
+        _ = try await StoredState.flipByte(of: "carol", in: store)
+        // The files store's server closes a ledger once it has found it damaged (its 503); on
+        // PostgreSQL this sync reads no damaged row and succeeds.
+        _ = try Self.sync(carol.ledger, url: server.url, token: carol.token)
+        let stranger = dir.sub("stranger"), other = dir.sub("other")
+        for ledger in [stranger, other] {
+            try CLI.run("init", "--ledger", ledger, "--device", "spare", "--no-catalog").expectSuccess()
+        }
+        let before = try await StoredState.capture(store)
+        let asked = try store.server("repair", "carol", "--from", stranger, "--from", other, "--accept-loss")
+        #expect(asked.status == 64, "\(asked.stderr)")
+        #expect(asked.stderr.contains("would lose") && asked.stderr.contains("device ") && asked.stderr.contains("--yes"), "\(asked.stderr)")
+        #expect(try await StoredState.capture(store) == before, "nothing changed without --yes")
+        let refused = try store.server("repair", "carol", "--from", stranger)
+        #expect(refused.status == 65 && refused.stderr.contains("--accept-loss"), "the refusal names the way out: \(refused.stderr)")
+
+        let repaired = try store.server("repair", "carol", "--from", stranger, "--from", other, "--accept-loss", "--yes")
+        repaired.expectSuccess()
+        #expect(repaired.stdout.contains("lost ") && repaired.stdout.contains("events no replica held: device "), "\(repaired.stdout)")
+        try store.server("verify").expectSuccess()
+        // The phone held everything after all: its sync puts back what was given up.
+        try Self.sync(carol.ledger, url: server.url, token: carol.token).expectSuccess()
+        try store.server("verify").expectSuccess()
+        let laptop = dir.sub("carol-laptop")
+        try CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
+        try Self.sync(laptop, url: server.url, token: carol.token).expectSuccess()
+        let phoneExport = try CLI.run("export", "--format", "tsv", "--ledger", carol.ledger)
+        #expect(phoneExport.stdout == (try CLI.run("export", "--format", "tsv", "--ledger", laptop)).stdout)
+    }
+
     /// Both stores check pushed stations against the catalogue `serve --catalog` names, so a
     /// client cannot tell them apart by that either.
     @Test("serve --catalog: a station the catalogue lacks is refused on either store; no catalogue there is exit 66",

@@ -124,7 +124,7 @@ struct StoreConformanceTests {
         let results = try await Self.script(fixture)
         await fixture.stop()
         let expected: [String: (Int, String?)] = [
-            "push": (200, nil), "retried push": (200, nil), "different content": (409, "conflict"), "gap": (409, "conflict"),
+            "push": (200, nil), "retried push": (200, nil), "different content": (409, "fork"), "gap": (409, "conflict"),
             "another user's device": (403, "forbidden"), "clock bound": (409, "conflict"), "unknown station": (422, "invalid"),
             "pull page 1": (200, nil), "pull nothing new": (200, nil), "fork": (409, "fork"), "old client": (400, "malformed"),
             "bob sees nothing": (200, nil), "status": (200, nil), "revoked token": (401, "unauthorized"),

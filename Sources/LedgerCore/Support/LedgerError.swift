@@ -29,6 +29,9 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         case errno(Int32)
         /// An SQLite (extended) result code.
         case sqlite(Int32)
+        /// One event id held with two different contents: two copies of one ledger parted there
+        /// (Schemas/merge.md §10). The sync server answers it as a fork.
+        case differingEvent(EventID)
     }
 
     package var category: Category

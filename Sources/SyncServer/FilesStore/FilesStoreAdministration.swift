@@ -95,8 +95,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
         return try LedgerExport.write(scan?.clientRecords ?? [], to: directory, deviceName: "export of \(user)", clock: clock)
     }
 
-    package func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport {
-        try FilesStoreRepair(administration: self, user: user, replica: replica).run()
+    package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
+        try FilesStoreRepair(administration: self, request: request).run()
     }
 
     func knows(_ user: String) throws -> Bool {

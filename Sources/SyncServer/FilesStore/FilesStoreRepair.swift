@@ -1,16 +1,18 @@
 import LedgerCore
 import LedgerSync
 
-/// `server repair NAME --from LEDGER_DIR` on the files store: `LedgerRepair` (the client's
-/// repair, run on the user's server ledger) fed with a client replica's records. Every check
-/// runs before the first change: events the replica lacks are named by device and seq range
-/// (exit 65), a replica holding another user's device is refused, and a ledger still open in a
-/// running server (which closes a ledger it finds damaged) is refused with exit 75. Damaged
-/// segments go to `ledgers/NAME/quarantine/<UTC time>/`, never deleted.
+/// `server repair NAME --from LEDGER_DIR…` on the files store: `LedgerRepair` (the client's
+/// repair, run on the user's server ledger) fed with client replicas' records. Every check runs
+/// before the first change: events no replica holds are named by device and seq range (exit 65;
+/// with `--accept-loss` they are given up, `LostEvents`), a replica holding another user's device
+/// is refused, and a ledger still open in a running server (which closes a ledger it finds
+/// damaged) is refused with exit 75. Damaged segments go to `ledgers/NAME/quarantine/<UTC time>/`,
+/// never deleted.
 struct FilesStoreRepair {
     let administration: FilesStoreAdministration
-    let user: String
-    let replica: String
+    let request: StoreRepairRequest
+    var user: String { request.user }
+    var replicaNames: String { request.replicas.joined(separator: ", ") }
 
     func run() throws -> StoreRepairReport {
         guard try administration.knows(user) else {
@@ -21,21 +23,33 @@ struct FilesStoreRepair {
             throw LedgerError(.missingLedger, "user '\(user)' has no stored ledger; there is nothing to repair", file: directory)
         }
         let clock = administration.clock
-        let source = try Ledger.open(directory: replica, clock: clock)
-        defer { source.close() }
-        let records = try source.allRecords()
-        let devices = Set(records.map(\.device))
-        for (device, owner) in try administration.deviceClaims() where owner != user && devices.contains(where: { $0.description == device }) {
-            throw LedgerError(.conflict, "\(replica) holds events of device \(device), which belongs to user '\(owner)'; repair from a replica of '\(user)'; nothing was changed")
+        var sources: [(records: [LedgerRecord], name: String)] = []
+        for replica in request.replicas {
+            let source = try Ledger.open(directory: replica, clock: clock)
+            defer { source.close() }
+            let records = try source.allRecords()
+            let devices = Set(records.map(\.device))
+            for (device, owner) in try administration.deviceClaims() where owner != user && devices.contains(where: { $0.description == device }) {
+                throw LedgerError(.conflict, "\(replica) holds events of device \(device), which belongs to user '\(owner)'; repair from a replica of '\(user)'; nothing was changed")
+            }
+            sources.append((records, replica))
         }
+        let devices = Set(sources.flatMap { $0.records.map(\.device) })
         let repair: LedgerRepair
         do { repair = try LedgerRepair.begin(directory: directory, clock: clock) } catch let error as LedgerError where error.category == .locked {
             throw LedgerError(.locked, "a running server holds user '\(user)''s ledger open (it has not found it damaged); stop the server or let it answer this user once (503), then repair again; nothing was changed", file: directory)
         }
         defer { repair.close() }
         guard repair.needsRepair else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
-        try requireCheckpointedEvents(repair, in: Set(records.compactMap(\.eventID)))
-        let report = try repair.repair(from: records, sourceName: replica)
+        repair.acceptingLoss = request.loss != .refuse
+        var checkpointed = LostEvents()
+        try requireCheckpointedEvents(repair, in: Set(sources.flatMap { $0.records.compactMap(\.eventID) }), lost: &checkpointed)
+        var report = try repair.repair(from: sources, dryRun: request.loss == .plan)
+        for (device, seqs) in checkpointed.ranges { report.lost.add(device: device, seqs: seqs) }
+        guard report.applied else {
+            return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: report.recoveredEvents + report.mergedEvents,
+                                     lost: report.lost, applied: false)
+        }
         // Still under the repair's lock: the result must open and verify before the server may.
         let ledger = try Ledger.open(directory: directory, clock: clock, useLock: false)
         defer { ledger.close() }
@@ -43,7 +57,7 @@ struct FilesStoreRepair {
         let claims = DeviceClaims(dataDirectory: administration.dataDirectory)
         for device in devices where device != ledger.localDevice { _ = try claims.claim(device, for: user) }
         return StoreRepairReport(quarantine: report.quarantine.map { Path.join(directory, $0) }, moved: report.moved,
-                                 restoredEvents: report.recoveredEvents + report.mergedEvents)
+                                 restoredEvents: report.recoveredEvents + report.mergedEvents, lost: report.lost)
     }
 
     /// `LedgerRepair` learns what a damaged segment held from its footer; the newest segment has
@@ -51,7 +65,8 @@ struct FilesStoreRepair {
     /// everything anyway; here the replica is the only source, so the segment's checkpoint
     /// (`NNNNNNNN.seg.summary`, written after every append; Schemas/segment-format.md §5a) names
     /// the seq ranges the replica must hold, else nothing is changed.
-    private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>) throws {
+    /// With `--accept-loss` the events are given up instead (into `lost`).
+    private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>, lost: inout LostEvents) throws {
         let fileSystem = administration.fileSystem
         for segment in repair.segments where !segment.isIntact && segment.footer == nil {
             let path = Path.join(Path.parent(of: segment.path), ActiveSegmentCheckpoint.fileName(segment.number))
@@ -62,7 +77,10 @@ struct FilesStoreRepair {
                 guard let first = (range.firstSeq...range.lastSeq).first(where: { !held.contains(EventID(device: range.device, seq: $0)) }) else { continue }
                 var last = first
                 while last < range.lastSeq, !held.contains(EventID(device: range.device, seq: last + 1)) { last += 1 }
-                throw LedgerError(.conflict, "cannot repair: \(segment.fileName) held device \(range.device)'s events \(first == last ? "seq \(first)" : "seqs \(first)–\(last)"), which \(replica) does not have; nothing was changed")
+                guard repair.acceptingLoss else {
+                    throw LedgerError(.conflict, "cannot repair: \(segment.fileName) held device \(range.device)'s events \(first == last ? "seq \(first)" : "seqs \(first)–\(last)"), which \(replicaNames) does not have; nothing was changed; 'server repair \(user) --accept-loss' repairs without them")
+                }
+                lost.add(device: range.device, seqs: first...range.lastSeq)
             }
         }
     }

@@ -96,7 +96,7 @@ final class OpenUserLedger: @unchecked Sendable {
         let options = MergeOptions.acceptingPush(stations: stations, now: now)
         let prepared: PreparedMerge
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
-            throw SyncServerError(error.category == .badInput ? .unprocessable : .conflict, error.message)
+            throw SyncServerError(refusedMerge: error)
         }
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.events + prepared.names.map(LedgerRecord.deviceName))
         let report = try LedgerMerger.apply(prepared, to: ledger, options: options)

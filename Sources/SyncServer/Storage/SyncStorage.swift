@@ -76,8 +76,37 @@ package protocol SyncStoreAdministration: Sendable {
     /// Writes the user's events as a new ledger directory that `oritsubushi` opens.
     /// Returns the number of events written.
     func export(user: String, to directory: String, now: Int64) async throws -> Int
-    /// Restores a damaged user from a client's replica (the inverse of `verify --repair --server`).
-    func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport
+    /// Restores a damaged user from clients' replicas (the inverse of `verify --repair --server`).
+    func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport
+}
+
+extension SyncStoreAdministration {
+    /// A repair from one replica that refuses any loss.
+    package func repair(user: String, from replica: String, now: Int64) async throws -> StoreRepairReport {
+        try await repair(StoreRepairRequest(user: user, replicas: [replica]), now: now)
+    }
+}
+
+/// What `server repair NAME --from DIR… [--accept-loss [--yes]]` asks.
+package struct StoreRepairRequest: Sendable {
+    package enum Loss: Sendable {
+        /// Events no replica holds refuse the repair, naming them (exit 65).
+        case refuse
+        /// Plan only: the report names what would be lost; nothing changes.
+        case plan
+        /// Give them up (and their device's later events), naming them.
+        case accept
+    }
+    package var user: String
+    /// Ledger directories of the user's devices, not in use.
+    package var replicas: [String]
+    package var loss: Loss
+
+    package init(user: String, replicas: [String], loss: Loss = .refuse) {
+        self.user = user
+        self.replicas = replicas
+        self.loss = loss
+    }
 }
 
 extension SyncStoreAdministration {
@@ -165,9 +194,17 @@ package struct StoreRepairReport: Sendable, Equatable, Codable {
     package var quarantine: String?
     package var moved: [String]
     package var restoredEvents: Int
-    package init(quarantine: String?, moved: [String], restoredEvents: Int) {
+    /// With `--accept-loss`: "device D seqs a–b; …", what no replica held (nil: nothing lost).
+    package var lost: String?
+    package var lostEvents: UInt64 = 0
+    /// False when the repair was only planned.
+    package var applied = true
+    package init(quarantine: String?, moved: [String], restoredEvents: Int, lost: LostEvents = LostEvents(), applied: Bool = true) {
         self.quarantine = quarantine
         self.moved = moved
         self.restoredEvents = restoredEvents
+        self.lost = lost.isEmpty ? nil : lost.description
+        self.lostEvents = lost.count
+        self.applied = applied
     }
 }

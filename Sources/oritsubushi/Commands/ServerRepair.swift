@@ -8,37 +8,66 @@ extension Server {
             commandName: "repair",
             abstract: "Restore a user's damaged stored events from a client's replica.",
             discussion: """
-                The inverse of a client's 'verify --repair --server': LEDGER_DIR is a healthy \
-                replica of the user (a device's ledger directory, not in use). Damaged segments \
-                (files store) or rows (PostgreSQL) go to a quarantine — ledgers/NAME/quarantine/\
-                <UTC time>/ or a quarantine table — and are never deleted; the events they held \
-                come from the replica. When the replica lacks some of them, they are named by \
-                device and seq range and nothing is changed (exit 65). Runs while the server \
-                does: the files store's server has closed a ledger it found damaged; one it still \
-                holds is refused (exit 75). Exit codes: 0 repaired or nothing to repair, 65 not \
-                repairable, 66 no such user or replica, 69 store unreachable, 75 ledger in use.
+                The inverse of a client's 'verify --repair --server': each LEDGER_DIR (--from, \
+                repeatable) is a replica of the user (a device's ledger directory, not in use). \
+                Damaged segments (files store) or rows (PostgreSQL) go to a quarantine — \
+                ledgers/NAME/quarantine/<UTC time>/ or a quarantine table — and are never \
+                deleted; the events they held come from the replicas. When no replica holds some \
+                of them, they are named by device and seq range and nothing is changed (exit 65). \
+                With --accept-loss the repair goes ahead without them: those events and their \
+                device's later ones are given up (a device's seqs cannot skip) and named; without \
+                --yes it only prints what would be lost (exit 64). Runs while the server does: the \
+                files store's server has closed a ledger it found damaged; one it still holds is \
+                refused (exit 75). Exit codes: 0 repaired or nothing to repair, 64 --accept-loss \
+                without --yes would lose events, 65 not repairable, 66 no such user or replica, \
+                69 store unreachable, 75 ledger in use.
                 """)
 
         @Argument(help: "The user name.") var name: String
-        @Option(help: ArgumentHelp("A client's replica of the user's ledger.", valueName: "ledger-dir")) var from: String
+        @Option(help: ArgumentHelp("A client's replica of the user's ledger (repeat for several).", valueName: "ledger-dir"))
+        var from: [String]
+        @Flag(help: "Repair even when no replica holds some events; they (and their device's later events) are named and given up.")
+        var acceptLoss = false
+        @Flag(help: "With --accept-loss: confirm the loss (otherwise it is only printed).") var yes = false
         @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            guard !from.isEmpty else { throw ValidationError("give at least one --from LEDGER_DIR") }
+            if yes && !acceptLoss { throw ValidationError("--yes confirms --accept-loss; give both or neither") }
+        }
 
         func run() async throws {
             try UserStore.validate(name: name)
-            let report = try await store.withAdministration { admin, now in
-                try await admin.repair(user: name, from: from, now: now)
+            let loss: StoreRepairRequest.Loss = !acceptLoss ? .refuse : (yes ? .accept : .plan)
+            let request = StoreRepairRequest(user: name, replicas: from, loss: loss)
+            let report = try await store.withAdministration { admin, now in try await admin.repair(request, now: now) }
+            let sources = from.joined(separator: ", ")
+            guard report.applied else {
+                guard let lost = report.lost else {
+                    // Nothing would be lost: the plain repair does it all.
+                    let repaired = try await store.withAdministration { admin, now in
+                        try await admin.repair(StoreRepairRequest(user: name, replicas: from), now: now)
+                    }
+                    return printRepaired(repaired, sources: sources)
+                }
+                throw LedgerError(.usage, "repairing user \(name) from \(sources) would lose \(report.lostEvents) events no replica holds (\(lost)); add --yes to repair and give them up (nothing was changed)")
             }
+            printRepaired(report, sources: sources)
+        }
+
+        private func printRepaired(_ report: StoreRepairReport, sources: String) {
             guard report.restoredEvents > 0 || report.quarantine != nil else {
                 print("ok: user \(name)'s stored events are sound; nothing to repair")
                 return
             }
+            for moved in report.moved { print("moved \(moved) aside to \(report.quarantine ?? "the quarantine")") }
+            if let lost = report.lost { print("lost \(report.lostEvents) events no replica held: \(lost)") }
             guard let quarantine = report.quarantine else {
                 // Only missing events: nothing damaged to set aside.
-                print("repaired user \(name): \(report.restoredEvents) missing events restored from \(from)")
+                print("repaired user \(name): \(report.restoredEvents) missing events restored from \(sources)")
                 return
             }
-            for moved in report.moved { print("moved \(moved) aside to \(quarantine)") }
-            print("repaired user \(name): \(report.restoredEvents) events restored from \(from); the originals are in \(quarantine)")
+            print("repaired user \(name): \(report.restoredEvents) events restored from \(sources); the originals are in \(quarantine)")
         }
     }
 }

@@ -18,15 +18,18 @@ struct Sync: AsyncParsableCommand {
             resumes where it stopped when run again. A copied ledger (a restored backup, a cloned \
             directory) is detected: its local device takes a new id, its diverging events are \
             appended again under it, the old segments go to quarantine/, and the sync carries on \
-            (one line says so). What the server holds is kept in 'sync-state.json' for 'reissue'. \
+            (one line says so). Events of a copy that this ledger received by merge are refused \
+            (exit 65) unless --rehome moves them to a new device id the same way. What the server holds is kept in 'sync-state.json' for 'reissue'. \
             Exit codes: 69 server unreachable, 77 token refused, 65 events refused by either side \
             (a clock too far ahead: fix it, then run 'oritsubushi reissue'; events of a copied \
-            ledger received by merge).
+            ledger received by merge: run again with --rehome).
             """)
 
     @OptionGroup var options: LedgerOptions
     @Option(help: ArgumentHelp("The server's base URL, e.g. http://127.0.0.1:8080.", valueName: "url")) var server: String
     @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
+    @Flag(help: "Move another device's events that this ledger received from a copied ledger (by merge) to a new device id, and sync them.")
+    var rehome = false
 
     func run() async throws {
         let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
@@ -38,10 +41,12 @@ struct Sync: AsyncParsableCommand {
             case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
             }
         }
-        let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection])
+        let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection], rehome: rehome)
         defer { ledger.close() }
         bar.finish()
-        if let change = report.reidentified {
+        if let change = report.reidentified, change.oldDevice != ledger.localDevice, change.newDevice != ledger.localDevice {
+            print("device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq), received from a copied ledger, now belong to the new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
+        } else if let change = report.reidentified {
             print("this ledger was a copy of another replica: device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq) now belong to its new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
         }
         if report.pulled > 0 || report.reidentified != nil {
