@@ -18,14 +18,22 @@ struct Oritsubushi: AsyncParsableCommand {
             Exit codes: 0 success, 64 usage, 65 bad data or corrupt ledger, 66 no ledger, \
             69 server unavailable, 74 I/O error, 75 ledger locked, 77 refused credentials.
             """,
-        subcommands: [
-            Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self,
-            History.self, Replay.self, Verify.self, Repair.self, Status.self, Generate.self,
-            Merge.self, Conflicts.self, Sync.self, Reissue.self, Server.self, ServeAlias.self,
-            CatalogCommand.self, StationCommand.self, Rebuild.self, Stats.self, ImportCommand.self, Export.self,
-            Report.self,
-            Nearby.self,
-            MapCommand.self,
+        // Every command stays top level (`oritsubushi complete …`, `oritsubushi server add-user …`);
+        // the groups only order `--help`, and each group's files are in Commands/<Group>/.
+        groupedSubcommands: [
+            CommandGroup(name: "Ledger", subcommands: [
+                Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self, History.self, Replay.self,
+                Verify.self, Repair.self, Status.self, Rebuild.self,
+            ]),
+            CommandGroup(name: "Stations", subcommands: [
+                StationCommand.self, MapCommand.self, Nearby.self, Stats.self, CatalogCommand.self, Report.self,
+            ]),
+            CommandGroup(name: "Exchange", subcommands: [
+                ImportCommand.self, Export.self, Merge.self, Conflicts.self, Sync.self, Reissue.self,
+            ]),
+            // `serve` (hidden) is the old spelling of `server serve`.
+            CommandGroup(name: "Server", subcommands: [Server.self, ServeAlias.self]),
+            CommandGroup(name: "Tools", subcommands: [Generate.self]),
         ])
 
     static func main() async {

@@ -24,18 +24,11 @@ enum StationEditing {
         case unchanged
     }
 
-    /// One station's wanted state (`nil`: leave that field as it is).
-    struct Change {
-        var station: UInt32
-        var date: CompletionDate?
-        var memo: String?
-    }
-
     static func record(_ options: LedgerOptions, station: (station: String, qualifiers: StationQualifierOptions), date: DateInput, memo: String?,
                        refusingCompleted: Bool = false, language: OutputLanguage = .en) throws {
-        try validate(memo: memo)
+        try StationChange.validate(memo: memo)
         let today = try Environment.clock().today
-        if case .text(let text) = date, !isLast(text) { _ = try parse(text, today: today, last: nil) }
+        if case .text(let text) = date, !StationChange.isLast(text) { _ = try StationChange.date(text, today: today, last: nil) }
         let ledger = try options.open()
         defer { ledger.close() }
         let id = try station.qualifiers.resolve(station.station, in: ledger)
@@ -43,49 +36,30 @@ enum StationEditing {
         try CatalogSupport.requireKnownStation(id, ledger: ledger)
         let wanted: CompletionDate?
         switch date {
-        case .text(let text): wanted = try parse(text, today: today, last: isLast(text) ? UIState.lastDate(in: ledger, today: today) : nil)
+        case .text(let text):
+            let last = StationChange.isLast(text) ? try UIState.lastDate(in: ledger, today: today) : nil
+            wanted = try StationChange.date(text, today: today, last: last)
         case .today: wanted = .day(today.year, today.month, today.day)
         case .notCompleted: wanted = .notCompleted
         case .unchanged: wanted = nil
         }
-        try commit([Change(station: id, date: wanted, memo: memo)], ledger: ledger, refusingCompleted: refusingCompleted,
+        try commit([StationChange(station: id, date: wanted, memo: memo)], ledger: ledger, refusingCompleted: refusingCompleted,
                    language: language)
-    }
-
-    static func validate(memo: String?) throws {
-        if let memo, memo.utf8.count > StationEdit.maximumMemoBytes {
-            throw LedgerError(.badInput, "the memo is \(memo.utf8.count) bytes of UTF-8; the limit is \(StationEdit.maximumMemoBytes)")
-        }
-    }
-
-    static func isLast(_ text: String) -> Bool {
-        text.lowercased() == "last"
-    }
-
-    /// DATE, where `last` is `last` (the caller found it; `nil` only when `text` is not `last`).
-    static func parse(_ text: String, today: CalendarDay, last: CompletionDate?) throws -> CompletionDate {
-        if isLast(text), let last { return last }
-        do { return try CompletionDate(parsing: text, today: today) } catch { throw LedgerError(.badInput, error.description) }
     }
 
     /// Appends the changes that change something, in one append, prints one line per station,
     /// and remembers the last completed date given for `last`. Returns how many stations changed.
     /// The lines show dates in `language` (`--lang`); errors stay in English.
     @discardableResult
-    static func commit(_ changes: [Change], ledger: Ledger, refusingCompleted: Bool = false,
+    static func commit(_ changes: [StationChange], ledger: Ledger, refusingCompleted: Bool = false,
                        language: OutputLanguage = .en) throws -> Int {
         var projection = try ProjectionUpdater.load(ledger, lazy: true)
         var drafts: [StationEditDraft] = []
         var unchanged: [UInt32: String] = [:]
         for change in changes {
             let current = try projection.lookup(change.station) ?? ProjectedStation()
-            if refusingCompleted, current.completionDate.isCompleted {
-                throw LedgerError(.badInput, "station \(change.station) is already completed (\(current.completionDate)); use `complete \(change.station) today` to change its date")
-            }
-            let newDate = change.date.flatMap { $0.code == current.compDate ? nil : $0 }
-            let newMemo = change.memo.flatMap { $0 == current.memo ? nil : $0 }
-            if newDate != nil || newMemo != nil {
-                drafts.append(StationEditDraft(station: change.station, compDate: newDate, memo: newMemo))
+            if let draft = try change.draft(against: current, refusingCompleted: refusingCompleted) {
+                drafts.append(draft)
             } else {
                 unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate.label(language)), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
             }

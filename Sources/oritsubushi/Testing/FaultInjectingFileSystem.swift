@@ -1,5 +1,12 @@
 // Compiled only into debug builds of the CLI (Package.swift defines ORITSUBUSHI_FAULT_HOOKS for
-// the debug configuration): the end-to-end tests run the debug binary; a release build has no hook.
+// the debug configuration): the end-to-end tests (CLITests' BadInputTableTests) run the debug
+// binary with ORITSUBUSHI_SIMULATE_FAULT set; a release build has no hook and ignores the
+// variable. The hook stays in this target rather than a test-only one because the tests drive
+// the real executable, which cannot load test code. A release build cannot be given the hook by
+// hand either (`-Xswiftc -DORITSUBUSHI_FAULT_HOOKS`): without SwiftPM's DEBUG it does not compile.
+#if ORITSUBUSHI_FAULT_HOOKS && !DEBUG
+#error("ORITSUBUSHI_FAULT_HOOKS is for debug builds only: a release build must not contain the fault hook")
+#endif
 #if ORITSUBUSHI_FAULT_HOOKS
 #if canImport(Glibc)
 import Glibc

@@ -41,7 +41,7 @@ struct CatalogImport: ParsableCommand {
             try Self.applyBundled(to: ledger)
             return
         }
-        let version = try version ?? Self.version(fromFileName: file)
+        let version = try version ?? CatalogDumpName.version(of: file)
         let statements = try SQLDumpSplitter.split(try CatalogSupport.readInput(file), file: file)
         let ledger = try options.open()
         defer { ledger.close() }
@@ -78,20 +78,5 @@ struct CatalogImport: ParsableCommand {
         print("catalogue \(version)\(origin): \(importer.statementCount) statements, \(snapshot.stations.count) stations (\(snapshot.stations.filter(\.enabled).count) enabled), \(snapshot.lines.count) lines, \(snapshot.operators.count) operators")
         let carried = importer.carryOvers.map(\.description).joined(separator: ", ")
         print("carry-overs: \(importer.carryOvers.count)\(carried.isEmpty ? "" : " (\(carried))"), \(appended) events appended")
-    }
-
-    /// The last run of digits in the file's name: `stations-176.sql` → 176.
-    static func version(fromFileName path: String) throws -> UInt32 {
-        let name = Path.lastComponent(path)
-        var runs: [String] = []
-        var current = ""
-        for c in name {
-            if c.isASCII, c.isNumber { current.append(c) } else if !current.isEmpty { runs.append(current); current = "" }
-        }
-        if !current.isEmpty { runs.append(current) }
-        guard let digits = runs.last, let version = UInt32(digits), version > 0 else {
-            throw LedgerError(.usage, "the file name '\(name)' carries no version number; give --version N")
-        }
-        return version
     }
 }

@@ -31,7 +31,7 @@ struct Replay: ParsableCommand {
         let ledger = try options.open()
         defer { ledger.close() }
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
-        let deviceFilter = try device.map { try Self.resolveDevice($0, in: ledger) }
+        let deviceFilter = try device.map { try ledger.device(named: $0) }
         var writer = EventLineWriter(EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language))
         var out = ByteSink()
         try ledger.forEachRecord { view, _ in
@@ -43,15 +43,5 @@ struct Replay: ParsableCommand {
             out.flushIfFull()
         }
         out.flush()
-    }
-
-    static func resolveDevice(_ text: String, in ledger: Ledger) throws -> DeviceID {
-        if let id = DeviceID(hex: text.lowercased()) { return id }
-        let matches = ledger.deviceNames.values.filter { $0.name == text }.map(\.device)
-        guard matches.count == 1 else {
-            throw LedgerError(.usage, matches.isEmpty ? "no device is named '\(text)' in this ledger"
-                                                      : "\(matches.count) devices are named '\(text)'; give the id")
-        }
-        return matches[0]
     }
 }

@@ -27,7 +27,7 @@ extension Server {
         @Flag(help: "Print one JSON object: {\"user\", \"code\", \"url\", \"expires\"}.") var json = false
 
         func validate() throws {
-            guard let milliseconds = Self.milliseconds(ttl), (60_000...7 * 86_400_000).contains(milliseconds) else {
+            guard PairingCode.lifetime(ttl) != nil else {
                 throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 90s, 10m, 2h, 1d)")
             }
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
@@ -38,13 +38,12 @@ extension Server {
         func run() async throws {
             try UserStore.validate(name: name)
             let code = PairingCode.random()
-            let lifetime = Self.milliseconds(ttl)!
+            let lifetime = PairingCode.lifetime(ttl)!
             let expires = try await store.withAdministration { admin, now in
                 try await admin.addPairingCode(user: name, codeHash: code.hash, now: now, expires: now + lifetime)
                 return now + lifetime
             }
-            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-            let link = "\(base)/app/#pair=\(code.canonical)"
+            let link = code.appLink(base: url)
             if json {
                 print(try JSONOutput.line(["user": name, "code": code.grouped, "url": link,
                                            "expires": ISO8601.format(milliseconds: expires)]))
@@ -53,18 +52,6 @@ extension Server {
             print("pairing code for user \(name), valid once until \(ISO8601.format(milliseconds: expires)):")
             print(code.grouped)
             print(link)
-        }
-
-        /// `90s`, `10m`, `2h`, `1d` or plain seconds, in milliseconds.
-        static func milliseconds(_ text: String) -> Int64? {
-            let units: [Character: Int64] = ["s": 1_000, "m": 60_000, "h": 3_600_000, "d": 86_400_000]
-            var digits = Substring(text), unit: Int64 = 1_000
-            if let last = text.last, let size = units[last] {
-                digits = text.dropLast()
-                unit = size
-            }
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let count = Int64(digits), count <= 1_000_000 else { return nil }
-            return count * unit
         }
     }
 }

@@ -117,14 +117,9 @@ struct StationShow: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @OptionGroup var stationArgument: StationArgument
-    @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
-    var asOf: String?
+    @OptionGroup var time: AsOfOptions
     @Flag(help: "Print as JSON.") var json = false
     @OptionGroup var language: LanguageOptions
-
-    func validate() throws {
-        _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
-    }
 
     func run() throws {
         let ledger = try options.open()
@@ -133,12 +128,12 @@ struct StationShow: ParsableCommand {
         guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
         try CatalogSupport.requireKnownStation(station, ledger: ledger)
         let snapshot = try CatalogStore.open(ledgerDirectory: ledger.directory)?.loadSnapshot()
-        let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+        let projection = try time.projection(ledger)
         let row = projection.row(station) ?? ProjectedStation()
         let s = snapshot?.station(station)
         let op = s.flatMap { snapshot?.operator($0.operatorID) }
         let lines = snapshot?.lines(of: station) ?? []
         let output = StationShowOutput(station: station, row: row, catalogued: s, operator: op, lines: lines)
-        print(json ? try JSONOutput.line(output) : output.text(language.language, asOf: asOf))
+        print(json ? try JSONOutput.line(output) : output.text(language.language, asOf: time.asOf))
     }
 }

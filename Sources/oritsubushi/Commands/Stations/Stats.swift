@@ -23,19 +23,14 @@ struct Stats: ParsableCommand {
     @Argument(help: "operators, prefectures, yomi or dates.") var hierarchy: StatsHierarchy
     @Argument(help: "Keys descending the hierarchy.") var keys: [String] = []
     @Flag(help: "Print one JSON object.") var json = false
-    @Option(help: "Answer as of this time (ISO 8601, Japan time without an offset, or Unix seconds).")
-    var asOf: String?
+    @OptionGroup var time: AsOfOptions
     @OptionGroup var language: LanguageOptions
-
-    func validate() throws {
-        _ = try asOf.map { time throws(ValidationError) in try CatalogSupport.parseTime(time, option: "--as-of") }
-    }
 
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
         let catalog = try CatalogSupport.requireCatalog(ledger)
-        let projection = try CatalogSupport.projection(ledger, asOf: asOf)
+        let projection = try time.projection(ledger)
         let engine = StatisticsEngine(catalog: try catalog.loadSnapshot(), projection: projection)
         let report = try engine.report(hierarchy, path: keys)
         print(json ? try JSONOutput.line(report) : report.table(language.language))
