@@ -62,6 +62,9 @@ let package = Package(
         .target(name: "LedgerCatalog",
                 dependencies: ["LedgerCore", "CCatalogData", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
+        // Layer 3: what the catalogue looks like to a person: map pins, nearby lines, GeoJSON and the
+        // HTML report (README "Layout"). Nothing below it depends on it.
+        .target(name: "LedgerViews", dependencies: ["LedgerCore", "LedgerCatalog"], swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
@@ -111,6 +114,7 @@ let package = Package(
             dependencies: [
                 "LedgerCore",
                 "LedgerCatalog",
+                "LedgerViews",
                 "LedgerGenerator",
                 "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -160,6 +164,8 @@ let package = Package(
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore", "LedgerTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "LedgerViewsTests", dependencies: ["LedgerViews", "LedgerCatalog", "LedgerCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CatalogTests",
                     dependencies: ["LedgerCatalog", "LedgerCore", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,3 +1,4 @@
+import LedgerCatalog
 import LedgerCore
 
 /// `oritsubushi report`: one self-contained HTML page (issue 13 §4). Everything it needs is
@@ -32,7 +33,7 @@ package struct ReportPage {
     package func html() throws -> String {
         let engine = StatisticsEngine(catalog: snapshot, projection: projection)
         let all = try engine.report(.prefectures, path: [])
-        let map = mapData()
+        let map = try mapData()
         let time = asOf ?? activity.events.first.map { Self.japanTime($0.order.hlc) } ?? ""
         var out = """
             <!DOCTYPE html>

@@ -1,3 +1,4 @@
+import LedgerCatalog
 import LedgerCore
 
 /// The four hierarchies as tables with progress bars: operator types with their operators,

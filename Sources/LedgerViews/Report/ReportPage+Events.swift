@@ -1,4 +1,5 @@
 import Foundation
+import LedgerCatalog
 import LedgerCore
 
 /// The latest station edits and the number of open conflicts.

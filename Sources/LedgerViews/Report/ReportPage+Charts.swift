@@ -1,3 +1,4 @@
+import LedgerCatalog
 import LedgerCore
 
 /// The two inline SVG charts: completions per year with their running total, and each
