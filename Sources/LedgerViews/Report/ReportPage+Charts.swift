@@ -1,7 +1,7 @@
 import LedgerCatalog
 import LedgerCore
 
-/// The two inline SVG charts: completions per year with their running total, and each
+/// The two SVG charts (fragments.html): completions per year with their running total, and each
 /// prefecture's completed share.
 extension ReportPage {
     func charts(_ engine: StatisticsEngine) throws -> String {
@@ -9,23 +9,17 @@ extension ReportPage {
         let years = dates.compactMap { g in Int(g.key).map { ($0, g.counts.completed) } }.sorted { $0.0 < $1.0 }
         let unknown = dates.first { $0.key == "unknown" }?.counts.completed ?? 0
         let prefectures = try engine.report(.prefectures, path: []).groups ?? []
-        return """
-            <section id="charts"><h2>\(HTMLText.escaped(words.cumulative))</h2>
-            \(Self.cumulativeChart(years))
-            \(unknown > 0 ? "<p class=\"help\">" + HTMLText.escaped(words.unknownDates(unknown)) + "</p>" : "")
-            <h2>\(HTMLText.escaped(words.perPrefecture))</h2>
-            \(Self.prefectureChart(prefectures))
-            </section>
-
-            """
+        return ReportTemplate.render("charts", [
+            "cumulativeLabel": words.cumulative, "years": Self.cumulativeChart(years),
+            "unknown": unknown > 0 ? ReportTemplate.render("help", ["text": words.unknownDates(unknown)]) : "",
+            "perPrefectureLabel": words.perPrefecture, "prefectures": Self.prefectureChart(prefectures),
+        ])
     }
 
     /// Bars of each year's completions (the busiest year half the height) under the running
     /// total's line; every year from the first to the last is on the axis, so a gap shows as a gap.
     static func cumulativeChart(_ years: [(Int, Int)]) -> String {
-        guard let first = years.first?.0, let last = years.last?.0 else {
-            return "<svg id=\"chart-years\" class=\"chart\" viewBox=\"0 0 600 60\"></svg>"
-        }
+        guard let first = years.first?.0, let last = years.last?.0 else { return ReportTemplate.render("years-empty", [:]) }
         let count = Dictionary(uniqueKeysWithValues: years)
         let span = last - first + 1
         let total = years.reduce(0) { $0 + $1.1 }
@@ -39,34 +33,34 @@ extension ReportPage {
             let x = left + Double(i) * step
             let h = height / 2 * Double(n) / Double(max(busiest, 1))
             let y = top + height - height * Double(running) / Double(max(total, 1))
-            bars += "<rect class=\"year\" x=\"\(fmt(x + step * 0.15))\" y=\"\(fmt(top + height - h))\" width=\"\(fmt(step * 0.7))\" height=\"\(fmt(h))\"><title>\(year): \(n) / \(running)</title></rect>"
+            bars += ReportTemplate.render("year-bar", [
+                "x": fmt(x + step * 0.15), "y": fmt(top + height - h), "width": fmt(step * 0.7), "height": fmt(h),
+                "year": "\(year)", "count": "\(n)", "running": "\(running)",
+            ])
             points.append("\(fmt(x + step / 2)),\(fmt(y))")
             if span <= 12 || i % max(1, span / 8) == 0 || year == last {
-                labels += "<text x=\"\(fmt(x + step / 2))\" y=\"\(fmt(top + height + 16))\" text-anchor=\"middle\">\(year)</text>"
+                labels += ReportTemplate.render("year-label", ["x": fmt(x + step / 2), "y": fmt(top + height + 16), "year": "\(year)"])
             }
         }
-        return """
-            <svg id="chart-years" class="chart" viewBox="0 0 600 215" role="img">\
-            <line class="axis" x1="\(fmt(left))" y1="\(fmt(top + height))" x2="\(fmt(left + width))" y2="\(fmt(top + height))"/>\
-            <text x="\(fmt(left - 6))" y="\(fmt(top + 4))" text-anchor="end">\(total)</text>\
-            <text x="\(fmt(left - 6))" y="\(fmt(top + height))" text-anchor="end">0</text>\
-            \(bars)<polyline class="cumulative" points="\(points.joined(separator: " "))"/>\(labels)</svg>
-            """
+        return ReportTemplate.render("years", [
+            "left": fmt(left), "right": fmt(left + width), "bottom": fmt(top + height), "labelX": fmt(left - 6),
+            "topLabelY": fmt(top + 4), "total": "\(total)", "bars": bars, "points": points.joined(separator: " "), "labels": labels,
+        ])
     }
 
     /// One bar per prefecture: the completed share over a muted full-length bar.
     static func prefectureChart(_ groups: [StatsGroup]) -> String {
         let rowHeight = 16.0, left = 70.0, width = 440.0
-        var body = ""
+        var rows = ""
         for (i, g) in groups.enumerated() {
             let y = Double(i) * rowHeight
-            let share = width * Double(max(0, g.counts.ratioPermille)) / 1000
-            body += "<g class=\"pref\" data-pref=\"\(HTMLText.escaped(g.key))\"><text x=\"\(fmt(left - 6))\" y=\"\(fmt(y + 12))\" text-anchor=\"end\">\(HTMLText.escaped(g.label))</text>"
-                + "<rect class=\"all\" x=\"\(fmt(left))\" y=\"\(fmt(y + 3))\" width=\"\(fmt(width))\" height=\"11\"/>"
-                + "<rect class=\"done\" x=\"\(fmt(left))\" y=\"\(fmt(y + 3))\" width=\"\(fmt(share))\" height=\"11\"/>"
-                + "<text x=\"\(fmt(left + width + 6))\" y=\"\(fmt(y + 12))\">\(g.counts.rateText)</text></g>"
+            rows += ReportTemplate.render("prefecture", [
+                "key": g.key, "label": g.label, "labelX": fmt(left - 6), "textY": fmt(y + 12), "left": fmt(left),
+                "barY": fmt(y + 3), "width": fmt(width), "share": fmt(width * Double(max(0, g.counts.ratioPermille)) / 1000),
+                "rateX": fmt(left + width + 6), "rate": g.counts.rateText,
+            ])
         }
-        return "<svg id=\"chart-prefectures\" class=\"chart\" viewBox=\"0 0 600 \(fmt(Double(groups.count) * rowHeight + 4))\" role=\"img\">\(body)</svg>"
+        return ReportTemplate.render("prefectures", ["height": fmt(Double(groups.count) * rowHeight + 4), "rows": rows])
     }
 
     /// One decimal, enough for a 600-unit-wide chart.

@@ -7,31 +7,27 @@ extension ReportPage {
     func latestEvents() -> String {
         var rows: [String] = []
         for e in activity.events {
-            let station = snapshot.station(e.station)
-            let name = station.map {
-                "<a href=\"\(HTMLText.escaped($0.wikipediaURL))\" rel=\"noreferrer\">\(HTMLText.escaped($0.name))</a>"
-            } ?? "#\(e.station)"
+            let station = snapshot.station(e.station).map {
+                ReportTemplate.render("station-link", ["url": $0.wikipediaURL, "name": $0.name])
+            } ?? HTMLText.escaped("#\(e.station)")
             var change: [String] = []
             if let code = e.compDate {
                 change.append(((try? CompletionDate(code: code)) ?? .notCompleted).label(language))
             }
             if let memo = e.memo { change.append(words.memo + " " + JSONText.quoted(memo)) }
-            rows.append("<tr><td>\(HTMLText.escaped(Self.japanTime(e.order.hlc)))</td><td>\(HTMLText.escaped(e.deviceName))</td>"
-                        + "<td>\(name)</td><td>\(HTMLText.escaped(change.joined(separator: " · ")))</td></tr>")
+            rows.append(ReportTemplate.render("event", [
+                "time": Self.japanTime(e.order.hlc), "device": e.deviceName, "station": station,
+                "change": change.joined(separator: " · "),
+            ]))
         }
-        let table = rows.isEmpty ? "<p>\(HTMLText.escaped(words.noEvents))</p>" : """
-            <div class="scroll"><table id="events"><thead><tr><th>\(words.time)</th><th>\(words.device)</th>\
-            <th>\(words.station)</th><th>\(words.change)</th></tr></thead><tbody>
-            \(rows.joined(separator: "\n"))
-            </tbody></table></div>
-            """
-        return """
-            <section id="latest"><h2>\(HTMLText.escaped(words.latest))</h2>
-            \(table)
-            <p id="conflicts" data-count="\(activity.openConflicts)">\(HTMLText.escaped(words.conflicts)): \
-            <strong>\(HTMLText.escaped(words.conflictCount(activity.openConflicts)))</strong></p></section>
-
-            """
+        let table = rows.isEmpty ? ReportTemplate.render("no-events", ["text": words.noEvents]) : ReportTemplate.render("events", [
+            "timeLabel": words.time, "deviceLabel": words.device, "stationLabel": words.station,
+            "changeLabel": words.change, "rows": rows.joined(separator: "\n"),
+        ])
+        return ReportTemplate.render("latest", [
+            "latestLabel": words.latest, "table": table, "count": "\(activity.openConflicts)",
+            "conflictsLabel": words.conflicts, "countText": words.conflictCount(activity.openConflicts),
+        ])
     }
 
     /// An event's time in Japan time, to the minute: `2026-11-24 13:30 JST`.

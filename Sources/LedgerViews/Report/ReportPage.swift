@@ -1,10 +1,11 @@
 import LedgerCatalog
 import LedgerCore
 
-/// `oritsubushi report`: one self-contained HTML page (issue 13 §4). Everything it needs is
-/// written here — inline CSS, inline SVG charts, the map's station data as JSON in a
-/// `<script type="application/json">` and a small inline script that draws and pans it — so the
-/// file opens offline and no request ever leaves it. The only URLs are Wikipedia links on the
+/// `oritsubushi report`: one self-contained HTML page (README "report"). Everything it needs is
+/// inside — the style sheet, SVG charts, the map's station data as JSON in a
+/// `<script type="application/json">` and the map module that draws and pans it, all from the
+/// files of Sources/ReportAssets/report (ReportTemplate) — so the file opens offline and no
+/// request ever leaves it. The only URLs are Wikipedia links on the
 /// station names of the latest events, as plain anchors.
 ///
 /// Elements the browser test counts: `.line` polylines (one per enabled line, `completed` when
@@ -35,33 +36,18 @@ package struct ReportPage {
         let all = try engine.report(.prefectures, path: [])
         let map = try mapData()
         let time = asOf ?? activity.events.first.map { Self.japanTime($0.order.hlc) } ?? ""
-        var out = """
-            <!DOCTYPE html>
-            <html lang="\(language.rawValue)"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLText.escaped(words.title))</title>
-            <style>\(ReportAssets.css)</style></head><body>
-            <header><h1>\(HTMLText.escaped(words.title))</h1>
-            <p id="summary" data-stations="\(all.counts.total)" data-completed="\(all.counts.completed)" \
-            data-lines="\(map.lines)" data-completed-lines="\(map.completedLines)">\
-            <strong>\(Self.total(all.counts))</strong>\(Self.bar(all.counts))\
-            <span>\(HTMLText.escaped(words.lineCount)) \(map.lines) · \(HTMLText.escaped(words.completedLines)) \(map.completedLines)</span>\
-            \(time.isEmpty ? "" : "<span>" + HTMLText.escaped(words.asOf(time)) + "</span>")</p></header>
-            <section id="map-section"><h2>\(HTMLText.escaped(words.map))</h2>
-            <p class="help">\(HTMLText.escaped(words.mapHelp))</p>
-            <p class="legend"><span class="key done"></span>\(HTMLText.escaped(words.legendDone)) \
-            <span class="key rest"></span>\(HTMLText.escaped(words.legendRest))</p>
-            <div id="map-frame"><svg id="map" viewBox="\(map.viewBox)" \
-            preserveAspectRatio="xMidYMid meet" role="img"></svg><div id="tip" hidden></div></div>
-            <script type="application/json" id="map-data">\(HTMLText.scriptSafeJSON(map.json))</script>
-            </section>
-
-            """
-        out += try hierarchies(engine)
-        out += try charts(engine)
-        out += latestEvents()
-        out += "<script>\(ReportAssets.script)</script>\n</body></html>\n"
-        return out
+        return ReportTemplate.page.render([
+            "lang": language.rawValue, "title": words.title, "css": ReportAssets.text("report.css"),
+            "stations": "\(all.counts.total)", "completed": "\(all.counts.completed)",
+            "lines": "\(map.lines)", "completedLines": "\(map.completedLines)",
+            "total": Self.total(all.counts), "bar": Self.bar(all.counts),
+            "lineCountLabel": words.lineCount, "completedLinesLabel": words.completedLines,
+            "asOf": time.isEmpty ? "" : ReportTemplate.render("as-of", ["text": words.asOf(time)]),
+            "mapLabel": words.map, "mapHelp": words.mapHelp, "legendDone": words.legendDone, "legendRest": words.legendRest,
+            "viewBox": map.viewBox, "mapData": HTMLText.scriptSafeJSON(map.json),
+            "hierarchies": try hierarchies(engine), "charts": try charts(engine), "latest": latestEvents(),
+            "mapScript": ReportAssets.text("map.js"), "reportScript": ReportAssets.text("report.js"),
+        ])
     }
 
     /// `N駅中 M駅 R.r%`.
@@ -70,6 +56,6 @@ package struct ReportPage {
     /// A progress bar of the completed share (truncated per-mille, as the rate).
     static func bar(_ c: StatsCounts) -> String {
         let permille = max(0, c.ratioPermille)
-        return "<span class=\"bar\"><span style=\"width:\(permille / 10).\(permille % 10)%\"></span></span>"
+        return ReportTemplate.render("bar", ["width": "\(permille / 10).\(permille % 10)"])
     }
 }
