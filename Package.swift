@@ -60,10 +60,18 @@ let package = Package(
         .target(name: "CWebApp", path: "Sources/WebApp", exclude: ["app"],
                 cSettings: [.define("WEB_APP_DIR", to: "\"\(packageDirectory)/Sources/WebApp/app\"")]),
 
+        // The report's page template, fragments, style sheet and scripts (Sources/ReportAssets/report/),
+        // linked into the binary the same way by report_assets.c (also from Tools/web-assets).
+        .target(name: "CReportAssets", path: "Sources/ReportAssets", exclude: ["report"],
+                cSettings: [.define("REPORT_DIR", to: "\"\(packageDirectory)/Sources/ReportAssets/report\"")]),
+
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog",
                 dependencies: ["LedgerCore", "CCatalogData", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
+        // Layer 3: what the catalogue looks like to a person: map pins, nearby lines, GeoJSON and the
+        // HTML report (README "Layout"). Nothing below it depends on it.
+        .target(name: "LedgerViews", dependencies: ["LedgerCore", "LedgerCatalog", "CReportAssets"], swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
@@ -115,6 +123,7 @@ let package = Package(
             dependencies: [
                 "LedgerCore",
                 "LedgerCatalog",
+                "LedgerViews",
                 "LedgerGenerator",
                 "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -164,6 +173,8 @@ let package = Package(
         .testTarget(name: "LedgerCoreTests", dependencies: ["LedgerCore", "LedgerTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "LedgerGeneratorTests", dependencies: ["LedgerGenerator", "LedgerCore", "LedgerTestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "LedgerViewsTests", dependencies: ["LedgerViews", "LedgerCatalog", "LedgerCore"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CatalogTests",
                     dependencies: ["LedgerCatalog", "LedgerCore", "LedgerTestSupport", .product(name: "GRDB", package: "GRDB.swift")],

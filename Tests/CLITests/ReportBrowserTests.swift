@@ -112,11 +112,12 @@ import Testing
 
     /// A tap on a completed station opens its details (name, operator, line, date); the wheel
     /// zooms in around the pointer. A probe script appended to a copy of the page plays both and
-    /// writes what it saw into the DOM.
+    /// writes what it saw into the DOM; a module script, so that it runs after the page's map
+    /// module has drawn (module scripts run in document order once the page is parsed).
     @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() throws {
         let f = Self.fixture
         let probe = """
-            <script>(function(){var c=document.querySelector('circle.station.completed[data-station="201111"]'),
+            <script type="module">(function(){var c=document.querySelector('circle.station.completed[data-station="201111"]'),
             svg=document.getElementById('map'),r=c.getBoundingClientRect(),x=r.left+r.width/2,y=r.top+r.height/2;
             function tap(t){svg.dispatchEvent(new PointerEvent(t,{pointerId:1,pointerType:'touch',clientX:x,clientY:y,bubbles:true}));}
             tap('pointerdown');tap('pointerup');var before=svg.getAttribute('viewBox').split(' ').map(Number);

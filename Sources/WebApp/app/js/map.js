@@ -1,5 +1,5 @@
 // The map drawn on a canvas from the catalogue alone, as the progress report draws it
-// (ReportPage+Map.swift, ReportAssets.swift): a plate carrée projection scaled by cos 36° (Japan's
+// (ReportPage+Map.swift, Sources/ReportAssets/report/map.js): a plate carrée projection scaled by cos 36° (Japan's
 // middle latitude), in thousandths of a degree with y growing southwards; every enabled line as a
 // polyline through its stations, completed stations and fully completed lines in red, the rest
 // grey. On top, the pins of Schemas/map.md (they never flicker) with their names, and the count of

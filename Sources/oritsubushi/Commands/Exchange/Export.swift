@@ -1,6 +1,7 @@
 import ArgumentParser
 import LedgerCatalog
 import LedgerCore
+import LedgerViews
 
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case tsv, jsonl, sqlite, geojson
@@ -41,7 +42,7 @@ struct Export: ParsableCommand {
             let text = switch format {
             case .tsv: CompletionsFile.tsv(rows)
             case .jsonl: CompletionsFile.jsonl(rows)
-            default: GeoJSONWriter.featureCollection(
+            default: try CatalogExport.featureCollection(
                 CatalogGeometry(snapshot: try CatalogSupport.requireCatalog(ledger).loadSnapshot()), lines: lines) {
                     projection.row($0).map { ($0.compDate, $0.memo) } ?? (0, "")
                 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LedgerCatalog
 import LedgerCore
+import LedgerViews
 
 enum MapFormat: String, ExpressibleByArgument, CaseIterable { case text, json, geojson }
 
@@ -66,14 +67,14 @@ struct MapCommand: ParsableCommand {
         let answer = MapIndex(entries, limit: limit).query(box)
         let stations = try catalog.geometryStations(answer.pins.map(\.entry.id))
         let pins = answer.pins.compactMap { pin in
-            stations[pin.entry.id].map { MapPinOutput(station: $0, zoom: answer.zoom, minZoom: pin.minZoom, compDate: compDate($0.id)) }
+            stations[pin.entry.id].map { MapPin(station: $0, zoom: answer.zoom, minZoom: pin.minZoom, compDate: compDate($0.id)) }
         }
         var out = OutputBuffer()
         switch format {
         case .json:
-            for pin in pins { out.writeLine(pin.json) }
+            for pin in pins { out.writeLine(try pin.json()) }
         case .geojson:
-            out.writeLine("{\"type\":\"FeatureCollection\",\"features\":[" + pins.map(\.geoJSONFeature).joined(separator: ",") + "]}")
+            out.writeLine(try MapPin.geoJSON(pins))
         case .text:
             let lang = language.language
             for pin in pins { out.writeLine(pin.text(lang)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LedgerCatalog
 import LedgerCore
+import LedgerViews
 
 /// `nearby`: the apps' 「一覧」 list, the enabled stations nearest a station or a point.
 struct Nearby: ParsableCommand {
@@ -61,15 +62,8 @@ struct Nearby: ParsableCommand {
         let lang = language.language
         var out = OutputBuffer()
         for hit in hits {
-            let s = hit.station
-            let date = projection.row(s.id)?.completionDate ?? .notCompleted
-            let lines = s.lines.map(\.name)
-            if json {
-                let metres = (hit.metres * 10).rounded() / 10
-                out.writeLine("{\"station\":\(s.id),\"name\":\(JSONText.quoted(s.name)),\"lat\":\(CatalogGeometry.degreesText(s.lat)),\"lng\":\(CatalogGeometry.degreesText(s.lng)),\"comp_date\":\(date.code),\"completed\":\(date.code > 0),\"operator\":\(JSONText.quoted(s.operatorName)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"distance_m\":\(metres)}")
-            } else {
-                out.writeLine("\(GreatCircle.label(metres: hit.metres))  \(s.id)  \(s.name)  \(s.operatorName)  \(lines.joined(separator: ","))  \(date.label(lang))")
-            }
+            let line = NearbyLine(hit, date: projection.row(hit.station.id)?.completionDate ?? .notCompleted)
+            out.writeLine(json ? try line.json() : line.text(lang))
         }
         out.flush()
         if hits.isEmpty { Terminal.error("no station matches --show \(show.rawValue)") }

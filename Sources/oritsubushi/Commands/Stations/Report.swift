@@ -1,6 +1,7 @@
 import ArgumentParser
 import LedgerCatalog
 import LedgerCore
+import LedgerViews
 import LedgerSync
 
 /// `oritsubushi report`: the progress as one self-contained HTML page (ReportPage).

@@ -1,3 +1,4 @@
+import LedgerCatalog
 import LedgerCore
 
 /// The four hierarchies as tables with progress bars: operator types with their operators,
@@ -28,18 +29,11 @@ extension ReportPage {
     }
 
     private static func section(_ id: String, _ title: String, _ counts: StatsCounts, _ rows: [String]) -> String {
-        """
-        <section id="\(id)" class="hierarchy"><details open><summary><h2>\(HTMLText.escaped(title))</h2> \
-        <span class="total">\(total(counts))</span></summary>
-        <table><tbody>
-        \(rows.joined(separator: "\n"))
-        </tbody></table></details></section>
-
-        """
+        ReportTemplate.render("hierarchy", ["id": id, "title": title, "total": total(counts), "rows": rows.joined(separator: "\n")])
     }
 
     private static func row(_ g: StatsGroup, group: Bool) -> String {
-        "<tr\(group ? " class=\"group\"" : "")><th>\(HTMLText.escaped(g.label))</th><td class=\"barcell\">\(bar(g.counts))</td>"
-            + "<td class=\"num\">\(total(g.counts))</td></tr>"
+        ReportTemplate.render(group ? "hierarchy-group-row" : "hierarchy-row",
+                              ["label": g.label, "bar": bar(g.counts), "total": total(g.counts)])
     }
 }

@@ -1,0 +1,23 @@
+import Foundation
+import LedgerViews
+import Testing
+
+/// The report's files are linked into the executable (CReportAssets): the embedded list and bytes
+/// are the folder's, so a stale build or a file added without Tools/web-assets fails here.
+@Suite struct ReportAssetTests {
+    @Test("every file of Sources/ReportAssets/report is embedded, and nothing else")
+    func embeddedFilesMatchTheFolder() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ReportAssets/report")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(ReportAssets.paths == files, "run Tools/web-assets after adding or removing a file of the report")
+        for path in files {
+            let bytes = try #require(ReportAssets.bytes(path))
+            #expect(bytes == Array(try Data(contentsOf: folder.appendingPathComponent(path))),
+                    "\(path): the embedded copy is stale; touch Sources/ReportAssets/report_assets.c and rebuild")
+            let text = try #require(String(validating: bytes, as: UTF8.self), "\(path) is not UTF-8")
+            // The page inlines the style sheet and the scripts, where this would close the element.
+            if !path.hasSuffix(".html") { #expect(!text.lowercased().contains("</s"), "\(path) holds </s…") }
+        }
+    }
+}
