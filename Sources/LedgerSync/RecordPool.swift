@@ -37,7 +37,8 @@ struct RecordPool {
                 var last = seq
                 while last < seqs.upperBound, events[EventID(device: device, seq: last + 1)] == nil { last += 1 }
                 let range = last == seq ? "seq \(seq)" : "seqs \(seq)–\(last)"
-                throw LedgerError(.conflict, "cannot repair: \(segment) held device \(device)'s events \(range), which the source does not have; nothing was changed")
+                throw LedgerError(.conflict, "cannot repair: \(segment) held device \(device)'s events \(range), which the source does not have; nothing was changed",
+                                  cause: .missingEvents)
             }
             found.append(entry.record)
         }

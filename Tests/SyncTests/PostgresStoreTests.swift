@@ -64,7 +64,7 @@ struct PostgresStoreTests {
         let held = try await database.sql("SELECT count(*)::text FROM events")
         for store in stores { await store.close() }
         await database.drop()
-        #expect(outcomes.sorted() == ["conflict", "ok"], "round \(round)")
+        #expect(outcomes.sorted() == ["fork", "ok"], "round \(round)")  // the loser is told which copy parted (merge.md §10)
         #expect(held == ["1"])
     }
 

@@ -171,7 +171,9 @@ struct ServeOperabilityTests {
             let waited = Date().timeIntervalSince(started)
             #expect(refused == 503, "attempt \(attempt): \(refused) \(String(decoding: body, as: UTF8.self))")
             #expect(headers.first(name: "retry-after") != nil, "attempt \(attempt)")
-            #expect(waited < 12, "attempt \(attempt) waited \(waited) s")
+            // The product waits at most 10 s for a connection; the rest is a loaded 2-core
+            // machine running the whole suite (13.6 s was seen there).
+            #expect(waited < 20, "attempt \(attempt) waited \(waited) s")
         }
 
         try await database.allowConnections(true)

@@ -32,6 +32,9 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         /// One event id held with two different contents: two copies of one ledger parted there
         /// (Schemas/merge.md §10). The sync server answers it as a fork.
         case differingEvent(EventID)
+        /// A repair's sources lack events the damaged data held (`server repair --accept-loss`
+        /// can go ahead without them).
+        case missingEvents
     }
 
     package var category: Category

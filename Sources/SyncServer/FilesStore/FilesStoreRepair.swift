@@ -44,7 +44,11 @@ struct FilesStoreRepair {
         repair.acceptingLoss = request.loss != .refuse
         var checkpointed = LostEvents()
         try requireCheckpointedEvents(repair, in: Set(sources.flatMap { $0.records.compactMap(\.eventID) }), lost: &checkpointed)
-        var report = try repair.repair(from: sources, dryRun: request.loss == .plan)
+        var report: RepairReport
+        do { report = try repair.repair(from: sources, dryRun: request.loss == .plan) } catch var error as LedgerError where error.cause == .missingEvents {
+            error.message += "; 'server repair \(user) --accept-loss' repairs without them"
+            throw error
+        }
         for (device, seqs) in checkpointed.ranges { report.lost.add(device: device, seqs: seqs) }
         guard report.applied else {
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: report.recoveredEvents + report.mergedEvents,
