@@ -124,6 +124,7 @@ import Testing
             svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:x,clientY:y,bubbles:true,cancelable:true}));
             var after=svg.getAttribute('viewBox').split(' ').map(Number),tip=document.getElementById('tip');
             document.body.setAttribute('data-tip',tip.hidden?'hidden':tip.textContent);
+            document.body.setAttribute('data-tip-images',String(tip.querySelectorAll('img').length));
             document.body.setAttribute('data-zoomed',String(after[2]<before[2]*0.8));})();</script></body>
             """
         let page = f.directory + "/probe.html"
@@ -132,6 +133,9 @@ import Testing
         let tip = try #require(dom.firstMatch(of: #/data-tip="([^"]*)"/#)?.output.1)
         // 201111 is 津 on JR東海's 紀勢本線, completed by the fixture on 2026-11-01 with the memo.
         #expect(tip.contains("津") && tip.contains("東海旅客鉄道") && tip.contains("2026年11月1日"), "\(tip)")
+        // The memo's markup is shown as text, never made an element.
+        #expect(tip.contains("&lt;img src=http://example.com/x.png&gt;"), "\(tip)")  // as the dumped attribute escapes it
+        #expect(dom.contains("data-tip-images=\"0\""), "the memo became markup in the tip")
         #expect(dom.contains("data-zoomed=\"true\""))
     }
 

@@ -28,9 +28,7 @@ struct ServeOperabilityTests {
     func privateFiles() async throws {
         let dir = try TemporaryDirectory("serve-modes")
         defer { dir.remove() }
-        let data = dir.sub("data")
-        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
-        let server = try ServerProcess(data: data)
+        let (data, token, server) = try Self.serveAlice(in: dir)
         defer { server.terminate() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: token,
@@ -99,9 +97,7 @@ struct ServeOperabilityTests {
     func activitySurvivesKill() async throws {
         let dir = try TemporaryDirectory("serve-activity")
         defer { dir.remove() }
-        let data = dir.sub("data")
-        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
-        let server = try ServerProcess(data: data)
+        let (data, token, server) = try Self.serveAlice(in: dir)
         defer { server.terminate() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: token,
@@ -126,9 +122,7 @@ struct ServeOperabilityTests {
     func disconnectIsNotTooLarge() async throws {
         let dir = try TemporaryDirectory("serve-disconnect")
         defer { dir.remove() }
-        let data = dir.sub("data")
-        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
-        let server = try ServerProcess(data: data)
+        let (_, token, server) = try Self.serveAlice(in: dir)
         defer { server.terminate() }
         let cut = try RawConnection(port: server.port)
         try cut.send("POST /v1/push HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"records\":[")
@@ -199,5 +193,12 @@ struct ServeOperabilityTests {
         #expect(refused.status == 69, "\(refused.stderr)")
         #expect(refused.stderr.contains("newer than this oritsubushi knows"), "\(refused.stderr)")
         await database.drop()
+    }
+
+    /// A files store in `dir/data` with user alice, served by the built binary.
+    static func serveAlice(in dir: TemporaryDirectory) throws -> (data: String, token: String, server: ServerProcess) {
+        let data = dir.sub("data")
+        let token = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
+        return (data, token, try ServerProcess(data: data))
     }
 }

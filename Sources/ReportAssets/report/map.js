@@ -87,17 +87,31 @@ export function drawReportMap(svg, tip, frame, data) {
     apply();
   }
   /** @type {Record<string, string>} */
-  const entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-  /** @param {string} t */
-  const esc = (t) => String(t).replace(/[&<>"]/g, (c) => entities[c]);
+  /**
+   * Fills the tip with lines of text, the first in bold: memos and names stay text, never markup.
+   * @param {string[]} texts
+   */
+  function fillTip(texts) {
+    tip.replaceChildren();
+    texts.forEach((text, k) => {
+      if (k > 0) tip.append(document.createElement('br'));
+      if (k === 0) {
+        const bold = document.createElement('b');
+        bold.textContent = text;
+        tip.append(bold);
+      } else {
+        tip.append(text);
+      }
+    });
+  }
 
   let pinned = false;
   const hide = () => { tip.hidden = true; };
   /** @param {number} i @param {number} cx @param {number} cy */
   function show(i, cx, cy) {
     const s = st[i], names = stLines[i].map((k) => lines[k][1]);
-    tip.innerHTML = '<b>' + esc(s[1]) + '</b><br>' + esc(data.ops[s[2]]) + (names.length ? '<br>' + esc(names.join('、')) : '') +
-      '<br>' + esc(s[5] > 0 ? data.dates[s[5]] : data.none) + (s[6] ? '<br>' + esc(s[6]) : '');
+    fillTip([String(s[1]), String(data.ops[s[2]]), ...(names.length ? [names.join('、')] : []),
+      String(s[5] > 0 ? data.dates[s[5]] : data.none), ...(s[6] ? [String(s[6])] : [])]);
     tip.hidden = false;
     const r = frame.getBoundingClientRect();
     let x = cx - r.left + 12, y = cy - r.top + 12;
