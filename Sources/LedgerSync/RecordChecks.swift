@@ -1,7 +1,7 @@
 import LedgerCore
 
-/// The checks of a received event that need no ledger state: `LedgerMerger.prepare` and the
-/// PostgreSQL store (which holds no `Ledger`) run the same ones, so both refuse in the same words.
+/// The checks of a received event that need no ledger state, used by `MergeAdmission` (the one
+/// admission of every path: Schemas/merge.md §2), so every path refuses in the same words.
 package enum RecordChecks {
     /// Refuses an event (or device name) dated more than the clock lead ahead of `now`.
     /// `label` names the device as the refusal shows it ("'Phone' (0123…)"); it is built only

@@ -77,13 +77,13 @@ package struct SyncSession {
                 let prepared = try LedgerMerger.prepare(records, for: ledger, options: pageOptions)
                 let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions)
                 pulledThisRound += merged.eventsIn
-                for record in prepared.events {
-                    let id = record.eventID!
+                prepared.forEachEvent { view in
+                    let id = view.eventID
                     // Sorted by (device, seq): the last of a device's run is its newest.
-                    if id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(record) }
-                    if case .stationEdit(let e) = record {
-                        affected.insert(e.station)
-                        appended.insert(e.id)
+                    if id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(view) }
+                    if view.kind == .stationEdit {
+                        affected.insert(view.station)
+                        appended.insert(id)
                     }
                 }
                 report.catalogVersion = page.catalogVersion

@@ -20,7 +20,7 @@ enum PostgresRecord {
         let array = Array(bytes.readableBytesView)
         var result: LedgerRecord?
         var count = 0
-        try array.withUnsafeBytes { raw in
+        _ = try array.withUnsafeBytes { raw in
             try RecordStream.forEach(in: raw) { (view: RecordView) throws -> RecordIteration in
                 result = view.record
                 count += 1

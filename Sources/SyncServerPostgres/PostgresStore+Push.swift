@@ -5,7 +5,7 @@ import SyncServer
 
 extension PostgresStore {
     /// One transaction: the user row is locked (positions in order), devices are claimed by key,
-    /// and the checks of `LedgerMerger.prepare` run against what the rows hold; the event key
+    /// and `MergeAdmission` runs against what the rows hold; the event key
     /// `(device, seq)` decides between two instances inserting one id at the same moment.
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
         let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
@@ -28,18 +28,17 @@ extension PostgresStore {
         let storedNames = try await Self.newestNames(devices, connection, logger)
         let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, userID: id, connection)
         if !limits.userSize.isOff {
-            try limits.userSize.check(stored: try await storedBytes(id, connection),
-                                      adding: prepared.events + prepared.names.map(LedgerRecord.deviceName))
+            try limits.userSize.check(stored: try await storedBytes(id, connection), adding: prepared.appendedSize)
         }
 
         var position: Int64 = 0
         for try await next in try await connection.query(
             "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { position = next }
         var duplicates = prepared.duplicates
-        if !prepared.events.isEmpty {
+        if prepared.eventCount > 0 {
             let first = position
-            position += Int64(prepared.events.count)
-            duplicates += try await insertEvents(prepared.events, user: id, from: first, connection)
+            position += Int64(prepared.eventCount)
+            duplicates += try await insertEvents(prepared, user: id, from: first, connection)
         }
         for name in prepared.names {
             let bytes = PostgresRecord.bytes(.deviceName(name))
@@ -50,7 +49,7 @@ extension PostgresStore {
             position += 1
         }
         var last: [Int64: Int64] = [:]
-        for case let id? in prepared.events.map(\.eventID) { last[PostgresRecord.key(id.device)] = Int64(id.seq) }
+        prepared.forEachEvent { last[PostgresRecord.key($0.device)] = Int64($0.seq) }
         if !last.isEmpty {
             let keys = Array(last.keys).sorted()
             try await connection.query("""
@@ -58,7 +57,7 @@ extension PostgresStore {
                 WHERE devices.device = v.device
                 """, logger: logger)
         }
-        let appended = prepared.events.count + prepared.names.count
+        let appended = prepared.eventCount + prepared.names.count
         try await connection.query(
             "UPDATE users SET next_position = \(position), last_push = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
         let vector = try await Self.heldVector(id, connection, logger)
@@ -114,20 +113,21 @@ extension PostgresStore {
     /// Inserts the events at consecutive positions; an id that a concurrent transaction inserted
     /// first (the key decides) is a duplicate when its digest is equal and refused otherwise.
     /// Returns the number of such duplicates.
-    private func insertEvents(_ events: [LedgerRecord], user id: Int64, from first: Int64,
+    private func insertEvents(_ admitted: AdmittedBatch, user id: Int64, from first: Int64,
                               _ connection: PostgresConnection) async throws -> Int {
         var devices: [Int64] = [], seqs: [Int64] = [], positions: [Int64] = [], kinds: [Int16] = [], hlcs: [Int64] = []
-        var bytes: [ByteBuffer] = [], digests: [String] = []
-        for (offset, record) in events.enumerated() {
-            let eventID = record.eventID!
-            let encoded = PostgresRecord.bytes(record)
-            devices.append(PostgresRecord.key(eventID.device))
-            seqs.append(Int64(eventID.seq))
-            positions.append(first + Int64(offset))
-            kinds.append(Int16(encoded.getInteger(at: encoded.readerIndex, as: UInt8.self)!))
-            hlcs.append(PostgresRecord.key(record.hlc))
-            bytes.append(encoded)
-            digests.append(PostgresRecord.digest(encoded))
+        var bytes: [ByteBuffer] = [], digests: [String] = [], ids: [EventID] = []
+        // The admitted records' own bytes (the canonical encoding a row stores), not re-encoded.
+        admitted.forEachEvent { view in
+            let encoded = UnsafeRawBufferPointer(start: view.base, count: view.length)
+            ids.append(view.eventID)
+            devices.append(PostgresRecord.key(view.device))
+            seqs.append(Int64(view.seq))
+            positions.append(first + Int64(positions.count))
+            kinds.append(Int16(encoded[0]))
+            hlcs.append(PostgresRecord.key(view.hlc))
+            bytes.append(ByteBuffer(bytes: encoded))
+            digests.append(EventDigest.hex(encoded))
         }
         var inserted = Set<EventID>()
         for try await (device, seq) in try await connection.query("""
@@ -139,11 +139,11 @@ extension PostgresStore {
             """, logger: logger).decode((Int64, Int64).self) {
             inserted.insert(EventID(device: PostgresRecord.device(device), seq: UInt64(seq)))
         }
-        guard inserted.count < events.count else { return 0 }
+        guard inserted.count < ids.count else { return 0 }
         var duplicates = 0
-        for (index, record) in events.enumerated() where !inserted.contains(record.eventID!) {
-            let stored = try await Self.storedDigest(record.eventID!, user: id, connection, logger)
-            guard stored == digests[index] else { throw RecordChecks.differs(record.eventID!) }
+        for (index, eventID) in ids.enumerated() where !inserted.contains(eventID) {
+            let stored = try await Self.storedDigest(eventID, user: id, connection, logger)
+            guard stored == digests[index] else { throw RecordChecks.differs(eventID) }
             duplicates += 1
         }
         return duplicates

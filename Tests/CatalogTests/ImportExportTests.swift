@@ -130,6 +130,10 @@ import Testing
         let back = try CompletionsFile.readAppDatabase(out)
         #expect(back.map(\.station) == [10, 12])
         #expect(back.map(\.updateDate) == [1_378_040_000, 1_400_000_000])
-        #expect(CompletionsFile.jsonl(back).hasPrefix("{\"station\":10,\"comp_date\":20130901,\"update_date\":1378040000,\"memo\":\"x\"}\n"))
+        #expect(try CompletionsFile.jsonl(back).hasPrefix("{\"station\":10,\"comp_date\":20130901,\"update_date\":1378040000,\"memo\":\"x\"}\n"))
+        // A memo with quotes, a line break, a backslash and kanji reads back as it was written.
+        let tricky = CompletionRow(station: 1, compDate: 0, updateDate: 0, memo: "a\"b\n東京\\")
+        let parsed = try JSONSerialization.jsonObject(with: Data(try CompletionsFile.jsonl([tricky]).utf8)) as? [String: Any]
+        #expect(parsed?["memo"] as? String == tricky.memo)
     }
 }

@@ -1,3 +1,4 @@
+import LedgerCore
 import Foundation
 import LedgerViews
 import Testing

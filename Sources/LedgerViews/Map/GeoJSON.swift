@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerCatalog
 
 /// RFC 7946 GeoJSON as the views write it (`export --format geojson`, `map --format geojson`):

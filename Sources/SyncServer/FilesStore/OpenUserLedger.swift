@@ -94,16 +94,18 @@ final class OpenUserLedger: @unchecked Sendable {
             }
         }
         let options = MergeOptions.acceptingPush(stations: stations, now: now)
-        let prepared: PreparedMerge
+        let prepared: AdmittedBatch
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
             throw SyncServerError(refusedMerge: error)
         }
-        try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.events + prepared.names.map(LedgerRecord.deviceName))
+        try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.appendedSize)
         let report = try LedgerMerger.apply(prepared, to: ledger, options: options)
-        for record in prepared.events {
-            guard let id = record.eventID else { continue }
-            if case .catalogVersion(let e) = record { note(EventOrder(hlc: e.hlc, device: id.device, seq: id.seq), e.version) }
-            digests.append(device: id.device, seq: id.seq, digest: EventDigest.value(record))
+        prepared.forEachEvent { view in
+            let id = view.eventID
+            if view.kind == .catalogVersion, case .catalogVersion(let e) = view.record {
+                note(EventOrder(hlc: e.hlc, device: id.device, seq: id.seq), e.version)
+            }
+            digests.append(device: id.device, seq: id.seq, digest: EventDigest.value(view))
         }
         return PushResponse(appended: report.eventsIn + report.namesIn, duplicates: prepared.duplicates, serverHas: serverHas)
     }

@@ -13,14 +13,12 @@ package struct UserSizeLimit: Sendable {
 
     package var isOff: Bool { maximumBytes == nil }
 
-    package func check(stored: Int64, adding records: [LedgerRecord]) throws {
-        guard let maximumBytes, !records.isEmpty else { return }
-        var encoder = RecordEncoder()
-        for record in records { encoder.append(record) }
-        let incoming = Int64(encoder.bytes.count)
+    package func check(stored: Int64, adding size: (records: Int, bytes: Int)) throws {
+        guard let maximumBytes, size.records > 0 else { return }
+        let incoming = Int64(size.bytes)
         guard stored + incoming > maximumBytes else { return }
         throw SyncServerError(.payloadTooLarge, """
-            this user's stored events (\(stored) bytes) and the push's \(records.count) new records (\(incoming) bytes) \
+            this user's stored events (\(stored) bytes) and the push's \(size.records) new records (\(incoming) bytes) \
             would exceed the server's per-user limit of \(maximumBytes) bytes (serve --max-user-bytes); nothing was applied
             """)
     }

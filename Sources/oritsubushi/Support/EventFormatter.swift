@@ -12,39 +12,20 @@ enum EventFormat: String, ExpressibleByArgument, CaseIterable {
 /// Formats events as text lines or JSON Lines (keys: device, device_name, seq, hlc, time,
 /// station, comp_date, memo, origin; comp_date and memo only when the event sets them). The
 /// text's dates follow `language` (`ja`: 2013年9月1日, 未乗下車); JSON Lines ignore it.
-/// The JSON is written by hand on purpose: this is the per-event streaming path of `replay` and
-/// `history` (millions of lines), where an encoder per line would cost more than the write. The
-/// commands' single objects go through `Encodable` types (Output/).
+/// JSON lines are `EventLineOutput`s; `replay`'s station edits take the streaming path of
+/// `EventLineWriter`, byte for byte the same.
 struct EventFormatter {
     var format: EventFormat
     var deviceNames: [DeviceID: String]
     var language: OutputLanguage = .en
 
-    func line(_ view: RecordView) -> String {
+    func line(_ view: RecordView) throws -> String {
         let device = view.device
         let name = deviceNames[device] ?? ""
         let hlc = view.hlc
         switch format {
         case .jsonl:
-            var out = "{\"device\":\"\(device)\",\"device_name\":\(JSONText.quoted(name)),\"seq\":\(view.seq),\"hlc\":\(hlc.rawValue),\"time\":\"\(hlc)\""
-            switch view.kind {
-            case .stationEdit:
-                out += ",\"station\":\(view.station)"
-                if view.hasCompDate { out += ",\"comp_date\":\(view.compDateCode)" }
-                if let memo = view.memo { out += ",\"memo\":\(JSONText.quoted(memo))" }
-                out += ",\"origin\":\"\(view.origin)\"}"
-            case .catalogVersion:
-                out += ",\"kind\":\"catalog_version\",\"catalog_version\":\(view.catalogVersion),\"origin\":\"catalog\"}"
-            case .deviceName:
-                out += ",\"kind\":\"device_name\"}"
-            case .knowledgeMark:
-                let entries = (0..<view.knowledgeCount).map { i -> String in
-                    let e = view.knowledgeEntry(i)
-                    return "\"\(e.device)\":\(e.seq)"
-                }
-                out += ",\"kind\":\"knowledge_mark\",\"knowledge\":{\(entries.joined(separator: ","))}}"
-            }
-            return out
+            return try EventLineOutput(view, deviceName: name).line()
         case .text:
             var out = "\(hlc)  \(name.isEmpty ? device.description : name)#\(view.seq)"
             switch view.kind {

@@ -20,9 +20,9 @@ struct EventLineWriter {
 
     init(_ formatter: EventFormatter) { self.formatter = formatter }
 
-    mutating func write(_ view: RecordView, into out: inout ByteSink) {
+    mutating func write(_ view: RecordView, into out: inout ByteSink) throws {
         guard view.kind == .stationEdit else {
-            var line = formatter.line(view)
+            var line = try formatter.line(view)
             line.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
             out.append(0x0a)
             return

@@ -287,8 +287,9 @@ export class Ledger {
 
   /**
    * Checks a received page and stores it in one commit, or throws MergeError and stores nothing
-   * (LedgerMerger.prepare): a held event with other content, a gap in a device's seqs, or a time
-   * more than a day ahead of this clock refuses the whole page.
+   * (the rules of Schemas/merge.md §2, as MergeAdmission states them in Swift): a held event with
+   * other content, a gap in a device's seqs, or a time more than a day ahead of this clock
+   * refuses the whole page.
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}

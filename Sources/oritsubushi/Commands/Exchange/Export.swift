@@ -41,7 +41,7 @@ struct Export: ParsableCommand {
         case .tsv, .jsonl, .geojson:
             let text = switch format {
             case .tsv: CompletionsFile.tsv(rows)
-            case .jsonl: CompletionsFile.jsonl(rows)
+            case .jsonl: try CompletionsFile.jsonl(rows)
             default: try CatalogExport.featureCollection(
                 CatalogGeometry(snapshot: try CatalogSupport.requireCatalog(ledger).loadSnapshot()), lines: lines) {
                     projection.row($0).map { ($0.compDate, $0.memo) } ?? (0, "")

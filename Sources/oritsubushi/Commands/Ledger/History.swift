@@ -19,7 +19,7 @@ struct History: ParsableCommand {
         let formatter = EventFormatter(format: format, deviceNames: ledger.deviceNameTable, language: language.language)
         try ledger.forEachRecord { view, _ in
             guard view.kind == .stationEdit, view.station == station else { return }
-            found.append((EventOrder(view), formatter.line(view)))
+            found.append((EventOrder(view), try formatter.line(view)))
         }
         var out = OutputBuffer()
         for (_, line) in found.sorted(by: { $0.0 < $1.0 }) { out.writeLine(line) }

@@ -39,7 +39,7 @@ struct Replay: ParsableCommand {
             if let station, view.kind != .stationEdit || view.station != station { return }
             if let deviceFilter, view.device != deviceFilter { return }
             if let sinceHLC, view.hlc < sinceHLC { return }
-            writer.write(view, into: &out)
+            try writer.write(view, into: &out)
             out.flushIfFull()
         }
         out.flush()

@@ -100,7 +100,8 @@ struct StationFind: ParsableCommand {
             let lines = snapshot.lines(of: id).filter(\.enabled).map(\.name)
             let date = projection.row(id)?.completionDate ?? .notCompleted
             if json {
-                out.writeLine("{\"station\":\(id),\"name\":\(JSONText.quoted(s.name)),\"yomi\":\(JSONText.quoted(s.yomi)),\"operator\":\(JSONText.quoted(op)),\"lines\":[\(lines.map(JSONText.quoted).joined(separator: ","))],\"enabled\":\(s.enabled),\"comp_date\":\(date.code)}")
+                out.writeLine(try StationMatchOutput(station: id, name: s.name, yomi: s.yomi, operator: op, lines: lines,
+                                                     enabled: s.enabled, comp_date: date.code).line())
             } else {
                 let disabled = s.enabled ? "" : lang == .ja ? "  (無効)" : "  (disabled)"
                 out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date.label(lang))\(disabled)")

@@ -1,7 +1,10 @@
 import LedgerCore
 
-/// The one writer of the views' JSON documents (map pins, nearby lines, GeoJSON, the report's map
-/// data): their `Encodable` types written with keys in the order the type encodes them.
+/// The one writer of the ledger's JSON documents whose key order is documented: the views' (map
+/// pins, nearby lines, GeoJSON, the report's map data) and the CLI's JSON lines (`station find
+/// --json`, `export --format jsonl`, `history --format jsonl`): their `Encodable` types written
+/// with keys in the order the type encodes them. (`replay`'s per-event lines are the one
+/// streaming writer: `EventLineWriter`.)
 ///
 /// Why not Foundation's `JSONEncoder`: on Linux it orders keys by dictionary hashing unless
 /// `.sortedKeys`, and it writes 135.0 as `135` and 0.0 as `0`; these documents keep the key order

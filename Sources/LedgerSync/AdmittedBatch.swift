@@ -1,0 +1,37 @@
+import LedgerCore
+
+/// What `MergeAdmission.admit` accepted: the new events (in `(device, seq)` order, as bytes of
+/// the received batch) and the device names newer than the receiver's. `LedgerMerger.apply`
+/// appends it; a store without a ledger reads its records.
+package struct AdmittedBatch {
+    let batch: RecordBatch
+    /// The new events, sorted by (device, seq): (offset, length) in `batch.bytes`.
+    let order: [(offset: Int, length: Int)]
+    package internal(set) var names: [DeviceNameRecord]
+    /// Received events the receiver already held (identical copies).
+    package let duplicates: Int
+
+    package var isEmpty: Bool { order.isEmpty && names.isEmpty }
+    package var eventCount: Int { order.count }
+
+    /// The new events, in (device, seq) order.
+    package func forEachEvent(_ body: (RecordView) throws -> Void) rethrows {
+        try batch.bytes.withUnsafeBytes { buffer in
+            for (offset, length) in order { try body(RecordView(validated: buffer.baseAddress! + offset, length: length)) }
+        }
+    }
+
+    /// The new events decoded, in (device, seq) order.
+    package var events: [LedgerRecord] {
+        var records: [LedgerRecord] = []
+        records.reserveCapacity(order.count)
+        forEachEvent { records.append($0.record) }
+        return records
+    }
+
+    /// How many records would be appended (events and names) and their encoded bytes.
+    package var appendedSize: (records: Int, bytes: Int) {
+        let names = self.names.reduce(0) { $0 + RecordEncoder.encodedSize(of: .deviceName($1)) }
+        return (order.count + self.names.count, order.reduce(names) { $0 + $1.length })
+    }
+}

@@ -1,0 +1,14 @@
+import LedgerCore
+
+/// One line of `station find --json` (README "station find"), keys in this order.
+struct StationMatchOutput: Encodable {
+    var station: UInt32
+    var name: String
+    var yomi: String
+    var `operator`: String
+    var lines: [String]
+    var enabled: Bool
+    var comp_date: UInt32
+
+    func line() throws -> String { try OrderedJSONEncoder().encode(self) }
+}
