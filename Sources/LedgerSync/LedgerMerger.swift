@@ -363,11 +363,13 @@ package enum LedgerMerger {
         // mutation after the scans copy every edit.
         var detector = ConflictDetector(stations: nil as StationBitmap?, deduplicates: false)
         detector.reserve(UInt64(ledger.eventCount) + expected.reduce(0) { $0 + $1.1 })
+        // The other log is read on the second thread through a handle of its own.
+        let otherCopy = other.readingCopy()
         let (fromOther, fromLedger) = SideBySide.run(
             background: {
                 Result { () throws -> (PreparedEncodedMerge, StationBitmap, OverlapFingerprints) in
                     var overlap = OverlapFingerprints(shared)
-                    let scanned = try scanIncoming(other, held: receiver.held, expected: expected, overlap: &overlap)
+                    let scanned = try scanIncoming(otherCopy, held: receiver.held, expected: expected, overlap: &overlap)
                     return (try prepareEncoded(scanned, for: receiver, options: options), scanned.affected, overlap)
                 }
             },
