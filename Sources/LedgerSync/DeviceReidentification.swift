@@ -11,8 +11,8 @@ import LedgerCore
 /// seqs 1, 2, … in their order with the same station, date, memo and origin; a moved knowledge
 /// mark also records that its device had seen the old device's events before `firstSeq`. The
 /// new id gets the device's name (another device's, marked as a copy; this ledger keeps its own
-/// id then). The new ledger is built beside the old one and swapped in
-/// (`DeviceReidentification+Swap`); the old segments end in `quarantine/<UTC time>/segments/`.
+/// id then). The new ledger is built beside the old one and swapped in by `LedgerSwap`
+/// (LedgerCore/Recovery); the old segments end in `quarantine/<UTC time>/segments/`.
 package struct DeviceReidentification: Sendable, Equatable {
     package enum Stamping: Sendable, Equatable {
         /// Each moved event keeps its hlc.
@@ -43,8 +43,8 @@ package struct DeviceReidentification: Sendable, Equatable {
             throw LedgerError(.usage, "device \(old) has no events from #\(firstSeq) to move")
         }
         var result = DeviceReidentification(oldDevice: old, newDevice: newDevice, firstSeq: firstSeq, lastSeq: last)
-        let staging = Path.join(ledger.directory, stagingDirectory)
-        try removeStaging(staging, fileSystem: ledger.fileSystem)
+        let staging = Path.join(ledger.directory, LedgerSwap.stagingDirectory)
+        try LedgerSwap.removeStaging(staging, fileSystem: ledger.fileSystem)
         // The rebuilt ledger starts with the new id's name record (Ledger.create writes it for
         // its metadata's device); when another device moves, ledger.json keeps this ledger's id.
         var metadata = ledger.metadata
@@ -69,11 +69,11 @@ package struct DeviceReidentification: Sendable, Equatable {
             }
         } catch {
             rebuilt.close()
-            try? removeStaging(staging, fileSystem: ledger.fileSystem)
+            try? LedgerSwap.removeStaging(staging, fileSystem: ledger.fileSystem)
             throw error
         }
-        result.quarantine = try swap(into: ledger.directory, fileSystem: ledger.fileSystem, clock: ledger.clock,
-                                     derivedFiles: derivedFiles, note: result.note)
+        result.quarantine = try LedgerSwap.commit(into: ledger.directory, fileSystem: ledger.fileSystem, clock: ledger.clock,
+                                                  derivedFiles: derivedFiles, note: result.note)
         return result
     }
 

@@ -107,12 +107,14 @@ extension LedgerMerger {
         // mutation after the scans copy every edit.
         var detector = ConflictDetector(stations: nil as StationBitmap?, deduplicates: false)
         detector.reserve(UInt64(ledger.eventCount) + expected.reduce(0) { $0 + $1.1 })
+        // The other log is read on the second thread through a handle of its own.
+        let otherCopy = other.readingCopy()
         let (fromOther, fromLedger) = SideBySide.run(
             background: {
                 Result { () throws -> (AdmittedBatch, StationBitmap, OverlapFingerprints) in
                     var overlap = OverlapFingerprints(shared)
                     var admission = MergeAdmission(into: receiver, options: options, expecting: expected)
-                    let affected = try scanIncoming(other, into: &admission, overlap: &overlap)
+                    let affected = try scanIncoming(otherCopy, into: &admission, overlap: &overlap)
                     return (try admission.admit(), affected, overlap)
                 }
             },

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LedgerCore
+import LedgerTestSupport
 import Testing
 
 @Suite("SideBySide: two pieces of work at once")
@@ -26,12 +27,33 @@ struct SideBySideTests {
     func handedValue() {
         let handed = Handed([Int]())
         let (taken, _) = SideBySide.run(
-            background: { () -> [Int] in
+            background: { () -> ([Int], Bool) in
                 for i in 0..<1_000 { handed.value!.append(i) }
-                return handed.value.take()!
+                let whole = handed.value.take()!
+                // (The box was sent to the background: only the background may look into it.)
+                return (whole, handed.value == nil)
             },
             foreground: { () })
-        #expect(taken == Array(0..<1_000))
-        #expect(handed.value == nil)
+        #expect(taken.0 == Array(0..<1_000))
+        #expect(taken.1, "the box is empty once its value is taken")
+    }
+
+    @Test("a ledger's reading copy, read on the other thread, holds what the ledger holds", arguments: [1, 3])
+    func readingCopy(segments: Int) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: FixedClock(milliseconds: 1_700_000_000_000))
+        defer { ledger.close() }
+        ledger.rollThreshold = 1 << 12
+        for batch in 0..<(segments * 40) {
+            try ledger.appendLocal((1...20).map { StationEditDraft(station: UInt32(batch * 20 + $0), compDate: .year(2013)) })
+        }
+        #expect(ledger.segments.count >= segments)
+        let copy = ledger.readingCopy()
+        let (theirs, mine) = SideBySide.run(
+            background: { Result { try copy.allRecords() } },
+            foreground: { Result { try ledger.allRecords() } })
+        #expect(try theirs.get() == mine.get())
+        #expect(try mine.get().count == segments * 40 * 20 + 1)  // and the device's name
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LedgerCore
+@testable import LedgerCore
 import LedgerTestSupport
 import Testing
 

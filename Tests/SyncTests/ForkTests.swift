@@ -50,8 +50,8 @@ struct ForkTests {
         #expect(runs.count == 1)
         let run = copy + "/quarantine/" + runs[0]
         #expect(FileManager.default.fileExists(atPath: run + "/segments/00000001.seg"))
-        #expect(!FileManager.default.fileExists(atPath: run + "/" + DeviceReidentification.unfinishedMarker))
-        #expect(!FileManager.default.fileExists(atPath: copy + "/" + DeviceReidentification.stagingDirectory))
+        #expect(!FileManager.default.fileExists(atPath: run + "/" + LedgerSwap.unfinishedMarker))
+        #expect(!FileManager.default.fileExists(atPath: copy + "/" + LedgerSwap.stagingDirectory))
         try CLI.run("verify", "--ledger", copy).expectSuccess()
         #expect(try deviceID(of: original) == oldDevice, "the replica the server knew keeps its id")
     }
@@ -171,7 +171,7 @@ struct ForkTests {
                 finished = true
             } catch {}
             let image = fileSystem.image()
-            try DeviceReidentification.finishInterrupted(directory: "/l", fileSystem: image, derivedFiles: [], useLock: false)
+            try LedgerSwap.finishInterrupted(directory: "/l", fileSystem: image, derivedFiles: [], useLock: false)
             let after = try Ledger.open(directory: "/l", fileSystem: image, clock: clock, useLock: false)
             defer { after.close() }
             let records = try after.allRecords()

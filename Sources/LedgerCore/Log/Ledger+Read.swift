@@ -36,6 +36,18 @@ extension Ledger {
         }
     }
 
+    /// A second handle on this log for reading only, with decoders of its own and no lock: a
+    /// fresh object (`sending`), so that another thread can read it while this one is in use
+    /// (`SideBySide.run`). It sees the segments as they are now.
+    package func readingCopy() -> sending Ledger {
+        let copy = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: nil)
+        copy.segments = segments
+        copy.versionVector = versionVector
+        copy.deviceNames = deviceNames
+        copy.lastHLC = lastHLC
+        return copy
+    }
+
     /// Records of every kind, materialised (allocating; for small logs and tests).
     package func allRecords() throws -> [LedgerRecord] {
         var records: [LedgerRecord] = []

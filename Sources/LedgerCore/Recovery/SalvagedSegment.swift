@@ -48,6 +48,17 @@ package struct SalvagedSegment: Sendable {
         return segment
     }
 
+    /// What the segment's checkpoint (`NNNNNNNN.seg.summary`, Schemas/segment-format.md §5a)
+    /// says it held as of its last durable append: the newest segment has no footer, and its
+    /// readable frames stop at the damage. `nil` without a checkpoint of this segment that decodes.
+    package func checkpointedSummary(fileSystem: any FileSystem) throws -> SegmentSummary? {
+        let checkpointPath = Path.join(Path.parent(of: path), ActiveSegmentCheckpoint.fileName(number))
+        guard fileSystem.fileExists(checkpointPath),
+              case .success(let checkpoint) = try fileSystem.readFile(checkpointPath).withUnsafeBytes({ ActiveSegmentCheckpoint.decode($0) }),
+              checkpoint.segmentNumber == number else { return nil }
+        return checkpoint.summary
+    }
+
     /// The highest seq per device among the readable records.
     package var highestSeqs: [DeviceID: UInt64] {
         var highest: [DeviceID: UInt64] = [:]

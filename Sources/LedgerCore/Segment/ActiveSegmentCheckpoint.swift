@@ -6,35 +6,35 @@
 /// itself), and opening uses it only when the segment file is exactly as long as it says and
 /// the segment's last bytes have the checksum it recorded. Anything else — a missing, torn,
 /// stale or damaged checkpoint — makes opening scan the segment as before.
-package struct ActiveSegmentCheckpoint: Equatable {
-    package static let magic: [UInt8] = Array("ORTSCKPT".utf8)
-    package static let formatVersion: UInt32 = 1
+struct ActiveSegmentCheckpoint: Equatable {
+    static let magic: [UInt8] = Array("ORTSCKPT".utf8)
+    static let formatVersion: UInt32 = 1
     /// How many bytes at the end of the segment the tail checksum covers.
-    package static let tailLength = 4096
+    static let tailLength = 4096
     /// magic, version, segment number, covered length, tail crc, footer length.
     static let fixedSize = 8 + 4 + 4 + 8 + 4 + 4
 
-    package var segmentNumber: UInt32
+    var segmentNumber: UInt32
     /// The segment file's length when the checkpoint was written.
-    package var coveredLength: Int
+    var coveredLength: Int
     /// CRC-32C of the segment's last `min(tailLength, coveredLength)` bytes.
-    package var tailChecksum: UInt32
-    package var summary: SegmentSummary
+    var tailChecksum: UInt32
+    var summary: SegmentSummary
 
-    package static func fileName(_ segment: UInt32) -> String { SegmentInfo.fileName(segment) + ".summary" }
+    static func fileName(_ segment: UInt32) -> String { SegmentInfo.fileName(segment) + ".summary" }
 
-    package static func isFileName(_ name: String) -> Bool {
+    static func isFileName(_ name: String) -> Bool {
         name.count == 20 && name.hasSuffix(".seg.summary") && SegmentInfo.number(ofFileName: String(name.prefix(12))) != nil
     }
 
-    package init(segmentNumber: UInt32, coveredLength: Int, tailChecksum: UInt32, summary: SegmentSummary) {
+    init(segmentNumber: UInt32, coveredLength: Int, tailChecksum: UInt32, summary: SegmentSummary) {
         self.segmentNumber = segmentNumber
         self.coveredLength = coveredLength
         self.tailChecksum = tailChecksum
         self.summary = summary
     }
 
-    package func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] {
         let footer = SegmentFooter.encode(summary, segmentNumber: segmentNumber)
         var w = ByteWriter()
         w.append(Self.magic)
@@ -49,12 +49,12 @@ package struct ActiveSegmentCheckpoint: Equatable {
     }
 
     /// Why a checkpoint file cannot be used, with the offset of the first bad byte where known.
-    package struct Fault: Error, Equatable {
-        package var reason: String
-        package var offset: Int
+    struct Fault: Error, Equatable {
+        var reason: String
+        var offset: Int
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<ActiveSegmentCheckpoint, Fault> {
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Result<ActiveSegmentCheckpoint, Fault> {
         guard bytes.count >= fixedSize + 4 else {
             return .failure(Fault(reason: "the checkpoint is truncated", offset: bytes.count))
         }
@@ -82,7 +82,7 @@ package struct ActiveSegmentCheckpoint: Equatable {
     }
 
     /// The checksum of the last `tailLength` bytes of a segment `length` bytes long.
-    package static func tailRange(length: Int) -> (offset: Int, length: Int) {
+    static func tailRange(length: Int) -> (offset: Int, length: Int) {
         let n = min(tailLength, length)
         return (length - n, n)
     }

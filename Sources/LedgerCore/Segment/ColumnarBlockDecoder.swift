@@ -3,18 +3,18 @@
 ///
 /// Every column read is bounds-checked and every column must be used up exactly, so damaged
 /// blocks fail here; what the records then say is checked by `RecordStream`, as for format 1.
-package final class ColumnarBlockDecoder {
+final class ColumnarBlockDecoder {
     /// Why a block is malformed; `offset` is the block's offset in the frame content.
-    package struct Fault: Error, Sendable {
-        package var offset: Int
-        package var reason: String
+    struct Fault: Error, Sendable {
+        var offset: Int
+        var reason: String
     }
 
     private let buffer: UnsafeMutableRawBufferPointer
     /// Per device code, the previous seq (reset for every block).
     private let lastSeqs: UnsafeMutablePointer<UInt64>
 
-    package init() {
+    init() {
         buffer = .allocate(byteCount: LZ4Frame.maximumContentSize, alignment: 16)
         lastSeqs = .allocate(capacity: ColumnarBlock.maximumDevices)
     }
@@ -25,7 +25,7 @@ package final class ColumnarBlockDecoder {
     }
 
     /// Decodes every block of one frame's content. The records are valid until the next call.
-    package func decode(_ content: UnsafeRawBufferPointer) throws(Fault) -> UnsafeRawBufferPointer {
+    func decode(_ content: UnsafeRawBufferPointer) throws(Fault) -> UnsafeRawBufferPointer {
         var at = 0
         var written = 0
         while at < content.count {

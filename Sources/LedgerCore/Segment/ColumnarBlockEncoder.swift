@@ -1,10 +1,10 @@
 /// Writes raw record streams as format-2 blocks (Schemas/segment-format.md §2a), reusing its
 /// scratch memory from call to call; one per writer.
-package final class ColumnarBlockEncoder {
+final class ColumnarBlockEncoder {
     private var scratch: UnsafeMutablePointer<UInt8>
     private var capacity: Int
 
-    package init() {
+    init() {
         capacity = 0
         scratch = .allocate(capacity: 0)
     }
@@ -13,7 +13,7 @@ package final class ColumnarBlockEncoder {
 
     /// Appends the blocks of `records` (valid records, as `RecordEncoder` writes them) to
     /// `output`: one block per 256 distinct devices.
-    package func encode(_ records: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
+    func encode(_ records: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
         guard records.count > 0 else { return }
         // Scratch columns sized for the worst case, so that writing needs no capacity checks:
         // at most one record per 20 bytes (the shortest record), 10 bytes per varint. Kept from

@@ -72,11 +72,11 @@ package enum SegmentFormatFault: Error, Equatable {
 }
 
 /// Little-endian byte assembly for metadata frames.
-package struct ByteWriter {
-    package var bytes: [UInt8] = []
-    package init() {}
-    package mutating func put<T: FixedWidthInteger>(_ value: T) {
+struct ByteWriter {
+    var bytes: [UInt8] = []
+    init() {}
+    mutating func put<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
-    package mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
+    mutating func append(_ more: [UInt8]) { bytes.append(contentsOf: more) }
 }

@@ -68,8 +68,13 @@ package struct SegmentReader {
     let decoder: LZ4FrameDecoder
     let blockDecoder: ColumnarBlockDecoder
 
-    package init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder = LZ4FrameDecoder(),
-                 blockDecoder: ColumnarBlockDecoder = ColumnarBlockDecoder()) {
+    /// A reader with decoders of its own (`decoder` may be shared: a reader per segment of one
+    /// log, on one thread).
+    package init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder = LZ4FrameDecoder()) {
+        self.init(path: path, policy: policy, expectation: expectation, decoder: decoder, blockDecoder: ColumnarBlockDecoder())
+    }
+
+    init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder, blockDecoder: ColumnarBlockDecoder) {
         self.path = path
         self.policy = policy
         self.expectation = expectation

@@ -108,14 +108,14 @@ package struct SegmentSummary: Equatable, Sendable {
 /// The last frame of a sealed segment: an LZ4 skippable frame (magic 0x184D2A51) holding the
 /// segment's summary, ending in a fixed trailer so that it can be found from the end of the file
 /// (Schemas/segment-format.md §4).
-package enum SegmentFooter {
-    package static let skippableMagic: UInt32 = 0x184D_2A51
-    package static let payloadMagic: [UInt8] = Array("ORTSBFTR".utf8)
-    package static let trailerTag: [UInt8] = Array("FEND".utf8)
+enum SegmentFooter {
+    static let skippableMagic: UInt32 = 0x184D_2A51
+    static let payloadMagic: [UInt8] = Array("ORTSBFTR".utf8)
+    static let trailerTag: [UInt8] = Array("FEND".utf8)
     /// u32 crc, u32 payload length, "FEND".
-    package static let trailerSize = 12
+    static let trailerSize = 12
 
-    package static func encode(_ s: SegmentSummary, segmentNumber: UInt32) -> [UInt8] {
+    static func encode(_ s: SegmentSummary, segmentNumber: UInt32) -> [UInt8] {
         var p = ByteWriter()
         p.append(payloadMagic)
         p.put(segmentNumber)
@@ -151,7 +151,7 @@ package enum SegmentFooter {
     }
 
     /// What the end of a segment file says about sealing.
-    package enum Trailing {
+    enum Trailing {
         /// No footer trailer: the segment is still open for appends.
         case absent
         case sealed(SegmentSummary, segmentNumber: UInt32, frameOffset: Int)
@@ -160,7 +160,7 @@ package enum SegmentFooter {
     }
 
     /// Finds and decodes the footer at the end of a segment file's bytes.
-    package static func decodeTrailing(_ file: UnsafeRawBufferPointer) -> Trailing {
+    static func decodeTrailing(_ file: UnsafeRawBufferPointer) -> Trailing {
         let n = file.count
         guard n >= trailerSize, Array(file[(n - 4)...]) == trailerTag else { return .absent }
         let payloadLength = Int(file.loadLE(UInt32.self, at: n - 8))
@@ -173,7 +173,7 @@ package enum SegmentFooter {
     }
 
     /// Decodes a complete footer frame; `nil` if malformed or its checksum fails.
-    package static func decodeFrame(_ frame: UnsafeRawBufferPointer) -> (summary: SegmentSummary, segmentNumber: UInt32)? {
+    static func decodeFrame(_ frame: UnsafeRawBufferPointer) -> (summary: SegmentSummary, segmentNumber: UInt32)? {
         guard frame.count >= 8, frame.loadLE(UInt32.self, at: 0) == skippableMagic else { return nil }
         let payloadLength = Int(frame.loadLE(UInt32.self, at: 4))
         guard frame.count == 8 + payloadLength, payloadLength >= 64 + trailerSize else { return nil }

@@ -73,11 +73,8 @@ struct FilesStoreRepair {
     private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>, lost: inout LostEvents) throws {
         let fileSystem = administration.fileSystem
         for segment in repair.segments where !segment.isIntact && segment.footer == nil {
-            let path = Path.join(Path.parent(of: segment.path), ActiveSegmentCheckpoint.fileName(segment.number))
-            guard fileSystem.fileExists(path),
-                  case .success(let checkpoint) = try fileSystem.readFile(path).withUnsafeBytes({ ActiveSegmentCheckpoint.decode($0) }),
-                  checkpoint.segmentNumber == segment.number else { continue }
-            for range in checkpoint.summary.deviceRanges {
+            guard let checkpointed = try segment.checkpointedSummary(fileSystem: fileSystem) else { continue }
+            for range in checkpointed.deviceRanges {
                 guard let first = (range.firstSeq...range.lastSeq).first(where: { !held.contains(EventID(device: range.device, seq: $0)) }) else { continue }
                 var last = first
                 while last < range.lastSeq, !held.contains(EventID(device: range.device, seq: last + 1)) { last += 1 }

@@ -22,7 +22,7 @@ struct LedgerOptions: ParsableArguments {
     func open() throws -> Ledger {
         let fileSystem = try Environment.fileSystem()
         // A re-identification a crash interrupted is finished first (Schemas/merge.md §10).
-        try DeviceReidentification.finishInterrupted(directory: directory, fileSystem: fileSystem, derivedFiles: [LedgerFiles.projection])
+        try LedgerSwap.finishInterrupted(directory: directory, fileSystem: fileSystem, derivedFiles: [LedgerFiles.projection])
         let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: Environment.clock())
         if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
         return ledger

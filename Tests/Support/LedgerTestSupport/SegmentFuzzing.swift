@@ -21,8 +21,7 @@ package final class SegmentFuzzing {
     package static let ledgerDirectory = "/fuzz"
     private let base: CrashableFileSystem
     private let ledgerID: [UInt8]
-    private let decoder = LZ4FrameDecoder()
-    private let blockDecoder = ColumnarBlockDecoder()
+    private let codec = SegmentCodecProbe()
     private let clock = FixedClock(milliseconds: 1_700_000_000_000)
     package var segmentPath: String { Path.join(Path.join(Self.ledgerDirectory, "segments"), "00000001.seg") }
 
@@ -46,7 +45,7 @@ package final class SegmentFuzzing {
         let content = UnsafeRawBufferPointer(rebasing: input.prefix(LZ4Frame.maximumContentSize))
         if input.count >= 4, input.loadLE(UInt32.self, at: 0) == SegmentHeader.skippableMagic {
             segment = fixedUpHeader(Array(input))
-        } else if input.starts(with: ColumnarBlock.magic) {
+        } else if SegmentCodecProbe.startsWithBlocks(input) {
             segment = wrapped(content, format: 2)
         } else {
             checkBlockRoundTrip(content)
@@ -60,16 +59,15 @@ package final class SegmentFuzzing {
 
     private func worthALedger(_ segment: [UInt8]) -> Bool {
         segment.withUnsafeBytes { bytes in
-            if case .sealed = SegmentFooter.decodeTrailing(bytes) { return true }
+            if SegmentCodecProbe.endsInFooter(bytes) { return true }
             let frames = try? reader(.salvage).read(bytes, summarize: true).summary.frameCount
             return (frames ?? 0) > 0
         }
     }
 
     private func reader(_ policy: SegmentReader.Policy) -> SegmentReader {
-        SegmentReader(path: "input.seg", policy: policy,
-                      expectation: .init(number: 1, ledgerID: ledgerID, firstRecordPosition: 0, mustBeSealed: false),
-                      decoder: decoder, blockDecoder: blockDecoder)
+        codec.reader(path: "input.seg", policy: policy,
+                     expectation: .init(number: 1, ledgerID: ledgerID, firstRecordPosition: 0, mustBeSealed: false))
     }
 
     package func run(_ bytes: [UInt8]) -> Int {
@@ -78,8 +76,6 @@ package final class SegmentFuzzing {
 
     private func exerciseDecoders(_ input: UnsafeRawBufferPointer) {
         _ = SegmentHeader.decode(input)
-        _ = SegmentFooter.decodeTrailing(input)
-        _ = SegmentFooter.decodeFrame(input)
         _ = LZ4Frame.extent(of: input)
         for policy in [SegmentReader.Policy.strict, .tolerateTornTail, .salvage] {
             expectLedgerErrors {
@@ -90,7 +86,7 @@ package final class SegmentFuzzing {
             }
         }
         try? RecordStream.forEach(in: input) { Self.touch($0) }
-        if let records = try? blockDecoder.decode(input) {
+        if let records = codec.decodeFooterAndBlocks(input) {
             try? RecordStream.forEach(in: records) { Self.touch($0) }
         }
     }
@@ -102,10 +98,7 @@ package final class SegmentFuzzing {
         try? RecordStream.forEach(in: stream) { view in valid += view.length }
         guard valid > 0 else { return }
         let records = UnsafeRawBufferPointer(rebasing: stream.prefix(valid))
-        var blocks: [UInt8] = []
-        ColumnarBlock.encode(records, appendingTo: &blocks)
-        let decoded = blocks.withUnsafeBytes { try? blockDecoder.decode($0) }
-        precondition(decoded.map { $0.elementsEqual(records) } == true, "format-2 blocks do not decode to the records they encode")
+        precondition(codec.blocksRoundTrip(records), "format-2 blocks do not decode to the records they encode")
     }
 
     /// The input with the ledger's id, segment number 1, position 0 and a correct checksum put

@@ -1,7 +1,7 @@
 import Foundation
-import LedgerCore
 
-/// Swapping a rebuilt ledger in (Schemas/merge.md §10, "Crash safety").
+/// Swapping a rebuilt ledger in, crash-safely (Schemas/merge.md §10, "Crash safety"): what a
+/// rewrite of the whole log (`DeviceReidentification` in LedgerSync) commits with.
 ///
 /// The new ledger is built complete in `DIR/rewrite.new/`. Then a quarantine run is created
 /// holding a `REWRITING` marker (the commit point), and the files move by renames, each made
@@ -13,7 +13,7 @@ import LedgerCore
 /// the moves not yet made (each is "move if the source is there and the target is not"),
 /// without one it removes the unfinished build. A crash leaves the old ledger or the new one,
 /// never a mix.
-extension DeviceReidentification {
+package enum LedgerSwap {
     package static let stagingDirectory = "rewrite.new"
     package static let unfinishedMarker = "REWRITING"
     static let movedOutMarker = "MOVED_OUT"
@@ -39,8 +39,9 @@ extension DeviceReidentification {
         return Path.join(Quarantine.directoryName, run)
     }
 
-    /// Commits the built ledger and swaps it in. Returns the quarantine run (relative path).
-    static func swap(into directory: String, fileSystem: any FileSystem, clock: any WallClock,
+    /// Commits the ledger built in `stagingDirectory` and swaps it in; `note` is what the commit
+    /// marker says until the swap is done. Returns the quarantine run (relative path).
+    package static func commit(into directory: String, fileSystem: any FileSystem, clock: any WallClock,
                      derivedFiles: [String], note: String) throws -> String {
         let quarantine = Quarantine(ledgerDirectory: directory, fileSystem: fileSystem)
         let run = try quarantine.beginRun(at: clock.nowMilliseconds(), marker: unfinishedMarker, note: note)
@@ -83,7 +84,7 @@ extension DeviceReidentification {
 
     /// Removes the build directory and what is left in it (nothing of the live ledger). A file
     /// system with no native paths (an in-memory one) cannot remove a directory: it stays, empty.
-    static func removeStaging(_ staging: String, fileSystem: any FileSystem) throws {
+    package static func removeStaging(_ staging: String, fileSystem: any FileSystem) throws {
         guard fileSystem.directoryExists(staging) else { return }
         func empty(_ directory: String) throws {
             for name in try fileSystem.listDirectory(directory) {
