@@ -111,6 +111,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -194,7 +195,8 @@ let package = Package(
         .testTarget(name: "ConformanceTests",
                     dependencies: ["LedgerCatalog", "LedgerCore", "LedgerSync", "LedgerGenerator"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerTestSupport"],
+        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerTestSupport",
+                                                     "LedgerSync", "SyncServer"],  // the files store's crash test
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerCore", "LedgerCatalog", "LedgerTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
