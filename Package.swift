@@ -67,7 +67,9 @@ let package = Package(
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog",
-                dependencies: ["LedgerCore", "CCatalogData", .product(name: "GRDB", package: "GRDB.swift")],
+                dependencies: ["LedgerCore", "CCatalogData", .product(name: "GRDB", package: "GRDB.swift"),
+                               // sqlite3's C API for the bulk insert and the file checks.
+                               .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         // Layer 3: what the catalogue looks like to a person: map pins, nearby lines, GeoJSON and the
         // HTML report (README "Layout"). Nothing below it depends on it.
@@ -93,6 +95,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -106,7 +109,9 @@ let package = Package(
             dependencies: [
                 "LedgerCore", "LedgerSync", "SyncServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -114,6 +119,8 @@ let package = Package(
             dependencies: [
                 "LedgerCore", "LedgerSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
 
@@ -127,6 +134,7 @@ let package = Package(
                 "LedgerGenerator",
                 "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             // The ORITSUBUSHI_SIMULATE_FAULT hook (Testing/FaultInjectingFileSystem.swift) exists
@@ -156,7 +164,10 @@ let package = Package(
         .target(name: "LedgerLoad",
                 dependencies: ["LedgerCore", "LedgerSync", "SyncClient", "LedgerTestSupport",
                                "SyncServer", "SyncServerPostgres",  // --registered-users: the stores' administration API
-                               .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "Logging", package: "swift-log")],
                 path: "Tools/load-driver/LedgerLoad", swiftSettings: swiftSettings),
         .executableTarget(name: "load-generator",
                           dependencies: ["LedgerLoad", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -184,9 +195,10 @@ let package = Package(
         .testTarget(name: "ConformanceTests",
                     dependencies: ["LedgerCatalog", "LedgerCore", "LedgerSync", "LedgerGenerator"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerTestSupport"],
+        .testTarget(name: "ReliabilityTests", dependencies: ["LedgerCore", "LedgerCatalog", "LedgerTestSupport",
+                                                     "LedgerSync", "SyncServer"],  // the files store's crash test
                     swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerCore", "LedgerTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["oritsubushi", "LedgerCore", "LedgerCatalog", "LedgerTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncTests",
             dependencies: [
@@ -197,6 +209,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings),
     ]

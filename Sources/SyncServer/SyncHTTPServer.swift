@@ -101,9 +101,13 @@ package enum SyncHTTPServer {
     }
 
     /// Serves until SIGINT or SIGTERM, then shuts down gracefully: in-flight requests finish
-    /// (an acknowledged push is already durable) and the store is closed. With `metrics`, every
-    /// request is counted and `GET /metrics` answers on the main port, or only on a 127.0.0.1
-    /// listener of its own when `metricsPort` is given (`onMetricsRunning` gets its bound port).
+    /// (an acknowledged push is already durable) and the store is closed. The store's services
+    /// (its connection pool) come first in the service group, which stops services in the
+    /// reverse order: they start before the HTTP server and stop after it, and the server listens
+    /// only once the store has started (`AfterStoreStart`), whose failure ends the run with it.
+    /// With `metrics`, every request is counted and `GET /metrics` answers on the main port, or
+    /// only on a 127.0.0.1 listener of its own when `metricsPort` is given (`onMetricsRunning`
+    /// gets its bound port).
     package static func serve(
         storage: any SyncStorage, configuration: Configuration, logger: Logger,
         metrics: SyncMetrics? = nil, metricsPort: Int? = nil,
@@ -116,7 +120,7 @@ package enum SyncHTTPServer {
             extend: { router in if let metrics { router.addMetrics(metrics, servesRoute: metricsPort == nil) } },
             extraDeclaredMethods: metrics != nil && metricsPort == nil ? ["/metrics": .get] : [:],
             onRunning: onRunning)
-        var services: [any Service] = [app]
+        var services: [any Service] = storage.services + [AfterStoreStart(store: storage, service: app)]
         if let metrics, let metricsPort {
             services.append(MetricsEndpoint.makeApplication(metrics: metrics, port: metricsPort, logger: logger, onRunning: onMetricsRunning))
         }

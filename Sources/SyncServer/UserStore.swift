@@ -7,7 +7,8 @@ import Glibc
 
 /// The server's users and their bearer tokens, in `DATA/users.json`. Only SHA-256 hashes of
 /// tokens are stored; a token is shown once, when it is made. Every change replaces the file by
-/// rename, so a running server (`TokenIndex`) sees it on its next request.
+/// rename, so a running server (`TokenIndex`) sees it on its next request. Every write goes through
+/// `fileSystem` (the crash tests give it a crashable one).
 package struct UserStore: Sendable {
     package struct TokenEntry: Codable, Sendable, Equatable {
         package var sha256: String
@@ -44,11 +45,16 @@ package struct UserStore: Sendable {
 
     package static let fileName = "users.json"
     package let dataDirectory: String
-    private let fileSystem = PosixFileSystem()
+    private let fileSystem: any FileSystem
 
-    package init(dataDirectory: String) { self.dataDirectory = dataDirectory }
+    package init(dataDirectory: String, fileSystem: any FileSystem = PosixFileSystem()) {
+        self.dataDirectory = dataDirectory
+        self.fileSystem = fileSystem
+    }
 
     package var path: String { Path.join(dataDirectory, Self.fileName) }
+    /// users.json on the disk, for `TokenIndex`'s stat; nil on a file system in memory.
+    var nativePath: String? { fileSystem.nativePath(path) }
 
     /// A user name is also a directory name: 1–64 of [A-Za-z0-9._-], not starting with '.'.
     package static func validate(name: String) throws {
@@ -249,15 +255,17 @@ package struct UserStore: Sendable {
     }
 
     private func save(_ file: File) throws {
-        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        try fileSystem.createDirectoryDurably(dataDirectory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try fileSystem.writeAtomically(path, Array(try encoder.encode(file)))
     }
 
-    /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock.
+    /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock; a
+    /// file system that is not the disk (a test's, in memory) has no other process to exclude.
     private func withLock<T>(_ body: () throws -> T) throws -> T {
-        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        try fileSystem.createDirectoryDurably(dataDirectory)
+        guard fileSystem.nativePath(dataDirectory) != nil else { return try body() }
         let lockPath = Path.join(dataDirectory, "users.lock")
         let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw LedgerError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))") }

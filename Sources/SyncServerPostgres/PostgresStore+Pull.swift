@@ -9,67 +9,58 @@ extension PostgresStore {
 
     /// The records `have` lacks in position order from the cursor (the next position to examine:
     /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
-    /// returned row's bytes are checked against its digest: a damaged row answers 503.
+    /// returned row's bytes are checked against its digest: a damaged row answers 503. The page
+    /// (size, cursor, `more`) is `PullPage`'s; only the reads are this store's.
     package func pull(user: String, request: PullRequest) async throws -> PullResponse {
-        let have = try ForkCheck.decodeHave(request)
-        let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
+        let page = try PullPage(request, have: try ForkCheck.decodeHave(request), limits: limits)
         return try await PostgresDeadline.serving(client, logger) { connection in
             let id = try await Self.userID(user, connection, self.logger, serving: true)
-            return try await self.pull(id, user: user, have: have, request: request, limit: limit, connection)
+            return try await self.pull(id, user: user, page: page, request: request, connection)
         }
     }
 
-    private func pull(_ id: Int64, user: String, have: [DeviceID: UInt64], request: PullRequest, limit: Int,
+    private func pull(_ id: Int64, user: String, page: PullPage, request: PullRequest,
                       _ connection: PostgresConnection) async throws -> PullResponse {
+        var page = page
         do {
-            try await ForkCheck.check(have, request) { device, seq in
+            try await ForkCheck.check(page.have, request) { device, seq in
                 try await Self.storedDigest(EventID(device: device, seq: seq), user: id, connection, logger)
             }
             var end: Int64 = 0
             for try await next in try await connection.query(
                 "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { end = next }
-            // A cursor past the end (a stale one) falls back to a full scan, as in the files store.
-            var start = Int64(clamping: request.cursor ?? 0)
-            if start > end { start = 0 }
-            var records: [WireRecord] = []
-            var bytes = 0
-            var cursor = start
-            var more = false
+            // Positions are below 2^63 (bigint), and so is every cursor `PullPage` keeps.
+            page.start(end: UInt64(end))
             scan: while true {
                 var count = 0
+                let from = Int64(page.cursor)
                 let rows = try await connection.query("""
                     SELECT position, device, seq, record, digest FROM (
-                        SELECT position, device, seq, record, digest FROM events WHERE user_id = \(id) AND position >= \(cursor)
+                        SELECT position, device, seq, record, digest FROM events WHERE user_id = \(id) AND position >= \(from)
                         UNION ALL
-                        SELECT position, device, 0, record, digest FROM device_names WHERE user_id = \(id) AND position >= \(cursor)
+                        SELECT position, device, 0, record, digest FROM device_names WHERE user_id = \(id) AND position >= \(from)
                     ) AS r ORDER BY position LIMIT \(Self.pullBatch)
                     """, logger: logger)
                 for try await (position, device, seq, row, digest) in rows.decode((Int64, Int64, Int64, ByteBuffer, String).self) {
                     count += 1
-                    if more { continue }  // drain the batch; the page is full
-                    if records.count >= limit || bytes >= limits.maximumPullBytes {
-                        more = true
-                        continue
-                    }
-                    cursor = position + 1
+                    // Once the page is full the rest of the batch is drained, not examined.
+                    guard page.admit(position: UInt64(position)) else { continue }
                     let deviceID = PostgresRecord.device(device)
-                    if seq > 0, UInt64(seq) <= have[deviceID] ?? 0 { continue }
+                    if seq > 0, !page.lacks(device: deviceID, seq: UInt64(seq)) { continue }
                     let eventID = EventID(device: deviceID, seq: UInt64(seq))
                     try Self.checkRow(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, bytes: row, digest: digest)
                     guard let record = try? PostgresRecord.decode(row) else {
                         throw Self.damaged(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, "its record cannot be read")
                     }
-                    bytes += row.readableBytes
-                    records.append(WireRecord(record))
+                    page.append(WireRecord(record), bytes: row.readableBytes)
                 }
-                if more || count < Self.pullBatch { break scan }
+                if page.more || count < Self.pullBatch { break scan }
             }
             let held = try await Self.heldVector(id, connection, logger)
             let digests = try await Self.digests(at: held, user: user, id: id, connection)
             try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
-            return PullResponse(records: records, more: more, cursor: UInt64(cursor), serverHas: WireVersionVector.encode(held),
-                                catalogVersion: try await Self.catalogVersion(id, connection, logger),
-                                serverDigests: digests)
+            return page.response(serverHas: WireVersionVector.encode(held),
+                                 catalogVersion: try await Self.catalogVersion(id, connection, logger), serverDigests: digests)
         } catch let error as SyncServerError where error.kind == .unavailable {
             // Met here first: every later request of this user is answered 503 at once.
             try? await recordDamage(id, error.message)

@@ -2,70 +2,59 @@ import LedgerCore
 import LedgerSync
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import SyncServer
 
 /// The sync server's store in PostgreSQL (Schemas/server-store.md, "PostgreSQL store"): several
 /// `serve` instances on one database are one server. The database enforces the rules — event
 /// identity `(device, seq)` is the primary key, a device row names its one owner, positions are
 /// assigned under the user row's lock — so no check-then-insert in Swift decides anything.
+/// Its connection pool (postgres-nio's `PostgresClient`) is its one service: `serve` runs it in
+/// its service group, the `server …` commands with `whileRunning` (`StoreLifecycle`).
 package final class PostgresStore: SyncStorage, SyncStoreAdministration {
-    /// Page and push limits, the files store's defaults.
-    package struct Limits: Sendable {
-        package var maximumPullRecords = 2_000, maximumPullBytes = 1 << 20, maximumPushRecords = 5_000
-        /// `serve --max-user-bytes`: off unless set.
-        package var userSize = UserSizeLimit()
-        package init() {}
-    }
-
     package let kind = "postgres"
     package let location: PostgresLocation
-    package let limits: Limits
+    package let limits: SyncLimits
     let client: PostgresClient
     let stations: any StationDirectory
     let clock: any WallClock
     let logger: Logger
-    private let runner: Task<Void, Never>
 
-    private init(location: PostgresLocation, client: PostgresClient, stations: any StationDirectory,
-                 clock: any WallClock, limits: Limits, logger: Logger) {
+    /// A pool of at most `maximumConnections`, idle until `services` run; `start()` connects.
+    package init(location: PostgresLocation, stations: any StationDirectory = AnyPositiveStation(),
+                 clock: any WallClock = SystemClock(), limits: SyncLimits = SyncLimits(),
+                 maximumConnections: Int = 20, logger: Logger) {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(10)
         self.location = location
-        self.client = client
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.stations = stations
         self.clock = clock
         self.limits = limits
         self.logger = logger
-        runner = Task { await client.run() }
     }
 
-    /// Connects (a pool of at most `maximumConnections`) and brings the schema up to date.
+    package var services: [any Service] { [client] }
+
+    /// Reaches the database and brings the schema up to date (the pool must run: `services`).
     /// Refuses with exit 69 (unavailable) when the database cannot be reached.
-    package static func connect(location: PostgresLocation, stations: any StationDirectory = AnyPositiveStation(),
-                                clock: any WallClock = SystemClock(), limits: Limits = Limits(),
-                                maximumConnections: Int = 20, logger: Logger) async throws -> PostgresStore {
-        var configuration = location.configuration
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(10)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let store = PostgresStore(location: location, client: client, stations: stations, clock: clock, limits: limits, logger: logger)
+    package func start() async throws {
+        let (client, logger, location) = (self.client, self.logger, self.location)
         do {
             try await PostgresDeadline.run {
                 for try await _ in try await client.query("SELECT 1", logger: logger).decode(Int32.self) {}
             }
             try await PostgresSchema.migrate(client, logger: logger)
         } catch is PostgresDeadline.Expired {
-            await store.close()
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): no answer within \(PostgresDeadline.seconds) s (is the server running and reachable?)")
         } catch {
-            await store.close()
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(Self.describe(error))")
         }
-        return store
     }
 
-    package func close() async {
-        runner.cancel()
-        await runner.value
-    }
+    /// Nothing to release: the connections close when the pool's service stops.
+    package func close() async {}
 
     package func logDescription(of error: any Error) -> String { Self.describe(error) }
 

@@ -49,13 +49,13 @@ struct FilesStoreTests {
         }
     }
 
-    @Test("at most Limits.openLedgers stay open; an evicted user's ledger reopens with everything")
+    @Test("at most Tuning.openLedgers stay open; an evicted user's ledger reopens with everything")
     func eviction() async throws {
         let dir = try TemporaryDirectory("files-lru")
         defer { dir.remove() }
-        var limits = FilesStore.Limits()
-        limits.openLedgers = 2
-        let server = try await TestServer.start(data: dir.sub("data"), limits: limits)
+        var tuning = FilesStore.Tuning()
+        tuning.openLedgers = 2
+        let server = try await TestServer.start(data: dir.sub("data"), tuning: tuning)
         #expect(server.store.openLedgerCount == 0)
         let tokens = try (0..<5).map { try server.addUser("u\($0)") }
         let ledgers = try (0..<5).map { try Self.ledger(dir, "u\($0)", events: 5) }

@@ -14,8 +14,14 @@ import Testing
 struct PostgresStoreTests {
     static func stores(_ count: Int, _ database: TestPostgres.Database) async throws -> [PostgresStore] {
         var stores: [PostgresStore] = []
-        for _ in 0..<count { stores.append(try await database.store(clock: DeviceClock(base: StoreFixture.now))) }
+        for _ in 0..<count { stores.append(database.store(clock: DeviceClock(base: StoreFixture.now))) }
         return stores
+    }
+
+    /// Runs `body` while every store's pool runs and the stores are started (no server does it).
+    static func whileRunning<T: Sendable>(_ stores: ArraySlice<PostgresStore>, _ body: () async throws -> T) async throws -> T {
+        guard let first = stores.first else { return try await body() }
+        return try await first.whileRunning { try await whileRunning(stores.dropFirst(), body) }
     }
 
     static func addUser(_ store: PostgresStore, _ name: String) async throws -> String {
@@ -49,20 +55,21 @@ struct PostgresStoreTests {
     func sameIDRace(round: Int) async throws {
         let database = try await TestPostgres.database()
         let stores = try await Self.stores(2, database)
-        _ = try await Self.addUser(stores[0], "alice")
-        let outcomes = await withTaskGroup(of: String.self) { group in
-            for (index, store) in stores.enumerated() {
-                group.addTask {
-                    do {
-                        _ = try await store.push(user: "alice", request: PushRequest(records: [WireRecord(Wire.edit(1, year: 2000 + index))]))
-                        return "ok"
-                    } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+        let (outcomes, held) = try await Self.whileRunning(stores[...]) {
+            _ = try await Self.addUser(stores[0], "alice")
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        do {
+                            _ = try await store.push(user: "alice", request: PushRequest(records: [WireRecord(Wire.edit(1, year: 2000 + index))]))
+                            return "ok"
+                        } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+                    }
                 }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            return (outcomes, try await database.sql("SELECT count(*)::text FROM events"))
         }
-        let held = try await database.sql("SELECT count(*)::text FROM events")
-        for store in stores { await store.close() }
         await database.drop()
         #expect(outcomes.sorted() == ["fork", "ok"], "round \(round)")  // the loser is told which copy parted (merge.md §10)
         #expect(held == ["1"])
@@ -72,21 +79,22 @@ struct PostgresStoreTests {
     func deviceClaimRace(round: Int) async throws {
         let database = try await TestPostgres.database()
         let stores = try await Self.stores(2, database)
-        _ = try await Self.addUser(stores[0], "alice")
-        _ = try await Self.addUser(stores[0], "bob")
-        let outcomes = await withTaskGroup(of: String.self) { group in
-            for (index, store) in stores.enumerated() {
-                group.addTask {
-                    do {
-                        _ = try await store.push(user: index == 0 ? "alice" : "bob", request: PushRequest(records: [WireRecord(Wire.edit(1))]))
-                        return "ok"
-                    } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+        let (outcomes, owners) = try await Self.whileRunning(stores[...]) {
+            _ = try await Self.addUser(stores[0], "alice")
+            _ = try await Self.addUser(stores[0], "bob")
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for (index, store) in stores.enumerated() {
+                    group.addTask {
+                        do {
+                            _ = try await store.push(user: index == 0 ? "alice" : "bob", request: PushRequest(records: [WireRecord(Wire.edit(1))]))
+                            return "ok"
+                        } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+                    }
                 }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            return (outcomes, try await database.sql("SELECT count(DISTINCT user_id)::text FROM devices"))
         }
-        let owners = try await database.sql("SELECT count(DISTINCT user_id)::text FROM devices")
-        for store in stores { await store.close() }
         await database.drop()
         #expect(outcomes.sorted() == ["forbidden", "ok"], "round \(round)")
         #expect(owners == ["1"])
@@ -95,16 +103,15 @@ struct PostgresStoreTests {
     @Test("instances starting at once on an empty database migrate it exactly once")
     func concurrentMigration() async throws {
         let database = try await TestPostgres.database()
-        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
-            for _ in 0..<6 { group.addTask { try await database.store() } }
-            return try await group.reduce(into: []) { $0.append($1) }
+        let started = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 { group.addTask { try await database.store().whileRunning { 1 } } }
+            return try await group.reduce(0, +)
         }
         let versions = try await database.sql("SELECT version::text FROM schema_migrations ORDER BY version")
-        let again = try await database.store()
+        try await database.store().whileRunning {}
         let after = try await database.sql("SELECT count(*)::text FROM schema_migrations")
-        for store in stores + [again] { await store.close() }
         await database.drop()
-        #expect(stores.count == 6)
+        #expect(started == 6)
         #expect(versions == PostgresSchema.versions.map(String.init))
         #expect(after == [String(PostgresSchema.versions.count)], "a restart applies nothing twice")
     }
@@ -112,7 +119,7 @@ struct PostgresStoreTests {
     @Test("verify names a damaged row; that user alone gets 503; repair from a replica restores it; export and delete")
     func integrity() async throws {
         let database = try await TestPostgres.database()
-        let store = try await database.store(clock: DeviceClock(base: StoreFixture.now))
+        let store = database.store(clock: DeviceClock(base: StoreFixture.now))
         let server = try await StoreServer.start(store)
         let alice = try await Self.addUser(store, "alice")
         let bob = try await Self.addUser(store, "bob")

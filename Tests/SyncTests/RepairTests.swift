@@ -335,6 +335,8 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
     func truncateFile(_ path: String, to size: Int) throws { try step(); try real.truncateFile(path, to: size) }
     func rename(_ from: String, to: String) throws { try step(); try real.rename(from, to: to) }
     func removeFile(_ path: String) throws { try step(); try real.removeFile(path) }
+    func removeDirectory(_ path: String) throws { try step(); try real.removeDirectory(path) }
+    func link(_ existing: String, to path: String) throws -> Bool { try step(); return try real.link(existing, to: path) }
     func syncDirectory(_ path: String) throws { try step(); try real.syncDirectory(path) }
 
     final class FailingFile: WritableFile {

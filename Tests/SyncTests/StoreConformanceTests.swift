@@ -34,7 +34,7 @@ struct StoreFixture {
         case .postgres:
             try TestPostgres.require()
             let database = try await TestPostgres.database()
-            let store = try await database.store(clock: clock, stations: stations)
+            let store = database.store(clock: clock, stations: stations)
             let server = try await StoreServer.start(store)
             return StoreFixture(server: server, admin: store) {
                 await store.close()

@@ -17,6 +17,15 @@ package protocol FileSystem: Sendable {
     func truncateFile(_ path: String, to size: Int) throws
     func rename(_ from: String, to: String) throws
     func removeFile(_ path: String) throws
+    /// Removes an empty directory.
+    func removeDirectory(_ path: String) throws
+    /// Gives the file `existing` a second name `path` (a hard link: both name one file); false,
+    /// changing nothing, when `path` exists. Durable once `path`'s directory is synced. One
+    /// process or another wins a name this way: the files store's device claims.
+    func link(_ existing: String, to path: String) throws -> Bool
+    /// Removes a directory and everything in it (the default walks the tree with the calls
+    /// above; the real file system never follows a symbolic link).
+    func removeTree(_ path: String) throws
     func syncDirectory(_ path: String) throws
     /// Called before a library with its own I/O (SQLite) creates or writes `path`, so that a file
     /// system simulating a fault refuses that write the way it refuses its own.
@@ -41,6 +50,22 @@ extension FileSystem {
 
     /// A file system that is not the real disk has no native paths.
     package func nativePath(_ path: String) -> String? { nil }
+
+    package func removeTree(_ path: String) throws {
+        for name in try listDirectory(path) {
+            let child = Path.join(path, name)
+            if directoryExists(child) { try removeTree(child) } else { try removeFile(child) }
+        }
+        try removeDirectory(path)
+    }
+
+    /// Creates the directory `path` unless it exists, durably: its entry in the parent is fsynced,
+    /// so that a power loss cannot take it away with what is later written inside it.
+    package func createDirectoryDurably(_ path: String) throws {
+        guard !directoryExists(path) else { return }
+        try createDirectory(path)
+        try syncDirectory(Path.parent(of: path))
+    }
 
     /// Removes `path` if it exists (a stale temporary or journal); other failures are thrown.
     package func removeFileIfPresent(_ path: String) throws {

@@ -111,7 +111,17 @@ package struct PosixFileSystem: FileSystem {
                 try removeFile(child)
             }
         }
+        try removeDirectory(path)
+    }
+
+    package func removeDirectory(_ path: String) throws {
         guard rmdir(path) == 0 else { throw Self.error("cannot remove directory", path) }
+    }
+
+    package func link(_ existing: String, to path: String) throws -> Bool {
+        if systemLink(existing, path) == 0 { return true }
+        guard errno == EEXIST else { throw Self.error("cannot link \(existing) to", path) }
+        return false
     }
 
     package func syncDirectory(_ path: String) throws {
@@ -132,6 +142,7 @@ package struct PosixFileSystem: FileSystem {
 // The C functions under names that do not clash with this file's methods.
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+private func systemLink(_ from: String, _ to: String) -> Int32 { link(from, to) }
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
 
 final class PosixWritableFile: WritableFile {

@@ -1,20 +1,19 @@
 import LedgerCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Which user each device id belongs to, without opening every ledger: `DATA/devices/<16 hex>`
 /// holds the owner's name. A claim is written to a temporary file, fsynced, then hard-linked to
-/// its name — `link` fails with EEXIST when another push (of this or another process) claimed
+/// its name — `FileSystem.link` refuses when another push (of this or another process) claimed
 /// the device first, and a visible claim is always complete — and the directory is fsynced before
 /// the push that made it is acknowledged (Schemas/server-store.md, "Files store").
 struct DeviceClaims: Sendable {
     static let directoryName = "devices"
     let directory: String
-    private let fileSystem = PosixFileSystem()
+    private let fileSystem: any FileSystem
 
-    init(dataDirectory: String) { directory = Path.join(dataDirectory, Self.directoryName) }
+    init(dataDirectory: String, fileSystem: any FileSystem) {
+        directory = Path.join(dataDirectory, Self.directoryName)
+        self.fileSystem = fileSystem
+    }
 
     /// The owner of `device`, claiming it for `user` when nobody has.
     func claim(_ device: DeviceID, for user: String) throws -> String {
@@ -23,12 +22,7 @@ struct DeviceClaims: Sendable {
         let temporary = Path.join(directory, ".claim-\(device)-\(UInt64.random(in: 0...UInt64.max))")
         try fileSystem.writeAtomically(temporary, Array(user.utf8))
         defer { try? fileSystem.removeFile(temporary) }
-        if link(temporary, path) != 0 {
-            guard errno == EEXIST else {
-                throw LedgerError(.io, "cannot claim device \(device) in \(directory): \(String(cString: strerror(errno)))", file: path, cause: .errno(errno))
-            }
-            return try owner(at: path) ?? user
-        }
+        guard try fileSystem.link(temporary, to: path) else { return try owner(at: path) ?? user }
         try fileSystem.syncDirectory(directory)
         return user
     }
@@ -41,8 +35,7 @@ struct DeviceClaims: Sendable {
     /// A data directory made before `devices/` existed: claims every device of every ledger
     /// (opening each once), then renames the finished directory into place, so a crash midway
     /// starts over. Nothing to do when `devices/` exists.
-    static func migrate(dataDirectory: String, ledgers: String, clock: any WallClock) throws {
-        let fileSystem = PosixFileSystem()
+    static func migrate(dataDirectory: String, ledgers: String, clock: any WallClock, fileSystem: any FileSystem) throws {
         let final = Path.join(dataDirectory, directoryName)
         guard !fileSystem.directoryExists(final) else { return }
         let building = final + ".migrating"
@@ -51,11 +44,12 @@ struct DeviceClaims: Sendable {
         } else {
             try fileSystem.createDirectory(building)
         }
-        let claims = DeviceClaims(directory: building)
+        let claims = DeviceClaims(directory: building, fileSystem: fileSystem)
         for user in try fileSystem.listDirectory(ledgers).sorted() where !user.hasPrefix(".") {
             let directory = Path.join(ledgers, user)
             guard fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else { continue }
-            let ledger = try Ledger.open(directory: directory, clock: clock)
+            let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock,
+                                         useLock: fileSystem.nativePath(directory) != nil)
             defer { ledger.close() }
             for device in Set(ledger.versionVector.keys).union(ledger.deviceNames.keys) where device != ledger.localDevice {
                 _ = try claims.claim(device, for: user)
@@ -65,5 +59,8 @@ struct DeviceClaims: Sendable {
         try fileSystem.syncDirectory(dataDirectory)
     }
 
-    private init(directory: String) { self.directory = directory }
+    private init(directory: String, fileSystem: any FileSystem) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+    }
 }

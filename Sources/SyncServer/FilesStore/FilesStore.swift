@@ -7,15 +7,18 @@ import Synchronization
 /// token hashes in `DATA/users.json`, one ledger per user in `DATA/ledgers/<user>/`, device
 /// ownership in `DATA/devices/`, activity times in `DATA/activity/`. Nothing is opened at
 /// start-up; a user's ledger opens on first use (one scan builds its digest index) and at most
-/// `Limits.openLedgers` stay open. Each user has its own `UserLedger`: users never wait for each
-/// other, and blocking file I/O runs on `Limits.ioThreads` threads of its own.
+/// `Tuning.openLedgers` stay open. Each user has its own `UserLedger`: users never wait for each
+/// other, and blocking file I/O runs on `Tuning.ioThreads` threads of its own. Every file
+/// operation goes through `fileSystem` (the crash tests give it a crashable one).
 package final class FilesStore: SyncStorage {
     package static let ledgersDirectory = "ledgers"
     package static let serverDeviceName = "oritsubushi sync server"
 
     package let kind = "files"
     package let dataDirectory: String
-    package let limits: Limits
+    package let limits: SyncLimits
+    package let tuning: Tuning
+    let fileSystem: any FileSystem
     let clock: any WallClock
     let stations: any StationDirectory
     let claims: DeviceClaims
@@ -28,30 +31,35 @@ package final class FilesStore: SyncStorage {
     var ledgersPath: String { Path.join(dataDirectory, Self.ledgersDirectory) }
 
     /// Creates the data directory if needed and, once, records the device owners of a data
-    /// directory made by an older version (`DeviceClaims.migrate`). Opens no ledger.
+    /// directory made by an older version (`DeviceClaims.migrate`). Opens no ledger. `DATA/LOCK`
+    /// is an flock on the disk: a file system in memory has no other process to exclude.
     package init(dataDirectory: String, stations: any StationDirectory = AnyPositiveStation(),
-                 clock: any WallClock = SystemClock(), limits: Limits = Limits()) throws {
+                 clock: any WallClock = SystemClock(), limits: SyncLimits = SyncLimits(), tuning: Tuning = Tuning(),
+                 fileSystem: any FileSystem = PosixFileSystem()) throws {
         self.dataDirectory = dataDirectory
         self.stations = stations
         self.clock = clock
         self.limits = limits
-        let fileSystem = PosixFileSystem()
+        self.tuning = tuning
+        self.fileSystem = fileSystem
         let ledgers = Path.join(dataDirectory, Self.ledgersDirectory)
-        if !fileSystem.directoryExists(dataDirectory) { try fileSystem.createDirectory(dataDirectory) }
+        try fileSystem.createDirectoryDurably(dataDirectory)
         try Self.checkWritable(dataDirectory, fileSystem)
-        do { lock = Mutex(try LedgerLock.acquire(directory: dataDirectory)) } catch let error as LedgerError where error.category == .locked {
+        do {
+            lock = Mutex(try fileSystem.nativePath(dataDirectory).map { try LedgerLock.acquire(directory: $0) })
+        } catch let error as LedgerError where error.category == .locked {
             let holder = error.message.firstMatch(of: /pid \d+/).map { " (\($0.output))" } ?? ""
             throw LedgerError(.locked, "another process\(holder) already serves the data directory \(dataDirectory); run one serve per data directory")
         }
-        if !fileSystem.directoryExists(ledgers) { try fileSystem.createDirectory(ledgers) }
-        try DeviceClaims.migrate(dataDirectory: dataDirectory, ledgers: ledgers, clock: clock)
-        claims = DeviceClaims(dataDirectory: dataDirectory)
-        let pool = LedgerPool(capacity: limits.openLedgers)
+        try fileSystem.createDirectoryDurably(ledgers)
+        try DeviceClaims.migrate(dataDirectory: dataDirectory, ledgers: ledgers, clock: clock, fileSystem: fileSystem)
+        claims = DeviceClaims(dataDirectory: dataDirectory, fileSystem: fileSystem)
+        let pool = LedgerPool(capacity: tuning.openLedgers)
         self.pool = pool
-        tokens = TokenIndex(users: UserStore(dataDirectory: dataDirectory)) { generations in
+        tokens = TokenIndex(users: UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)) { generations in
             for ledger in pool.retire(keeping: generations) { Task { await ledger.retire() } }
         }
-        threads = NIOThreadPool(numberOfThreads: max(1, limits.ioThreads))
+        threads = NIOThreadPool(numberOfThreads: max(1, tuning.ioThreads))
         threads.start()
     }
 
@@ -77,7 +85,7 @@ package final class FilesStore: SyncStorage {
     }
 
     package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
-        let accounts = UserStore(dataDirectory: dataDirectory)
+        let accounts = UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)
         return try await io { try accounts.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now) }
     }
 
@@ -91,7 +99,7 @@ package final class FilesStore: SyncStorage {
 
     /// Refuses to serve a data directory it cannot write (every push would fail with 500): a
     /// file is made, fsynced and removed first.
-    private static func checkWritable(_ directory: String, _ fileSystem: PosixFileSystem) throws {
+    private static func checkWritable(_ directory: String, _ fileSystem: any FileSystem) throws {
         let probe = Path.join(directory, ".write-check")
         do {
             try fileSystem.writeAtomically(probe, Array("serve".utf8))

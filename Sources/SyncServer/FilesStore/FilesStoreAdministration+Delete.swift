@@ -3,15 +3,17 @@ import LedgerCore
 extension FilesStoreAdministration {
     /// `server delete-user NAME --yes`: the users.json entry (every token) first, so the server
     /// refuses the user (401) and writes nothing more for them; then their device claims, their
-    /// ledger directory and their activity file, each parent directory fsynced. Running it again
-    /// after a crash midway removes what is left.
+    /// ledger directory and their activity file (and a temporary one a crash left while it was
+    /// written), each parent directory fsynced. Running it again after a crash midway removes
+    /// what is left.
     package func deleteUser(_ name: String) async throws {
         try UserStore.validate(name: name)
         let listed = try accounts.users().contains { $0.name == name }
         let claims = try deviceClaims().filter { $0.value == name }.keys.sorted()
         let ledger = ledgerPath(name)
         let activity = UserActivity.path(dataDirectory: dataDirectory, user: name)
-        guard listed || !claims.isEmpty || fileSystem.directoryExists(ledger) || fileSystem.fileExists(activity) else {
+        let activityFiles = [activity, activity + ".tmp"].filter { fileSystem.fileExists($0) }
+        guard listed || !claims.isEmpty || fileSystem.directoryExists(ledger) || !activityFiles.isEmpty else {
             throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory)")
         }
         if listed { try accounts.deleteUser(name) }
@@ -22,8 +24,8 @@ extension FilesStoreAdministration {
             try fileSystem.removeTree(ledger)
             try fileSystem.syncDirectory(ledgersPath)
         }
-        if fileSystem.fileExists(activity) {
-            try fileSystem.removeFile(activity)
+        if !activityFiles.isEmpty {
+            for file in activityFiles { try fileSystem.removeFile(file) }
             try fileSystem.syncDirectory(Path.parent(of: activity))
         }
     }

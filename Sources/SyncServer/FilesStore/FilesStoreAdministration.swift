@@ -10,12 +10,14 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
     package let dataDirectory: String
     let clock: any WallClock
     let accounts: UserStore
-    let fileSystem = PosixFileSystem()
+    /// Every write (users.json, removals) goes through it; the crash tests give a crashable one.
+    let fileSystem: any FileSystem
 
-    package init(dataDirectory: String, clock: any WallClock = SystemClock()) {
+    package init(dataDirectory: String, clock: any WallClock = SystemClock(), fileSystem: any FileSystem = PosixFileSystem()) {
         self.dataDirectory = dataDirectory
         self.clock = clock
-        self.accounts = UserStore(dataDirectory: dataDirectory)
+        self.fileSystem = fileSystem
+        self.accounts = UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)
     }
 
     package func close() async {}
@@ -40,8 +42,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
     package func users() async throws -> [StoredUser] {
         let claims = try deviceClaims()
         return try accounts.users().sorted { $0.name < $1.name }.map { user in
-            let scan = try StoredLedgerScan.read(directory: ledgerPath(user.name), clock: clock)
-            let activity = UserActivity.read(dataDirectory: dataDirectory, user: user.name)
+            let scan = try StoredLedgerScan.read(directory: ledgerPath(user.name), clock: clock, fileSystem: fileSystem)
+            let activity = UserActivity.read(dataDirectory: dataDirectory, user: user.name, fileSystem: fileSystem)
             let claimed = claims.filter { $0.value == user.name }.count
             return StoredUser(name: user.name, activeTokens: user.tokens.filter { $0.revoked == nil }.count,
                               revokedTokens: user.tokens.filter { $0.revoked != nil }.count,
@@ -79,7 +81,7 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
             names = Set(try accounts.users().map(\.name)).union(try storedLedgerNames()).sorted()
         }
         return try names.compactMap { name in
-            guard let damage = try StoredLedgerScan.read(directory: ledgerPath(name), clock: clock)?.damage else { return nil }
+            guard let damage = try StoredLedgerScan.read(directory: ledgerPath(name), clock: clock, fileSystem: fileSystem)?.damage else { return nil }
             return StoreDamage(user: name, location: damage.file ?? ledgerPath(name), offset: damage.offset.map(UInt64.init),
                                message: damage.message)
         }
@@ -87,7 +89,7 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
 
     package func export(user: String, to directory: String, now: Int64) async throws -> Int {
         guard try knows(user) else { throw LedgerError(.missingLedger, "no user '\(user)' in \(dataDirectory)") }
-        let scan = try StoredLedgerScan.read(directory: ledgerPath(user), clock: clock)
+        let scan = try StoredLedgerScan.read(directory: ledgerPath(user), clock: clock, fileSystem: fileSystem)
         if let damage = scan?.damage {
             throw LedgerError(.corruption, "user '\(user)''s ledger is damaged (\(damage.message)); run 'server repair \(user) --from DIR' first",
                               file: damage.file, offset: damage.offset)

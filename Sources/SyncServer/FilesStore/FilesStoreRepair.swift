@@ -58,7 +58,7 @@ struct FilesStoreRepair {
         let ledger = try Ledger.open(directory: directory, clock: clock, useLock: false)
         defer { ledger.close() }
         _ = try ledger.verify()
-        let claims = DeviceClaims(dataDirectory: administration.dataDirectory)
+        let claims = DeviceClaims(dataDirectory: administration.dataDirectory, fileSystem: administration.fileSystem)
         for device in devices where device != ledger.localDevice { _ = try claims.claim(device, for: user) }
         return StoreRepairReport(quarantine: report.quarantine.map { Path.join(directory, $0) }, moved: report.moved,
                                  restoredEvents: report.recoveredEvents + report.mergedEvents, lost: report.lost)

@@ -9,11 +9,14 @@ final class OpenUserLedger: @unchecked Sendable {
     private(set) var digests = DigestIndex()
     private var catalogVersion: (order: EventOrder, version: UInt32)?
 
-    /// Opens (or creates) `directory` and reads every record once, checking every frame.
-    init(directory: String, clock: any WallClock, fileSystem: PosixFileSystem) throws {
+    /// Opens (or creates) `directory` and reads every record once, checking every frame. The
+    /// ledger's lock is an flock on the disk: a file system in memory (a crash test's) takes none.
+    init(directory: String, clock: any WallClock, fileSystem: any FileSystem) throws {
+        let useLock = fileSystem.nativePath(directory) != nil
         ledger = fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName))
-            ? try Ledger.open(directory: directory, clock: clock)
-            : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, clock: clock)
+            ? try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: useLock)
+            : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, fileSystem: fileSystem,
+                                clock: clock, useLock: useLock)
         do {
             try ledger.forEachRecord { view, _ in
                 guard view.hasEventID else { return }
@@ -47,35 +50,18 @@ final class OpenUserLedger: @unchecked Sendable {
         return result
     }
 
-    /// The records `have` lacks, in log order from `request.cursor`, up to the page limits.
-    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: FilesStore.Limits) throws -> PullResponse {
-        let limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
-        // The cursor only skips records already examined for this client; one past the end
-        // (another server's, or a stale one) falls back to a full scan.
-        var start = request.cursor ?? 0
-        if start > ledger.recordCount { start = 0 }
-        var records: [WireRecord] = []
-        var bytes = 0
-        var cursor = start
-        var more = false
+    /// The records `have` lacks, in log order from `request.cursor`, up to the page limits
+    /// (`PullPage`); the server ledger's own device name is never sent.
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws -> PullResponse {
+        var page = try PullPage(request, have: have, limits: limits)
         let local = ledger.localDevice
-        try ledger.forEachRecord(from: start) { (view, position) -> RecordIteration in
-            if records.count >= limit || bytes >= limits.maximumPullBytes {
-                more = true  // the page is full; `cursor` points at the first record not examined
-                return .stop
-            }
-            cursor = position + 1
-            if view.kind == .deviceName {
-                guard view.device != local else { return .continue }
-            } else if view.seq <= have[view.device] ?? 0 {
-                return .continue
-            }
-            bytes += view.length
-            records.append(WireRecord(view.record))
+        try ledger.forEachRecord(from: page.start(end: ledger.recordCount)) { (view, position) -> RecordIteration in
+            guard page.admit(position: position) else { return .stop }
+            let lacked = view.kind == .deviceName ? view.device != local : page.lacks(device: view.device, seq: view.seq)
+            if lacked { page.append(WireRecord(view.record), bytes: view.length) }
             return .continue
         }
-        return PullResponse(records: records, more: more, cursor: cursor, serverHas: serverHas,
-                            catalogVersion: latestCatalogVersion, serverDigests: headDigests)
+        return page.response(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: headDigests)
     }
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them

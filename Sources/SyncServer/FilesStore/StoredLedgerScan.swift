@@ -15,9 +15,9 @@ struct StoredLedgerScan {
     let serverDevice: DeviceID
 
     /// Reads `directory`; nil when it holds no ledger (a user who never pushed).
-    static func read(directory: String, clock: any WallClock) throws -> StoredLedgerScan? {
-        guard PosixFileSystem().fileExists(Path.join(directory, LedgerMetadata.fileName)) else { return nil }
-        let inspection = try LedgerRepair.begin(directory: directory, clock: clock, useLock: false)
+    static func read(directory: String, clock: any WallClock, fileSystem: any FileSystem) throws -> StoredLedgerScan? {
+        guard fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else { return nil }
+        let inspection = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
         defer { inspection.close() }
         let first = inspection.firstDamagedNumber
         let intact = inspection.segments.prefix { first == nil || $0.number < first! }

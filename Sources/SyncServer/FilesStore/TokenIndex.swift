@@ -7,7 +7,8 @@ import Synchronization
 /// so every change is a new inode), so `server add-token`, `revoke-token` and `delete-user` run
 /// by another process take effect on the next request. A lookup is one dictionary access, not a
 /// scan of all users. Each rebuild reports the generations to `reloaded`, so that the store
-/// drops what it holds for a user who was deleted (and perhaps made again) meanwhile.
+/// drops what it holds for a user who was deleted (and perhaps made again) meanwhile. On a file
+/// system in memory (a crash test's) there is nothing to stat: every lookup reads the file.
 final class TokenIndex: Sendable {
     private struct Stamp: Equatable { var inode: UInt64; var size: UInt64; var modified: Date }
     private struct State {
@@ -46,7 +47,7 @@ final class TokenIndex: Sendable {
     }
 
     private func currentStamp() -> Stamp? {
-        guard let info = try? FileManager.default.attributesOfItem(atPath: users.path),
+        guard let path = users.nativePath, let info = try? FileManager.default.attributesOfItem(atPath: path),
               let inode = info[.systemFileNumber] as? UInt64, let size = info[.size] as? UInt64,
               let modified = info[.modificationDate] as? Date else { return nil }
         return Stamp(inode: inode, size: size, modified: modified)

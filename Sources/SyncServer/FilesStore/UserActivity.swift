@@ -3,7 +3,7 @@ import LedgerCore
 
 /// The last accepted push and answered pull of one user, in `DATA/activity/<user>.json`
 /// (`{"last_pull": ms, "last_push": ms}`), for `server users`. Written atomically by the serving
-/// process at most every `FilesStore.Limits.activityInterval` per user and when the user's
+/// process at most every `FilesStore.Tuning.activityInterval` per user and when the user's
 /// ledger is closed, so a figure may lag by that interval; losing it loses no event.
 package struct UserActivity: Codable, Sendable, Equatable {
     package static let directoryName = "activity"
@@ -26,26 +26,19 @@ package struct UserActivity: Codable, Sendable, Equatable {
     }
 
     /// What was recorded for `user` (empty when nothing was, or the file is unreadable).
-    package static func read(dataDirectory: String, user: String) -> UserActivity {
-        let fileSystem = PosixFileSystem()
+    package static func read(dataDirectory: String, user: String, fileSystem: any FileSystem) -> UserActivity {
         guard let bytes = try? fileSystem.readFile(path(dataDirectory: dataDirectory, user: user)),
               let activity = try? JSONDecoder().decode(UserActivity.self, from: Data(bytes)) else { return UserActivity() }
         return activity
     }
 
-    func write(dataDirectory: String, user: String) throws {
-        let fileSystem = PosixFileSystem()
+    func write(dataDirectory: String, user: String, fileSystem: any FileSystem) throws {
         // A user erased by `server delete-user` while their ledger was open leaves no file behind.
         guard fileSystem.directoryExists(Path.join(Path.join(dataDirectory, FilesStore.ledgersDirectory), user)) else { return }
         let directory = Path.join(dataDirectory, Self.directoryName)
-        if !fileSystem.directoryExists(directory) { try fileSystem.createDirectory(directory) }
+        try fileSystem.createDirectoryDurably(directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try fileSystem.writeAtomically(Self.path(dataDirectory: dataDirectory, user: user), Array(try encoder.encode(self)))
-    }
-
-    /// Removes the file (`server delete-user`).
-    package static func remove(dataDirectory: String, user: String) throws {
-        try PosixFileSystem().removeFileIfPresent(path(dataDirectory: dataDirectory, user: user))
     }
 }

@@ -25,7 +25,7 @@ actor UserLedger {
         self.user = user
         self.generation = generation
         self.store = store
-        activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user)
+        activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user, fileSystem: store.fileSystem)
     }
 
     func pull(_ request: PullRequest, have: [DeviceID: UInt64]) async throws -> PullResponse {
@@ -116,10 +116,10 @@ actor UserLedger {
         if let open { return open }
         try UserStore.validate(name: user)
         let directory = Path.join(store.ledgersPath, user)
-        let clock = store.clock
+        let (clock, fileSystem) = (store.clock, store.fileSystem)
         let open: OpenUserLedger
         do {
-            open = try await store.io { try OpenUserLedger(directory: directory, clock: clock, fileSystem: PosixFileSystem()) }
+            open = try await store.io { try OpenUserLedger(directory: directory, clock: clock, fileSystem: fileSystem) }
         } catch {
             throw damaged(error)
         }
@@ -133,11 +133,11 @@ actor UserLedger {
     private func closeNow() async {
         guard let open else { return }
         self.open = nil
-        let (activity, directory, user, dirty) = (self.activity, store.dataDirectory, self.user, activityDirty)
+        let (activity, directory, user, dirty, fileSystem) = (self.activity, store.dataDirectory, self.user, activityDirty, store.fileSystem)
         activityDirty = false
         try? await store.io {
             open.close()
-            if dirty { try activity.write(dataDirectory: directory, user: user) }
+            if dirty { try activity.write(dataDirectory: directory, user: user, fileSystem: fileSystem) }
         }
         store.pool.closed(self)
     }
@@ -159,14 +159,14 @@ actor UserLedger {
     }
 
     /// Records the time of a pull or push; writes the activity file at most every
-    /// `Limits.activityInterval`, and a time it did not write then at the end of that interval
+    /// `Tuning.activityInterval`, and a time it did not write then at the end of that interval
     /// (so `server users` lags by at most the interval, and a SIGKILL loses at most that much).
     private func noteActivity(_ update: (inout UserActivity, Int64) -> Void) async {
         guard !retired else { return }
         let now = store.clock.nowMilliseconds()
         update(&activity, now)
         activityDirty = true
-        let wait = store.limits.activityInterval - (now - activityWritten)
+        let wait = store.tuning.activityInterval - (now - activityWritten)
         guard wait <= 0 else {
             scheduleActivityWrite(afterMilliseconds: wait)
             return
@@ -194,7 +194,7 @@ actor UserLedger {
     private func writeActivity(now: Int64) async {
         activityWritten = now
         activityDirty = false
-        let (activity, directory, user) = (self.activity, store.dataDirectory, self.user)
-        try? await store.io { try activity.write(dataDirectory: directory, user: user) }
+        let (activity, directory, user, fileSystem) = (self.activity, store.dataDirectory, self.user, store.fileSystem)
+        try? await store.io { try activity.write(dataDirectory: directory, user: user, fileSystem: fileSystem) }
     }
 }

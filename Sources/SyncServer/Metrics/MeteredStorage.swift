@@ -1,4 +1,5 @@
 import LedgerSync
+import ServiceLifecycle
 
 /// A store that counts the records it accepts and sends (`SyncMetrics`, `events_pushed_total`
 /// and `events_pulled_total`) and forwards everything else unchanged; `serve` wraps its store in
@@ -34,6 +35,8 @@ package struct MeteredStorage: SyncStorage {
         try await base.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now)
     }
 
+    package var services: [any Service] { base.services }
+    package func start() async throws { try await base.start() }
     package func close() async { await base.close() }
 
     package func logDescription(of error: any Error) -> String { base.logDescription(of: error) }

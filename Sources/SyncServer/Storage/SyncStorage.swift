@@ -12,7 +12,7 @@ import LedgerSync
 /// serialised per user (never one lock for all users). Refusals are thrown as `SyncServerError`
 /// (or `LedgerError`, mapped by `SyncServerError(serving:)`); a damaged user ledger is thrown as
 /// `SyncServerError(.unavailable, …)` for that user only.
-package protocol SyncStorage: Sendable {
+package protocol SyncStorage: StoreLifecycle {
     /// "files" or "postgres", for logs and `server users`.
     var kind: String { get }
 
@@ -32,8 +32,6 @@ package protocol SyncStorage: Sendable {
     /// token (its hash) of the code's user, named after the device, and returns the user.
     /// Throws `.unauthorized` for an unknown code and `.gone` for a used or expired one.
     func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String
-    /// Releases files, locks and connections.
-    func close() async
     /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never
     /// sent to a client).
     func logDescription(of error: any Error) -> String
@@ -45,10 +43,7 @@ extension SyncStorage {
 
 /// The operator's commands on a store (`oritsubushi server …`), run by the CLI in its own process
 /// while `serve` may be running on the same store.
-package protocol SyncStoreAdministration: Sendable {
-    /// Releases files, locks and connections.
-    func close() async
-
+package protocol SyncStoreAdministration: StoreLifecycle {
     // MARK: Accounts (`oritsubushi server add-user | add-token | revoke-token | users | delete-user`)
 
     /// Creates a user with one token (given as its hash). Refuses a name that exists.

@@ -35,29 +35,23 @@ struct StoreOptions: ParsableArguments {
         return .postgres(try PostgresLocation(url: url))
     }
 
-    /// The store's operator side (`server add-user`, `verify`, …); the caller closes it.
-    func administration(clock: any WallClock) async throws -> any SyncStoreAdministration {
+    /// The store's operator side (`server add-user`, `verify`, …), not yet started.
+    func administration(clock: any WallClock) throws -> any SyncStoreAdministration {
         switch try location() {
         case .files(let directory):
             return FilesStoreAdministration(dataDirectory: directory, clock: clock)
         case .postgres(let location):
-            return try await PostgresStore.connect(location: location, clock: clock, logger: Self.quietLogger)
+            return PostgresStore(location: location, clock: clock, logger: Self.quietLogger)
         }
     }
 
-    /// Runs `body` on the administration and closes it, also when `body` throws.
-    func withAdministration<T>(_ body: (any SyncStoreAdministration, _ now: Int64) async throws -> T) async throws -> T {
+    /// Runs `body` on the administration while its services run (`whileRunning`), and closes it,
+    /// also when `body` throws.
+    func withAdministration<T: Sendable>(_ body: (any SyncStoreAdministration, _ now: Int64) async throws -> T) async throws -> T {
         umask(0o077)  // as `serve`: what the store's files hold is the operator's alone
         let clock = try Environment.clock()
-        let store = try await administration(clock: clock)
-        do {
-            let result = try await body(store, clock.nowMilliseconds())
-            await store.close()
-            return result
-        } catch {
-            await store.close()
-            throw error
-        }
+        let store = try administration(clock: clock)
+        return try await store.whileRunning { try await body(store, clock.nowMilliseconds()) }
     }
 
     /// `server …` commands print their own results; the pool's chatter stays out of them.

@@ -88,6 +88,20 @@ struct FaultInjectingFileSystem: FileSystem {
         try base.removeFile(path)
     }
 
+    func removeDirectory(_ path: String) throws {
+        if fault == .readOnly { throw failure("cannot remove directory", path) }
+        try base.removeDirectory(path)
+    }
+
+    func link(_ existing: String, to path: String) throws -> Bool {
+        throw failure("cannot link \(existing) to", path)
+    }
+
+    func removeTree(_ path: String) throws {
+        if fault == .readOnly { throw failure("cannot remove", path) }
+        try base.removeTree(path)
+    }
+
     func prepareExternalWrite(_ path: String) throws {
         throw failure(base.fileExists(path) ? "cannot write" : "cannot create", path)
     }

@@ -228,6 +228,29 @@ package final class CrashableFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    package func removeDirectory(_ path: String) throws {
+        try mutate(.removeDirectory, path) { _ in
+            let (parent, name) = try parentAndName(path, "cannot remove directory")
+            guard let node = parent.children[name] else { throw Self.error("cannot remove directory", path, "no such file or directory") }
+            guard node.isDirectory else { throw Self.error("cannot remove directory", path, "not a directory") }
+            guard node.children.isEmpty else { throw Self.error("cannot remove directory", path, "directory not empty") }
+            parent.children[name] = nil
+        }
+    }
+
+    /// The new entry names the same inode, so the file survives a crash under whichever names
+    /// their directories made durable.
+    package func link(_ existing: String, to path: String) throws -> Bool {
+        try mutate(.link, path) { _ in
+            let node = try self.existing(existing, "cannot link \(existing) to")
+            guard !node.isDirectory else { throw Self.error("cannot link \(existing) to", path, "is a directory") }
+            let (parent, name) = try parentAndName(path, "cannot link \(existing) to")
+            guard parent.children[name] == nil else { return false }
+            parent.children[name] = node
+            return true
+        }
+    }
+
     package func syncDirectory(_ path: String) throws {
         try mutate(.syncDirectory, path) { _ in
             let node = try existing(path, "cannot open directory")

@@ -1,6 +1,6 @@
 /// The mutating operations of a `CrashableFileSystem`, for crash points and fault injection.
 package enum FileOperation: String, Sendable, CaseIterable {
-    case createDirectory, createFile, write, sync, syncDirectory, rename, remove, truncate
+    case createDirectory, createFile, write, sync, syncDirectory, rename, remove, truncate, link, removeDirectory
 }
 
 /// A failure the next matching operation of a `CrashableFileSystem` reports instead of

@@ -60,6 +60,9 @@ package final class ReadCountingFileSystem: FileSystem, @unchecked Sendable {
     package func truncateFile(_ path: String, to size: Int) throws { try base.truncateFile(path, to: size) }
     package func rename(_ from: String, to: String) throws { try base.rename(from, to: to) }
     package func removeFile(_ path: String) throws { try base.removeFile(path) }
+    package func removeDirectory(_ path: String) throws { try base.removeDirectory(path) }
+    package func link(_ existing: String, to path: String) throws -> Bool { try base.link(existing, to: path) }
+    package func removeTree(_ path: String) throws { try base.removeTree(path) }
     package func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
     package func prepareExternalWrite(_ path: String) throws { try base.prepareExternalWrite(path) }
     package func nativePath(_ path: String) -> String? { base.nativePath(path) }

@@ -52,8 +52,10 @@ enum TestPostgres {
         /// The database as `--store` names it.
         let url: String
 
-        func store(clock: any WallClock = SystemClock(), stations: any StationDirectory = AnyPositiveStation()) async throws -> PostgresStore {
-            try await PostgresStore.connect(location: location, stations: stations, clock: clock, logger: TestPostgres.logger)
+        /// A store on this database, not yet started: `StoreServer.start` runs its pool and starts
+        /// it, as `serve` does; `whileRunning` does for a test without a server.
+        func store(clock: any WallClock = SystemClock(), stations: any StationDirectory = AnyPositiveStation()) -> PostgresStore {
+            PostgresStore(location: location, stations: stations, clock: clock, logger: TestPostgres.logger)
         }
 
         /// Runs one statement (the tests' way to damage or inspect rows) and returns the first
@@ -139,13 +141,16 @@ struct StoreServer {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
+    /// Serves `storage` with its services ahead of the HTTP server and the server waiting for the
+    /// store's start, as `SyncHTTPServer.serve` does.
     static func start(_ storage: any SyncStorage) async throws -> StoreServer {
         var configuration = SyncHTTPServer.Configuration()
         configuration.port = 0
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = SyncHTTPServer.makeApplication(storage: storage, configuration: configuration, logger: TestPostgres.logger,
                                                  onRunning: { continuation.yield($0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: TestPostgres.logger))
+        let group = ServiceGroup(configuration: .init(services: storage.services + [AfterStoreStart(store: storage, service: app)],
+                                                      logger: TestPostgres.logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw LedgerError(.unavailable, "the test server did not start") }

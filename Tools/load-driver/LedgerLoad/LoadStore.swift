@@ -35,27 +35,27 @@ package enum LoadStore: Sendable, CustomStringConvertible {
         let administration: any SyncStoreAdministration = switch self {
         case .files(let directory): FilesStoreAdministration(dataDirectory: directory)
         case .postgres(let url):
-            try await PostgresStore.connect(location: try PostgresLocation(url: url), maximumConnections: concurrency,
-                                            logger: Logger(label: "load", factory: { _ in SwiftLogNoOpLogHandler() }))
+            PostgresStore(location: try PostgresLocation(url: url), maximumConnections: concurrency,
+                          logger: Logger(label: "load", factory: { _ in SwiftLogNoOpLogHandler() }))
         }
         let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        // The files store serialises writers on users.json's lock anyway: one at a time.
+        let lanes = isFiles ? 1 : concurrency
         do {
-            // The files store serialises writers on users.json's lock anyway: one at a time.
-            let lanes = isFiles ? 1 : concurrency
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for lane in 0..<lanes {
-                    group.addTask {
-                        for index in stride(from: lane, to: names.count, by: lanes) {
-                            try await administration.addUser(names[index], tokenHash: TokenHash.hex(UserStore.newToken()), now: now)
+            try await administration.whileRunning {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for lane in 0..<lanes {
+                        group.addTask {
+                            for index in stride(from: lane, to: names.count, by: lanes) {
+                                try await administration.addUser(names[index], tokenHash: TokenHash.hex(UserStore.newToken()), now: now)
+                            }
                         }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
             }
         } catch {
-            await administration.close()
             throw LoadError.server("registering \(names.count) idle users failed: \(error)")
         }
-        await administration.close()
     }
 }

@@ -123,10 +123,19 @@ struct ServeOptions: ParsableArguments {
                     logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "store": "\(described)"])
                 },
                 onMetricsRunning: { bound in logger.notice("metrics listening", metadata: ["address": "127.0.0.1:\(bound)"]) })
+        } catch let error as LedgerError {
+            throw error  // the store could not start: its own sentence and exit code
         } catch {
             throw LedgerError(.unavailable, "the server stopped: \(error)")
         }
         logger.notice("stopped")
+    }
+
+    /// What a request may ask or bring, the same on both stores.
+    private var limits: SyncLimits {
+        var limits = SyncLimits()
+        limits.userSize = UserSizeLimit(maximumBytes: maxUserBytes)
+        return limits
     }
 
     /// The store to serve and how the log names it (a PostgreSQL URL without its password).
@@ -135,14 +144,11 @@ struct ServeOptions: ParsableArguments {
         switch try store.location() {
         case .files(let data):
             let stations = try explicit ?? ServerCatalog.stations(dataDirectory: data)
-            var limits = FilesStore.Limits()
-            limits.userSize = UserSizeLimit(maximumBytes: maxUserBytes)
             return (try FilesStore(dataDirectory: data, stations: stations, limits: limits), data)
         case .postgres(let location):
-            var limits = PostgresStore.Limits()
-            limits.userSize = UserSizeLimit(maximumBytes: maxUserBytes)
-            let storage = try await PostgresStore.connect(location: location, stations: explicit ?? AnyPositiveStation(), limits: limits,
-                                                          maximumConnections: connections, logger: logger)
+            // Started by the server's service group (SyncHTTPServer.serve), which runs its pool.
+            let storage = PostgresStore(location: location, stations: explicit ?? AnyPositiveStation(), limits: limits,
+                                        maximumConnections: connections, logger: logger)
             return (storage, location.redacted)
         }
     }

@@ -1,0 +1,62 @@
+import LedgerCore
+import LedgerSync
+
+/// One page of a pull answer (Schemas/sync-api.yaml `/v1/pull`), written once for both stores:
+/// the page size (`limit` capped by `SyncLimits`, and a byte bound), the cursor (the next position
+/// of the user's log to examine) and `more`. A store walks its log from `start` in position order,
+/// asks `admit` before each record and `append`s what the client lacks; only the reads are its own.
+package struct PullPage {
+    /// The client's version vector (`ForkCheck.decodeHave`).
+    package let have: [DeviceID: UInt64]
+    private let limit: Int
+    private let maximumBytes: Int
+    package private(set) var records: [WireRecord] = []
+    private var bytes = 0
+    /// The next position to examine; where the walk begins until the first `admit`.
+    package private(set) var cursor: UInt64 = 0
+    /// True once a record was found that does not fit: the client asks again from `cursor`.
+    package private(set) var more = false
+
+    /// Checks the request's `limit` (below 1 is refused, 422).
+    package init(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws {
+        self.have = have
+        limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
+        maximumBytes = limits.maximumPullBytes
+        cursor = request.cursor ?? 0
+    }
+
+    /// Where the walk starts, for a log of `end` positions: the request's cursor only skips what
+    /// was already examined for this client; one past the end (another server's, or a stale one)
+    /// falls back to a full scan.
+    @discardableResult
+    package mutating func start(end: UInt64) -> UInt64 {
+        if cursor > end { cursor = 0 }
+        return cursor
+    }
+
+    /// Whether the record at `position` is examined: false once the page is full (`more` is set
+    /// and `cursor` stays on that record, the first not examined).
+    package mutating func admit(position: UInt64) -> Bool {
+        if records.count >= limit || bytes >= maximumBytes {
+            more = true
+            return false
+        }
+        cursor = position + 1
+        return true
+    }
+
+    /// Whether the client lacks event `seq` of `device` (device names are the store's to decide).
+    package func lacks(device: DeviceID, seq: UInt64) -> Bool { seq > have[device] ?? 0 }
+
+    /// Adds a record the client lacks; `bytes` is its encoded size.
+    package mutating func append(_ record: WireRecord, bytes: Int) {
+        self.bytes += bytes
+        records.append(record)
+    }
+
+    /// The answer, with what the store holds now.
+    package func response(serverHas: [String: UInt64], catalogVersion: UInt32?, serverDigests: [String: String]) -> PullResponse {
+        PullResponse(records: records, more: more, cursor: cursor, serverHas: serverHas,
+                     catalogVersion: catalogVersion, serverDigests: serverDigests)
+    }
+}
