@@ -124,7 +124,7 @@ struct ServeOptions: ParsableArguments {
                 },
                 onMetricsRunning: { bound in logger.notice("metrics listening", metadata: ["address": "127.0.0.1:\(bound)"]) })
         } catch {
-            throw LedgerError(.unavailable, "the server stopped: \(error)")
+            throw ListenFailure.describe(error, host: host, port: port, metricsPort: metricsPort)
         }
         logger.notice("stopped")
     }
