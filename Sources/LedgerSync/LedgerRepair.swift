@@ -92,8 +92,10 @@ package final class LedgerRepair {
 
     /// Takes the ledger's lock and reads every segment, tolerating damage.
     package static func begin(directory: String, fileSystem: any FileSystem = PosixFileSystem(),
-                              clock: any WallClock = SystemClock(), useLock: Bool = true) throws -> LedgerRepair {
-        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
+                              clock: any WallClock = SystemClock(), useLock: Bool = true,
+                              lock request: LedgerLock.Request = .exclusive) throws -> LedgerRepair {
+        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock,
+                                                              request: request)
         let repair = LedgerRepair(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         // A refusal to read releases the lock at once, not when the repair is dropped.
         do { try repair.inspect() } catch {

@@ -45,7 +45,7 @@ package struct SyncConnection: Sendable {
             response = try await httpClient.execute(request, timeout: timeout)
             bytes = try await response.body.collect(upTo: 256 << 20)
         } catch {
-            throw LedgerError(.unavailable, "cannot reach the sync server at \(server): \(Self.describe(error))")
+            throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
         }
         let data = Data(bytes.readableBytesView)
         guard response.status == .ok else {
@@ -77,9 +77,4 @@ package struct SyncConnection: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
-
-    private static func describe(_ error: any Error) -> String {
-        let text = "\(error)"
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
-    }
 }

@@ -18,6 +18,7 @@ struct Oritsubushi: AsyncParsableCommand {
             Exit codes: 0 success, 64 usage, 65 bad data or corrupt ledger, 66 no ledger, \
             69 server unavailable, 74 I/O error, 75 ledger locked, 77 refused credentials.
             """,
+        version: Version.text,
         // Every command stays top level (`oritsubushi complete …`, `oritsubushi server add-user …`);
         // the groups only order `--help`, and each group's files are in Commands/<Group>/.
         groupedSubcommands: [
@@ -46,6 +47,7 @@ struct Oritsubushi: AsyncParsableCommand {
                 ExitStatus.exit(running: LedgerError(.badInput, "argument \(index) is not valid UTF-8"))
             }
         }
+        HelpTopic.refuseUnknown(Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()

@@ -203,7 +203,7 @@ import Testing
         // lock, so both are taken while the ledger is not open here.
         let before = try directorySnapshot(scratch.path)
         let holder = try Ledger.open(directory: ledger)
-        let result = try cli.run("complete", "5", "2013")
+        let result = try cli.run("complete", "5", "2013", "--wait", "0")
         holder.close()
         #expect(result.status == 75)
         #expect(result.stderr.contains("ledger is locked by pid \(getpid());"), "\(result.stderr)")

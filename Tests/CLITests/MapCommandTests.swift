@@ -93,7 +93,7 @@ import Testing
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "120001  東京駅  東海旅客鉄道  東海道新幹線  2013-09-01")
-        #expect(lines.last?.hasPrefix("1 pins at zoom ") == true)
+        #expect(lines.last?.hasPrefix("1 pin at zoom ") == true)
     }
 
     static let badArguments: [[String]] = [

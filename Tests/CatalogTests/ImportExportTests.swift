@@ -20,11 +20,14 @@ import Testing
     }
 
     @Test func tsvEscapesOnlyBackslashAndNewline() throws {
-        let row = CompletionRow(station: 202919, compDate: 20130901, updateDate: 1378040000, memo: "a\\b\nc\td\r")
+        let row = CompletionRow(station: 202919, compDate: 20130901, updateDate: 1378040000, memo: "a\\b\nc\td\re")
         let line = OritsubushiTSV.line(row)
-        #expect(line == "202919\t20130901\t1378040000\ta\\\\b\\nc\td\r\n")
+        #expect(line == "202919\t20130901\t1378040000\ta\\\\b\\nc\td\re\n")
         let parsed = try OritsubushiTSV.parse(Array(line.utf8), file: "x")
-        #expect(parsed == [CompletionRow(station: 202919, compDate: 20130901, updateDate: 1378040000, memo: "a\\b\nc\td\r", line: 1)])
+        #expect(parsed == [CompletionRow(station: 202919, compDate: 20130901, updateDate: 1378040000, memo: "a\\b\nc\td\re", line: 1)])
+        // A CR just before the LF is the line end of a CRLF file, never part of the memo.
+        let crlf = try OritsubushiTSV.parse(Array("202919\t20130901\t1378040000\tmemo\r\n".utf8), file: "x")
+        #expect(crlf.map(\.memo) == ["memo"])
     }
 
     @Test(arguments: [UInt64(5), 6])

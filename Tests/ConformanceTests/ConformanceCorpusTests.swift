@@ -211,6 +211,23 @@ struct ConformanceCorpusTests {
         try Self.check("dates.jsonl", try Self.lines(cases))
     }
 
+    struct DateGroupCase: Encodable {
+        var text: String
+        /// The group's comp_date codes; absent when the text is not a date group.
+        var low: UInt32?
+        var high: UInt32?
+    }
+
+    @Test("date-groups.jsonl: typed date texts in, the date filter's codes out (DateText, CompletionDateGroup)")
+    func dateGroups() throws {
+        let cases = ConformanceRecords.dateTexts.map { text -> DateGroupCase in
+            let group = try? CompletionDateGroup(parsing: text)
+            return DateGroupCase(text: text, low: group?.codes.lowerBound, high: group?.codes.upperBound)
+        }
+        #expect(cases.filter { $0.low != nil }.count >= 14, "most texts are groups")
+        try Self.check("date-groups.jsonl", try Self.lines(cases))
+    }
+
     struct StatsCase: Encodable {
         struct Row: Encodable { var key: String; var label: String; var total: Int; var completed: Int }
         var completed: [[UInt32]]

@@ -116,4 +116,11 @@ enum ConformanceRecords {
 
     static let dateCodes: [UInt32] = [0, 1, 2, 18_990_000, 19_000_000, 20_130_000, 20_130_900, 20_130_901, 20_130_229, 20_120_229,
                                       20_131_300, 20_130_931, 20_130_032, 20_000_229, 21_000_229, 99_991_231, 4_294_967_295, 20_130_001]
+    /// Date texts as people type them: unpadded months and days, full-width digits and dashes,
+    /// the `unknown` forms, and near misses (Conformance/date-groups.jsonl).
+    static let dateTexts: [String] = [
+        "2013", "2013-09", "2013-9", "2013-09-01", "2013-9-1", "2013-09-1", "unknown", "2013-unknown", "2013-9-UNKNOWN",
+        "２０１３−０９−０１", "２０１３-09-01", "２０１３－９－１", "２０１３ー９", "2013‐09‐01", " 2013-09 ", "　２０１３　",
+        "13", "2013-13", "2013-02-30", "2012-2-29", "1899", "2013-09-01-unknown", "x", "", "2013--1", "2013-009", "２０１３/９/１",
+    ]
 }

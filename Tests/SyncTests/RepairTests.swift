@@ -128,7 +128,7 @@ struct RepairTests {
         #expect(try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", dir.sub("missing")], environment: Self.now).status == 66)
         // Another program holds the ledger: 75.
         let holder = try Ledger.open(directory: replicas.a, clock: DeviceClock())
-        let locked = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        let locked = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a, "--wait", "0"], environment: Self.now)
         holder.close()
         #expect(locked.status == 75, "\(locked.stderr)")
         #expect(try directorySnapshot(replicas.a) == before)

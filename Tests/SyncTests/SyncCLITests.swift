@@ -19,7 +19,7 @@ struct SyncCLITests {
         let first = try CLI.run("merge", b, "--ledger", a)
         first.expectSuccess()
         #expect(first.stdout.contains("merged 2 events"))
-        #expect(first.stdout.contains("1 new conflicts"))
+        #expect(first.stdout.contains("1 new conflict"))
         for (into, from) in [(b, a), (a, b), (b, a), (b, a)] {
             try CLI.run("merge", from, "--ledger", into).expectSuccess()
         }
@@ -70,7 +70,7 @@ struct SyncCLITests {
         try token.write(toFile: laptop + "/sync-token", atomically: true, encoding: .utf8)
         let second = try CLI.run("sync", "--server", url, "--ledger", laptop)
         second.expectSuccess()
-        #expect(second.stdout.contains("pulled 1 events"))
+        #expect(second.stdout.contains("pulled 1 event,"))
         try CLI.run(["sync", "--server", url, "--ledger", phone], environment: env).expectSuccess()
         let exportPhone = try CLI.run("export", "--format", "tsv", "--ledger", phone)
         let exportLaptop = try CLI.run("export", "--format", "tsv", "--ledger", laptop)

@@ -15,6 +15,8 @@
 //   stations in the same order, metres within 1e-9 relative, the same labels.
 // - dates.jsonl {"comp_date", "valid", "ja", "en"}: validity as CompletionDate(code:) (no today
 //   bound); labels as CompletionDate.label(.ja) and .label(.en), "" for an invalid code.
+// - date-groups.jsonl {"text", "low"?, "high"?}: parseDateGroup of the typed text (after
+//   normalizeDateText, DateText.normalized in Swift); no low/high when it is not a group.
 // - stats.jsonl {"completed":[[s_id, comp_date]], "hierarchy", "path", "total", "done", "rows"}: the
 //   level's own counts, and its groups as {"key","label","total","completed"} ([] at a station list).
 import test from 'node:test';
@@ -31,7 +33,7 @@ const { Catalog } = await appModule('catalog.js');
 const { MapIndex, boxFromEdges } = await appModule('mapRule.js');
 const { matchStations } = await appModule('search.js');
 const { nearest, distanceLabel } = await appModule('nearby.js');
-const { isValidCode, labelJa, labelEn } = await appModule('dates.js');
+const { isValidCode, labelJa, labelEn, parseDateGroup } = await appModule('dates.js');
 const { StatisticsEngine } = await appModule('stats.js');
 
 /** The file's path; fails the calling test, naming the file, when it is missing. */
@@ -140,6 +142,13 @@ test('dates.jsonl: validity and labels', () => {
     assert.equal(isValidCode(code), value.valid, `dates.jsonl line ${number}: ${code} valid`);
     assert.equal(labelJa(code), value.ja, `dates.jsonl line ${number}: ja of ${code}`);
     assert.equal(labelEn(code), value.en, `dates.jsonl line ${number}: en of ${code}`);
+  }
+});
+
+test('date-groups.jsonl: typed date texts as the date filter reads them', () => {
+  for (const { value, number } of lines('date-groups.jsonl')) {
+    const expected = value.low === undefined ? null : { low: Number(value.low), high: Number(value.high) };
+    assert.deepEqual(parseDateGroup(value.text), expected, `date-groups.jsonl line ${number}: ${JSON.stringify(value.text)}`);
   }
 });
 

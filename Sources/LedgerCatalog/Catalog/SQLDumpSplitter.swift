@@ -17,7 +17,8 @@ package struct DumpStatement: Sendable, Equatable {
 ///   string behaviour, which two statements of the real dumps need), so the import does not
 ///   depend on how the system SQLite was built.
 ///
-/// The whole file must be UTF-8; the first invalid byte is reported with its line number.
+/// The whole file must be UTF-8 (a byte order mark at the start is skipped, `TextInput`); the
+/// first invalid byte is reported with its line number.
 package enum SQLDumpSplitter {
     package static func split(_ bytes: [UInt8], file: String) throws -> [DumpStatement] {
         var statements: [DumpStatement] = []
@@ -25,7 +26,7 @@ package enum SQLDumpSplitter {
         var quotes = 0
         var startLine = 0
         var lineNumber = 0
-        var lineStart = 0
+        var lineStart = TextInput.textStart(bytes)
         let count = bytes.count
         while lineStart < count {
             lineNumber += 1

@@ -4,8 +4,9 @@ import LedgerCore
 /// `STATION<TAB>DATE<TAB>MEMO`, UTF-8, blank lines skipped.
 ///
 /// Every line is checked before anything is written: the field count, the memo, the date, the
-/// station (resolved and known), and that no station comes twice. The first bad line is refused
-/// (exit 65) as `line N of SOURCE: …`. An empty MEMO column is no memo (as an absent memo and ""
+/// station (resolved and known), and that no station comes twice. A bad line is refused (exit
+/// 65) as `line N of SOURCE: …`, every bad line in one run (`BadLines`). A byte order mark at
+/// the start and a CR ending a line are not part of the text (`TextInput`). An empty MEMO column is no memo (as an absent memo and ""
 /// are one value on import; `memo STATION ""` clears one). `last` on a line is the date of the
 /// line before it that completed a station, or, before any, this device's previous date.
 package enum CompletionBatch {
@@ -29,8 +30,11 @@ package enum CompletionBatch {
         var changes: [StationChange] = []
         var firstLine: [UInt32: Int] = [:]
         var last: CompletionDate?
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
-            guard !line.allSatisfy(\.isWhitespace) else { continue }
+        var bad = BadLines()
+        let body = text.unicodeScalars.first == "\u{FEFF}" ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
+        for (index, whole) in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            guard !whole.allSatisfy(\.isWhitespace) else { continue }
+            let line = whole.last == "\r" ? whole.dropLast() : whole
             let number = index + 1
             do {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -49,9 +53,10 @@ package enum CompletionBatch {
                 if date.isCompleted { last = date }
                 changes.append(StationChange(station: id, date: date, memo: memo))
             } catch let error as LedgerError where error.category == .badInput {
-                throw LedgerError(.badInput, "line \(number) of \(source): \(error.message)")
+                bad.add(LedgerError(.badInput, "line \(number) of \(source): \(error.message)"))
             }
         }
+        try bad.check(source: source)
         guard !changes.isEmpty else { throw LedgerError(.badInput, "\(source) lists no stations") }
         return changes
     }

@@ -41,7 +41,9 @@ package enum OritsubushiTSV {
         "\(row.station)\t\(row.compDate)\t\(row.updateDate)\t\(escape(row.memo))\n"
     }
 
-    /// Parses a whole file. Every line must be well-formed UTF-8 with four fields, a positive
+    /// Parses a whole file: a byte order mark at the start is skipped and a CR before a line's LF
+    /// is part of the line end (`TextInput`), so a memo never ends in one. Every line must be
+    /// well-formed UTF-8 with four fields, a positive
     /// `s_id`, a non-negative `comp_date` and `update_date`, and only `\\` and `\n` escapes;
     /// a bad line goes to `invalid`, which throws (strict: the first bad line is the error) or
     /// records it (`--skip-invalid`). Date validity is checked by the importer.
@@ -49,12 +51,12 @@ package enum OritsubushiTSV {
                               invalid: (LedgerError) throws -> Void = { throw $0 }) throws -> [CompletionRow] {
         var rows: [CompletionRow] = []
         var lineNumber = 0
-        var start = 0
+        var start = TextInput.textStart(bytes)
         while start < bytes.count {
             lineNumber += 1
             var end = start
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            let line = bytes[start..<end]
+            let line = bytes[start..<TextInput.contentEnd(bytes, lineStart: start, lineEnd: end)]
             start = end + 1
             do {
                 rows.append(try parseLine(line, number: lineNumber, file: file))

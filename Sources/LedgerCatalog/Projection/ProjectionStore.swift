@@ -139,7 +139,13 @@ package enum ProjectionStore {
     ///
     /// On the real disk the changed rows are written in place (SQLite's rollback journal makes
     /// that atomic); elsewhere the stored image is updated in memory and replaces the file.
+    ///
+    /// A reader (the ledger's lock held shared) saves only with `LedgerLock.saveToken`: when
+    /// another reader is saving the same state, it leaves the save to that one.
     package static func save(_ projection: inout CompletionsProjection, ledger: Ledger) throws {
+        guard ledger.lockMode == .shared else { return try save(&projection, ledger: ledger, emptyImage: nil) }
+        guard let token = LedgerLock.saveToken(directory: ledger.directory) else { return }
+        defer { token.release() }
         try save(&projection, ledger: ledger, emptyImage: nil)
     }
 

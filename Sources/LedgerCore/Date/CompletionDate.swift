@@ -64,9 +64,10 @@ package enum CompletionDate: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     /// Parses the text forms `2013-09-01`, `2013-09`, `2013`, `unknown`, `today` and `none`,
-    /// and also a raw code such as `20130901`.
+    /// and also a raw code such as `20130901`. Months and days take one or two digits
+    /// (`2013-9-1`); full-width digits and dashes are read as ASCII ones (`DateText`).
     package init(parsing text: String, today: CalendarDay) throws(CompletionDateError) {
-        let trimmed = text.trimmingSpaces
+        let trimmed = DateText.normalized(text)
         switch trimmed.lowercased() {
         case "none": self = .notCompleted; return
         case "unknown": self = .unknown; return
@@ -81,7 +82,7 @@ package enum CompletionDate: Hashable, Sendable, Comparable, CustomStringConvert
             try self.init(code: code, today: today)
             return
         }
-        guard parts[0].count == 4, parts.dropFirst().allSatisfy({ $0.count == 2 }),
+        guard parts[0].count == 4, parts.dropFirst().allSatisfy({ (1...2).contains($0.count) }),
               let year = Int(parts[0])
         else { throw .malformed(text) }
         let month = parts.count > 1 ? Int(parts[1])! : 0

@@ -174,6 +174,7 @@ extension Ledger {
     /// then, the batch being durable, its summary, seqs, names and clock take effect.
     private func commit(_ frames: [UInt8], summary: SegmentSummary, createsSegment: Bool, continuity: SeqContinuity,
                         names: [DeviceNameRecord], maxHLC: HybridTimestamp) throws {
+        guard lockMode != .shared else { throw LedgerError(.io, "the ledger is open for reading only; nothing was appended") }
         let segment: ActiveSegment
         if let active {
             segment = active

@@ -1,12 +1,22 @@
 extension Ledger {
-    /// Opens an existing ledger, taking its lock and recovering a torn tail.
+    /// Opens an existing ledger, taking its lock (`request`: exclusive to write, shared to only
+    /// read) and recovering a torn tail. A reader that meets a torn tail, which only a writer
+    /// may cut, opens the ledger again as a writer for that.
     package static func open(
         directory: String, fileSystem: any FileSystem = PosixFileSystem(),
-        clock: any WallClock = SystemClock(), useLock: Bool = true
+        clock: any WallClock = SystemClock(), useLock: Bool = true, lock request: LedgerLock.Request = .exclusive
     ) throws -> Ledger {
-        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock)
+        let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock,
+                                                              request: request)
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
-        try ledger.load()
+        do {
+            try ledger.load()
+        } catch is TornTailNeedsWriter {
+            ledger.close()
+            var writer = request
+            writer.mode = .exclusive
+            return try open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: useLock, lock: writer)
+        }
         return ledger
     }
 
@@ -49,6 +59,7 @@ extension Ledger {
         let outcome = try bytes.withUnsafeBytes { try reader.read($0, summarize: true) }
         var size = bytes.count
         if let tear = outcome.tear {
+            if lockMode == .shared { throw TornTailNeedsWriter() }
             let cut = try TornTailRecovery.cut(tear, bytes: bytes, segmentNumber: expectation.number,
                                                segmentsPath: segmentsPath, fileSystem: fileSystem)
             recovery = cut.report
@@ -75,3 +86,7 @@ extension Ledger {
         segments.append(info)
     }
 }
+
+/// A reader (shared lock) found a torn tail: cutting it is a write, so the ledger is opened
+/// again under the exclusive lock.
+struct TornTailNeedsWriter: Error {}

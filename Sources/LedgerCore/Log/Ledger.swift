@@ -34,6 +34,9 @@ package final class Ledger {
     package internal(set) var scannedNewestSegment = false
 
     private var lock: LedgerLock?
+    /// How this process holds the ledger: `.shared` (a reader) never writes the log, nor
+    /// anything else in the directory except what `LedgerLock.saveToken` guards.
+    package var lockMode: LedgerLock.Request.Mode? { lock?.mode }
     /// The newest segment while it is unsealed (appends go there).
     var active: ActiveSegment?
     let decoder = LZ4FrameDecoder()

@@ -90,13 +90,13 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     /// Reads `ledger.json` of an existing ledger, then takes its lock: the first step of every
     /// way of opening one (a missing file means there is no ledger, not damage).
     package static func readAndLock(
-        directory: String, fileSystem: any FileSystem, useLock: Bool
+        directory: String, fileSystem: any FileSystem, useLock: Bool, request: LedgerLock.Request = .exclusive
     ) throws -> (metadata: LedgerMetadata, lock: LedgerLock?) {
         let path = Path.join(directory, fileName)
         guard fileSystem.fileExists(path) else {
             throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
         }
         let metadata = try decode(try fileSystem.readFile(path), path: path)
-        return (metadata, useLock ? try LedgerLock.acquire(directory: directory) : nil)
+        return (metadata, useLock ? try LedgerLock.acquire(directory: directory, request: request) : nil)
     }
 }

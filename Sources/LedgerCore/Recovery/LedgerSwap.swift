@@ -22,10 +22,11 @@ package enum LedgerSwap {
     /// quarantine run it finished, if any. Costs one `stat` when there is nothing to do.
     @discardableResult
     package static func finishInterrupted(directory: String, fileSystem: any FileSystem,
-                                          derivedFiles: [String], useLock: Bool = true) throws -> String? {
+                                          derivedFiles: [String], useLock: Bool = true,
+                                          lock request: LedgerLock.Request = .exclusive) throws -> String? {
         let staging = Path.join(directory, stagingDirectory)
         guard fileSystem.directoryExists(staging) else { return nil }
-        let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
+        let lock = useLock ? try LedgerLock.acquire(directory: directory, request: request) : nil
         defer { lock?.release() }
         guard fileSystem.directoryExists(staging) else { return nil }
         let quarantine = Quarantine(ledgerDirectory: directory, fileSystem: fileSystem)

@@ -8,6 +8,8 @@ import LedgerCore
 struct CompleteBatch {
     var path: String
     var qualifiers: StationQualifierOptions
+    /// Check every line and print what would be recorded, writing nothing.
+    var dryRun = false
 
     func run(_ options: LedgerOptions, language: OutputLanguage = .en) throws {
         let text = try read()
@@ -28,8 +30,9 @@ struct CompleteBatch {
         let changes = try CompletionBatch.changes(text, source: displayName, today: today,
                                                   previousDate: { try UIState.lastDate(in: ledger, today: today) },
                                                   stations: stations)
-        let changed = try StationEditing.commit(changes, ledger: ledger, language: language)
-        print("\(changes.count) station\(changes.count == 1 ? "" : "s") in the batch: \(changed) recorded, \(changes.count - changed) unchanged")
+        let changed = try StationEditing.commit(changes, ledger: ledger, language: language, dryRun: dryRun)
+        let outcome = dryRun ? "\(changed) would be recorded" : "\(changed) recorded"
+        print("\(Plural.count(changes.count, "station")) in the batch: \(outcome), \(changes.count - changed) unchanged\(dryRun ? "; nothing was written (--dry-run)" : "")")
     }
 
     private var displayName: String { path == "-" ? "standard input" : path }
@@ -37,7 +40,7 @@ struct CompleteBatch {
     /// The whole batch as UTF-8 text, read before the ledger is opened.
     private func read() throws -> String {
         let bytes = path == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try CatalogSupport.readInput(path)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = String(validating: TextInput.withoutByteOrderMark(bytes), as: UTF8.self) else {
             throw LedgerError(.badInput, "\(displayName) is not valid UTF-8")
         }
         return text

@@ -39,7 +39,7 @@ enum ExitStatus {
     static func exit(running error: any Error) -> Never {
         switch error {
         case let error as LedgerError:
-            print(line: "error: \(error.description)", code: code(for: error.category))
+            print(line: "error: \(error.description)\(repairHint(error))", code: code(for: error.category))
         case is ExitCode, is CleanExit, is ValidationError:
             exit(parsing: error)
         case _ where Oritsubushi.exitCode(for: error) != .failure:
@@ -47,6 +47,13 @@ enum ExitStatus {
         default:
             print(line: "error: \(error)", code: code(for: .io))
         }
+    }
+
+    /// A damaged segment is mended from another copy of the ledger (README "Repairing a damaged
+    /// replica"), so its error says how.
+    private static func repairHint(_ error: LedgerError) -> String {
+        guard error.category == .corruption, let file = error.file, file.hasSuffix(".seg") else { return "" }
+        return "; repair it from a healthy copy with 'oritsubushi repair --from DIR' (or --server URL)"
     }
 
     private static func print(line: String, code: Int32) -> Never {

@@ -12,20 +12,57 @@ struct LedgerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The ledger directory (default: $ORITSUBUSHI_LEDGER, else ./oritsubushi.ledger).", valueName: "dir"))
     var ledger: String?
+    @Option(help: ArgumentHelp(
+        "Wait up to this many seconds for another program that holds the ledger (0: refuse at once; readers never wait for readers).",
+        valueName: "seconds"))
+    var wait: Double = 10
+
+    func validate() throws {
+        guard wait >= 0, wait <= 86_400 else { throw ValidationError("--wait must be 0 to 86400 seconds") }
+    }
 
     var directory: String {
         if let ledger { return ledger }
         return Environment.variable("ORITSUBUSHI_LEDGER") ?? "oritsubushi.ledger"
     }
 
-    /// Opens the ledger (taking its lock and recovering a torn tail, which is reported on stderr).
+    /// Whether a ledger exists at the path (its `ledger.json`).
+    var exists: Bool {
+        PosixFileSystem().fileExists(Path.join(directory, LedgerMetadata.fileName))
+    }
+
+    /// Opens the ledger to write it: its lock held exclusively (waiting up to `--wait`), a torn
+    /// tail recovered (reported on stderr).
     func open() throws -> Ledger {
+        let ledger = try open(.exclusive)
+        do {
+            try ledger.requireWritable(projectionFile: LedgerFiles.projection)
+        } catch {
+            ledger.close()
+            throw error
+        }
+        return ledger
+    }
+
+    /// Opens the ledger to read it: its lock held shared, so that readers never wait for each
+    /// other, only for a writer (up to `--wait`).
+    func openForReading() throws -> Ledger {
+        try open(.shared)
+    }
+
+    private func open(_ mode: LedgerLock.Request.Mode) throws -> Ledger {
         let fileSystem = try Environment.fileSystem()
         // A re-identification a crash interrupted is finished first (Schemas/merge.md §10).
-        try LedgerSwap.finishInterrupted(directory: directory, fileSystem: fileSystem, derivedFiles: [LedgerFiles.projection])
-        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: Environment.clock())
+        try LedgerSwap.finishInterrupted(directory: directory, fileSystem: fileSystem, derivedFiles: [LedgerFiles.projection],
+                                         lock: lockRequest(.exclusive))
+        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: Environment.clock(), lock: lockRequest(mode))
         if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
         return ledger
+    }
+
+    /// A lock of `mode`, waited for as `--wait` says.
+    func lockRequest(_ mode: LedgerLock.Request.Mode) -> LedgerLock.Request {
+        LedgerLock.Request(mode: mode, waitSeconds: wait)
     }
 }
 

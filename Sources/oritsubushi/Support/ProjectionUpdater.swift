@@ -1,6 +1,10 @@
 import LedgerCatalog
 import LedgerCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Keeps the station projection (projection.sqlite, issue 3) current for every command:
 /// `ProjectionStore` folds only the records past its checkpoint, so the cost is proportional to
 /// what came in, not to the log. A stored file that cannot be used (unreadable, another
@@ -26,11 +30,31 @@ enum ProjectionUpdater {
         return projection
     }
 
-    /// Loads, catches up and saves.
+    /// Loads, catches up and saves. A reader (the ledger opened shared) that cannot save it,
+    /// because the directory or the file is read-only, goes on with the projection in memory,
+    /// folded from the log as a save would have stored it, and says so once (README "Exit codes").
     @discardableResult
     static func update(_ ledger: Ledger) throws -> CompletionsProjection {
         var projection = try load(ledger)
-        try ProjectionStore.save(&projection, ledger: ledger)
+        do {
+            try ProjectionStore.save(&projection, ledger: ledger)
+        } catch let error as LedgerError where ledger.lockMode == .shared && isReadOnly(error) {
+            if !saidInMemory {
+                saidInMemory = true
+                Terminal.error("note: the ledger directory is read-only; the projection was computed in memory")
+            }
+        }
         return projection
+    }
+
+    nonisolated(unsafe) private static var saidInMemory = false
+
+    /// A refusal to write: permissions, a read-only file system, or SQLite's "readonly database".
+    private static func isReadOnly(_ error: LedgerError) -> Bool {
+        switch error.cause {
+        case .errno(let code): return code == EACCES || code == EROFS || code == EPERM
+        case .sqlite(let code): return code & 0xFF == 8 || code & 0xFF == 14   // SQLITE_READONLY, SQLITE_CANTOPEN
+        default: return false
+        }
     }
 }

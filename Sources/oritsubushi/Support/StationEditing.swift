@@ -50,9 +50,11 @@ enum StationEditing {
     /// Appends the changes that change something, in one append, prints one line per station,
     /// and remembers the last completed date given for `last`. Returns how many stations changed.
     /// The lines show dates in `language` (`--lang`); errors stay in English.
+    /// With `dryRun`, nothing is appended or saved: each station that would change is printed
+    /// with what would be recorded.
     @discardableResult
     static func commit(_ changes: [StationChange], ledger: Ledger, refusingCompleted: Bool = false,
-                       language: OutputLanguage = .en) throws -> Int {
+                       language: OutputLanguage = .en, dryRun: Bool = false) throws -> Int {
         var projection = try ProjectionUpdater.load(ledger, lazy: true)
         var drafts: [StationEditDraft] = []
         var unchanged: [UInt32: String] = [:]
@@ -64,6 +66,13 @@ enum StationEditing {
                 unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate.label(language)), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
             }
         }
+        if dryRun {
+            let wanted = Dictionary(uniqueKeysWithValues: drafts.map { ($0.station, $0) })
+            for change in changes {
+                if let draft = wanted[change.station] { print(describe(draft, language) + " (would be recorded)") } else if let text = unchanged[change.station] { print(text) }
+            }
+            return drafts.count
+        }
         var events: [StationEdit] = []
         if !drafts.isEmpty {
             let before = ledger.recordCount
@@ -71,7 +80,13 @@ enum StationEditing {
             try projection.applyAppended(events, since: before, ledger: ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)  // an edit of a carry-over source
         }
-        try ProjectionStore.save(&projection, ledger: ledger)
+        do {
+            try ProjectionStore.save(&projection, ledger: ledger)
+        } catch let error as LedgerError where !events.isEmpty {
+            // The events are durable (checked writable before the append): the edit stands, and
+            // the projection, a cache of the log, is caught up by the next command.
+            Terminal.error("warning: recorded, but \(LedgerFiles.projection) could not be updated (\(error.description)); the next command catches it up")
+        }
         var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
         for change in changes {
             if let event = recorded.removeValue(forKey: change.station) { print(line(event, language)) } else if let text = unchanged[change.station] { print(text) }
@@ -81,9 +96,15 @@ enum StationEditing {
     }
 
     private static func line(_ event: StationEdit, _ language: OutputLanguage) -> String {
+        describe(StationEditDraft(station: event.station, compDate: event.compDate, memo: event.memo), language)
+            + " (event \(event.id.device)#\(event.id.seq))"
+    }
+
+    /// `station N: date D, memo set`: what an edit records.
+    static func describe(_ draft: StationEditDraft, _ language: OutputLanguage = .en) -> String {
         var parts: [String] = []
-        if let d = event.compDate { parts.append("date \(d.label(language))") }
-        if let m = event.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
-        return "station \(event.station): \(parts.joined(separator: ", ")) (event \(event.id.device)#\(event.id.seq))"
+        if let d = draft.compDate { parts.append("date \(d.label(language))") }
+        if let m = draft.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
+        return "station \(draft.station): \(parts.joined(separator: ", "))"
     }
 }

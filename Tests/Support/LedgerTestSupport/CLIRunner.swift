@@ -37,12 +37,18 @@ package struct CLIRunner: Sendable {
     /// `ORITSUBUSHI_NOW` for the child; `nil` runs on the machine's clock.
     package var now: String?
     package var environment: [String: String]
+    /// Run the executable as the unprivileged user `nobody` (uid 65534, via setpriv) when this
+    /// process is root: root ignores file permissions, so read-only ledgers are tested this way.
+    package var unprivileged = false
 
     package init(ledger: String?, now: String? = CLIRunner.pinnedNow, environment: [String: String] = [:]) {
         self.ledger = ledger
         self.now = now
         self.environment = environment
     }
+
+    /// Whether `unprivileged` runs can drop root here (setpriv is present), or need not.
+    package static let canRunUnprivileged = getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
     @discardableResult
     package func run(_ arguments: String..., stdin: String? = nil) throws -> Result {
@@ -63,8 +69,13 @@ package struct CLIRunner: Sendable {
 
     private func launch(executable: String, arguments: [String], extra: [String: String], stdin: String?) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if unprivileged && getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         var variables = ProcessInfo.processInfo.environment
         variables["ORITSUBUSHI_TOKEN"] = nil
         variables["ORITSUBUSHI_SIMULATE_FAULT"] = nil

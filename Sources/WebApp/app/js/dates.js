@@ -162,6 +162,19 @@ export function refusal(code, nowMs) {
 }
 
 /**
+ * Typed date text as every date parser reads it (DateText.normalized in Sources/LedgerCore/Date):
+ * full-width digits become ASCII digits; hyphens, dashes, minus signs and the long-vowel mark
+ * become `-`; surrounding white space goes. Conformance/date-groups.jsonl holds the two together.
+ * @param {string} text
+ */
+export function normalizeDateText(text) {
+  return text
+    .replace(/[\uFF10-\uFF19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xff10 + 0x30))
+    .replace(/[\u2010-\u2015\u2212\uFE63\uFF0D\u30FC\uFF70]/g, '-')
+    .trim();
+}
+
+/**
  * A date group of the search's date filter (CompletionDateGroup): `2013` is 20130000…20131231,
  * `2013-09` 20130900…20130931, `2013-09-01` that day, `unknown` 1, `2013-unknown` 20130000,
  * `2013-09-unknown` 20130900. Null when the text is none of these.
@@ -169,7 +182,7 @@ export function refusal(code, nowMs) {
  * @returns {{low: number, high: number} | null}
  */
 export function parseDateGroup(text) {
-  const parts = text.toLowerCase().split('-');
+  const parts = normalizeDateText(text).toLowerCase().split('-');
   if (parts.length === 1 && parts[0] === 'unknown') return { low: 1, high: 1 };
   const unknownLast = parts.length > 1 && parts[parts.length - 1] === 'unknown';
   const numbers = unknownLast ? parts.slice(0, -1) : parts;

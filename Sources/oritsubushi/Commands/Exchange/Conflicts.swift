@@ -21,7 +21,7 @@ struct Conflicts: ParsableCommand {
     @OptionGroup var qualifiers: StationQualifierOptions
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let conflicts = try ledger.conflicts(stations: station.map { [$0] })

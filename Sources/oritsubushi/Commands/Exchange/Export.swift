@@ -31,7 +31,7 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let projection = try ProjectionUpdater.update(ledger)
         let rows = CompletionsFile.rows(projection)
@@ -54,6 +54,6 @@ struct Export: ParsableCommand {
                 Terminal.write(fd: 1, text)
             }
         }
-        if output != nil { Terminal.error("exported \(rows.count) stations to \(output!)") }
+        if output != nil { Terminal.error("exported \(Plural.count(rows.count, "station")) to \(output!)") }
     }
 }

@@ -9,36 +9,56 @@ struct ImportCommand: ParsableCommand {
         subcommands: [ImportTSV.self, ImportSQLite.self])
 
     /// Validates every row, plans the events, and appends them as one batch (or nothing).
-    /// `skipped` holds the lines the reader refused under `--skip-invalid`.
+    /// `readerErrors` holds the lines the file's reader refused: with `--skip-invalid` they are
+    /// skipped and reported, otherwise every bad line is reported at once (`BadLines`) and
+    /// nothing is appended. `--dry-run` prints what would be appended and writes nothing.
     static func importRows(_ rows: [CompletionRow], file: String, rowWord: String, options: LedgerOptions,
-                           skipInvalid: Bool = false, skipped readerSkipped: [LedgerError] = []) throws {
+                           flags: ImportFlags, readerErrors: [LedgerError] = []) throws {
         let clock = try Environment.clock()
         let ledger = try options.open()
         defer { ledger.close() }
         let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory)
         var projection = try ProjectionUpdater.load(ledger)
-        var skipped = readerSkipped
+        var skipped = readerErrors
         let plan = try CompletionImporter.plan(
             for: rows, file: file, catalog: catalog, projection: projection, device: ledger.localDevice,
             nextSeq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1, today: clock.today,
             nowMilliseconds: clock.nowMilliseconds(), rowWord: rowWord,
-            invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
+            invalid: { error in skipped.append(error) })
+        skipped.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        if !flags.skipInvalid {
+            var bad = BadLines()
+            for error in skipped { bad.add(error) }
+            try bad.check(source: file)
+        }
+        if flags.dryRun {
+            for draft in plan.drafts { print(StationEditing.describe(draft)) }
+            for error in skipped { Terminal.error("would skip: \(error.description)") }
+            print("dry run: would import \(Plural.count(plan.validRows, "row")): \(Plural.count(plan.drafts.count, "event")) to append, \(Plural.count(plan.validRows - plan.drafts.count, "row")) unchanged; nothing was written")
+            return
+        }
         let before = ledger.recordCount
         let events = plan.drafts.isEmpty ? [] : try ledger.appendLocal(plan.drafts)
         try projection.applyAppended(events, since: before, ledger: ledger)
         let carried = events.isEmpty ? [] : try CarryOverPlanner.settle(ledger, projection: &projection)
         try ProjectionStore.save(&projection, ledger: ledger)
-        if !carried.isEmpty { print("carry-overs: \(carried.count) events appended") }
+        if !carried.isEmpty { print("carry-overs: \(Plural.count(carried.count, "event")) appended") }
         for row in plan.unknownDates {
             Terminal.error("warning: comp_date \(row.compDate) of station \(row.station) (\(file), \(rowWord) \(row.line)) is shown by the apps as 日付不明; imported as 1 (date unknown)")
         }
         if plan.clampedToImportTime > 0 {
-            Terminal.error("warning: \(plan.clampedToImportTime) rows had an update_date later than now; their events carry the import time instead")
+            Terminal.error("warning: \(Plural.count(plan.clampedToImportTime, "row")) had an update_date later than now; their events carry the import time instead")
         }
-        for error in skipped.sorted(by: { ($0.line ?? 0) < ($1.line ?? 0) }) { Terminal.error("skipped: \(error.description)") }
-        print("imported \(plan.validRows) rows: \(plan.drafts.count) events appended, \(plan.validRows - plan.drafts.count) rows unchanged")
-        if skipInvalid { print("imported \(plan.validRows), skipped \(skipped.count)") }
+        for error in skipped { Terminal.error("skipped: \(error.description)") }
+        print("imported \(Plural.count(plan.validRows, "row")): \(Plural.count(plan.drafts.count, "event")) appended, \(Plural.count(plan.validRows - plan.drafts.count, "row")) unchanged")
+        if flags.skipInvalid { print("imported \(plan.validRows), skipped \(skipped.count)") }
     }
+}
+
+/// The flags both importers take.
+struct ImportFlags: ParsableArguments {
+    @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
+    @Flag(help: "Check every row and print the events the import would append, without writing anything.") var dryRun = false
 }
 
 struct ImportTSV: ParsableCommand {
@@ -49,13 +69,12 @@ struct ImportTSV: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Argument(help: "The TSV file.") var file: String
-    @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
+    @OptionGroup var flags: ImportFlags
 
     func run() throws {
-        var skipped: [LedgerError] = []
-        let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file,
-                                            invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
-        try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options, skipInvalid: skipInvalid, skipped: skipped)
+        var refused: [LedgerError] = []
+        let rows = try OritsubushiTSV.parse(try CatalogSupport.readInput(file), file: file, invalid: { refused.append($0) })
+        try ImportCommand.importRows(rows, file: file, rowWord: "line", options: options, flags: flags, readerErrors: refused)
     }
 }
 
@@ -66,13 +85,12 @@ struct ImportSQLite: ParsableCommand {
 
     @OptionGroup var options: LedgerOptions
     @Argument(help: "The SQLite database file.") var file: String
-    @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
+    @OptionGroup var flags: ImportFlags
 
     func run() throws {
         _ = try CatalogSupport.readInput(file).count
-        var skipped: [LedgerError] = []
-        let rows = try CompletionsFile.readAppDatabase(
-            file, invalid: { error in if skipInvalid { skipped.append(error) } else { throw error } })
-        try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options, skipInvalid: skipInvalid, skipped: skipped)
+        var refused: [LedgerError] = []
+        let rows = try CompletionsFile.readAppDatabase(file, invalid: { refused.append($0) })
+        try ImportCommand.importRows(rows, file: file, rowWord: "row", options: options, flags: flags, readerErrors: refused)
     }
 }

@@ -35,7 +35,9 @@ struct Merge: ParsableCommand {
         if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
             throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
         }
-        let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock())
+        // The other ledger is only read: its lock is taken shared.
+        let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock(),
+                                     lock: options.lockRequest(.shared))
         defer { source.close() }
         // The merge reads every record of this ledger and appends the new ones: the projection
         // is folded from them as they pass, instead of loading it and reading the appended
@@ -49,7 +51,7 @@ struct Merge: ParsableCommand {
             try ProjectionStore.save(&projection, ledger: ledger)
         }
         let names = ledger.deviceNameTable
-        print("merged \(report.eventsIn) events from \(other) in \(report.batches) batches (\(report.duplicates) already held); \(report.newConflicts.count) new conflicts")
+        print("merged \(Plural.count(report.eventsIn, "event")) from \(other) in \(Plural.count(report.batches, "batch", plural: "batches")) (\(report.duplicates) already held); \(Plural.count(report.newConflicts.count, "new conflict"))")
         ConflictText.printSome(report.newConflicts, names: names)
     }
 }

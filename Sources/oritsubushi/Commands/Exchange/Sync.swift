@@ -37,7 +37,7 @@ struct Sync: AsyncParsableCommand {
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
         session.progress = { event in
             switch event {
-            case .pulled(let n): bar.show("pulled \(n) events")
+            case .pulled(let n): bar.show("pulled \(Plural.count(n, "event"))")
             case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
             }
         }
@@ -56,7 +56,7 @@ struct Sync: AsyncParsableCommand {
             try ProjectionStore.save(&projection, ledger: ledger)
         }
         let names = ledger.deviceNameTable
-        var line = "synced with \(server): pulled \(report.pulled) events, pushed \(report.pushed); \(report.newConflicts.count) new conflicts"
+        var line = "synced with \(server): pulled \(Plural.count(report.pulled, "event")), pushed \(report.pushed); \(Plural.count(report.newConflicts.count, "new conflict"))"
         if let version = report.catalogVersion { line += "; catalogue version \(version)" }
         print(line)
         ConflictText.printSome(report.newConflicts, names: names)

@@ -11,7 +11,8 @@ struct Complete: ParsableCommand {
             today (in Japan), none, or last (the date of this device's previous complete or today). \
             --batch FILE (- for stdin) records many stations at once from lines \
             STATION<TAB>DATE[<TAB>MEMO]: every line is checked first, then all are appended \
-            together; one bad line records nothing.
+            together; a bad line records nothing, and every bad line is listed (up to 20). A UTF-8 \
+            byte order mark and CRLF line ends are accepted. --dry-run lists what would be recorded.
             """)
 
     @OptionGroup var options: LedgerOptions
@@ -23,19 +24,21 @@ struct Complete: ParsableCommand {
     @Option(help: ArgumentHelp("Record the stations listed in FILE (- for stdin), one STATION<TAB>DATE[<TAB>MEMO] a line.",
                                valueName: "file"))
     var batch: String?
+    @Flag(help: "With --batch: check every line and print what would be recorded, writing nothing.") var dryRun = false
 
     func validate() throws {
         if batch != nil {
             guard station == nil, date == nil else { throw ValidationError("--batch takes no STATION or DATE argument") }
             guard memo == nil else { throw ValidationError("--memo cannot be used with --batch; give each memo as the third column") }
         } else {
+            guard !dryRun else { throw ValidationError("--dry-run needs --batch FILE") }
             guard station != nil, date != nil else { throw ValidationError("give STATION and DATE, or --batch FILE") }
         }
     }
 
     func run() throws {
         if let batch {
-            try CompleteBatch(path: batch, qualifiers: qualifiers).run(options, language: output.language)
+            try CompleteBatch(path: batch, qualifiers: qualifiers, dryRun: dryRun).run(options, language: output.language)
             return
         }
         try StationEditing.record(options, station: (station ?? "", qualifiers), date: .text(date ?? ""), memo: memo,
@@ -53,9 +56,10 @@ struct Today: ParsableCommand {
     @OptionGroup var output: LanguageOptions
     @OptionGroup var station: StationArgument
     @Flag(help: "Record today's date even when the station is already completed.") var force = false
+    @Option(help: "Also set the station's memo.") var memo: String?
 
     func run() throws {
-        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .today, memo: nil, refusingCompleted: !force,
+        try StationEditing.record(options, station: (station.station, station.qualifiers), date: .today, memo: memo, refusingCompleted: !force,
                                    language: output.language)
     }
 }

@@ -12,7 +12,7 @@ struct History: ParsableCommand {
     @OptionGroup var language: LanguageOptions
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let station = try self.station.resolve(in: ledger)
         var found: [(EventOrder, String)] = []

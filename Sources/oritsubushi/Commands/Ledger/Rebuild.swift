@@ -27,7 +27,7 @@ struct Rebuild: ParsableCommand {
             ? try ProjectionStore.rebuild(ledger) { done, total in bar.update(done, total) }
             : try ProjectionStore.rebuild(ledger)
         bar.finish()
-        print("projection rebuilt: \(projection.stationCount) stations from \(ledger.recordCount) records")
+        print("projection rebuilt: \(Plural.count(projection.stationCount, "station")) from \(Plural.count(ledger.recordCount, "record"))")
     }
 }
 

@@ -21,7 +21,7 @@ struct RepairRun {
         let secret = try server.map { _ in try SyncToken.resolve(token, ledgerDirectory: options.directory) }
         let sourceLedger = try from.map { try openSource($0, clock: clock) }
         defer { sourceLedger?.close() }
-        let repair = try LedgerRepair.begin(directory: options.directory, clock: clock)
+        let repair = try LedgerRepair.begin(directory: options.directory, clock: clock, lock: options.lockRequest(.exclusive))
         defer { repair.close() }
         repair.derivedFiles = [LedgerFiles.projection]
         guard repair.needsRepair else {
@@ -54,7 +54,7 @@ struct RepairRun {
         if let a = Merge.canonical(path), a == Merge.canonical(options.directory) {
             throw LedgerError(.usage, "--from \(path) is this ledger itself; repair from another replica")
         }
-        return try Ledger.open(directory: path, clock: clock)
+        return try Ledger.open(directory: path, clock: clock, lock: options.lockRequest(.shared))
     }
 
     private func printLines(_ report: RepairReport, source: String, verified: VerifyReport, stations: Int) {

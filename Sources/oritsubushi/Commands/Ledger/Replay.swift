@@ -28,7 +28,7 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let sinceHLC = try since.map { text throws(ValidationError) in try Self.sinceTimestamp(text) }
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let station = try self.station.map { try qualifiers.resolve($0, in: ledger) }
         let deviceFilter = try device.map { try ledger.device(named: $0) }

@@ -10,7 +10,7 @@ struct Status: ParsableCommand {
     @Flag(help: "Print as JSON.") var json = false
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
         let sealed = ledger.segments.filter(\.sealed).count
@@ -27,7 +27,7 @@ struct Status: ParsableCommand {
         for d in devices {
             let name = ledger.deviceNames[d]?.name ?? "(unnamed)"
             let mark = d == ledger.localDevice ? " (this device)" : ""
-            print("  \(d)  \(name)\(mark): \(ledger.versionVector[d] ?? 0) events")
+            print("  \(d)  \(name)\(mark): \(Plural.count(ledger.versionVector[d] ?? 0, "event"))")
         }
     }
 }

@@ -36,14 +36,14 @@ struct Verify: AsyncParsableCommand {
             try await RepairRun(options: options, source: source, json: json).run()
             return
         }
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let r = try ledger.verify()
         let ratio = (r.compressionRatio * 100).rounded() / 100
         if json {
             print(try JSONOutput.line(VerifyOutput(r, ratio: ratio)))
         } else {
-            print("ok: \(r.segments) segments (\(r.sealedSegments) sealed), \(r.frames) frames, \(r.events) events (\(r.records) records) from \(r.devices) devices")
+            print("ok: \(Plural.count(r.segments, "segment")) (\(r.sealedSegments) sealed), \(Plural.count(r.frames, "frame")), \(Plural.count(r.events, "event")) (\(Plural.count(r.records, "record"))) from \(Plural.count(r.devices, "device"))")
             print("    \(r.bytesOnDisk) bytes on disk, \(r.rawBytes) bytes raw, compression ratio \(ratio)")
             if let note = r.ignoredCheckpoint {
                 print("    note: opening scanned the newest segment because its checkpoint was unusable (\(note)); the next append rewrites it")

@@ -126,7 +126,7 @@ struct ServeOptions: ParsableArguments {
         } catch let error as LedgerError {
             throw error  // the store could not start: its own sentence and exit code
         } catch {
-            throw LedgerError(.unavailable, "the server stopped: \(error)")
+            throw ListenFailure.describe(error, host: host, port: port, metricsPort: metricsPort)
         }
         logger.notice("stopped")
     }

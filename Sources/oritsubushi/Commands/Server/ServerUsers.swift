@@ -29,7 +29,7 @@ extension Server {
             if users.isEmpty { print("no users") }
             for user in users {
                 let line = UserLine(user)
-                print("\(user.name): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(user.devices) devices; \(user.events) events; last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
+                print("\(user.name): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(Plural.count(user.devices, "device")); \(Plural.count(user.events, "event")); last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
                 for token in line.tokens {
                     let device = token.device.map { ", device \(JSONText.quoted($0))" } ?? ""
                     print("  token made \(token.created)\(device)\(token.revoked ? ", revoked" : "")")

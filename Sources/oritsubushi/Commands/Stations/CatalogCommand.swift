@@ -77,6 +77,6 @@ struct CatalogImport: ParsableCommand {
         let origin = source == .bundled ? " (bundled)" : ""
         print("catalogue \(version)\(origin): \(importer.statementCount) statements, \(snapshot.stations.count) stations (\(snapshot.stations.filter(\.enabled).count) enabled), \(snapshot.lines.count) lines, \(snapshot.operators.count) operators")
         let carried = importer.carryOvers.map(\.description).joined(separator: ", ")
-        print("carry-overs: \(importer.carryOvers.count)\(carried.isEmpty ? "" : " (\(carried))"), \(appended) events appended")
+        print("carry-overs: \(importer.carryOvers.count)\(carried.isEmpty ? "" : " (\(carried))"), \(Plural.count(appended, "event")) appended")
     }
 }

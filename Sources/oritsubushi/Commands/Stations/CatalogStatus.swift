@@ -16,7 +16,7 @@ struct CatalogStatus: ParsableCommand {
 
     func run() throws {
         CatalogVersionNotice.silenced = true
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let projection = try ProjectionUpdater.update(ledger)
         let store = try CatalogStore.open(ledger)

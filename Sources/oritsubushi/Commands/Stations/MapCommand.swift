@@ -57,11 +57,9 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         let box = try box()
-        let ledger = try options.open()
-        defer { ledger.close() }
-        let catalog = try CatalogSupport.requireCatalog(ledger)
-        defer { catalog.close() }
-        let projection = try ProjectionUpdater.update(ledger)
+        let view = try CatalogView.open(options)
+        defer { view.close() }
+        let (catalog, projection) = (view.catalog, view.projection)
         let compDate = { (id: UInt32) in projection.row(id)?.compDate ?? 0 }
         let entries = try catalog.mapEntries().filter { show.accepts(compDate: compDate($0.id)) }
         let answer = MapIndex(entries, limit: limit).query(box)
@@ -78,7 +76,7 @@ struct MapCommand: ParsableCommand {
         case .text:
             let lang = language.language
             for pin in pins { out.writeLine(pin.text(lang)) }
-            out.writeLine(lang == .ja ? "\(pins.count)駅 (ズーム \(answer.zoom))" : "\(pins.count) pins at zoom \(answer.zoom)")
+            out.writeLine(lang == .ja ? "\(pins.count)駅 (ズーム \(answer.zoom))" : "\(Plural.count(pins.count, "pin")) at zoom \(answer.zoom)")
         }
         out.flush()
     }

@@ -43,12 +43,12 @@ struct Nearby: ParsableCommand {
     }
 
     func run() throws {
-        let ledger = try options.open()
-        defer { ledger.close() }
-        let geometry = CatalogGeometry(snapshot: try CatalogSupport.requireCatalog(ledger).loadSnapshot())
+        let view = try CatalogView.open(options)
+        defer { view.close() }
+        let geometry = CatalogGeometry(snapshot: try view.catalog.loadSnapshot())
         let centre: (latitude: Double, longitude: Double)
         if let station {
-            let id = try qualifiers.resolve(station, in: ledger)
+            let id = try view.resolve(station, qualifiers)
             guard let origin = geometry.station(id) else {
                 throw LedgerError(.badInput, "station \(id) is not an enabled station of the catalogue, so it has no position")
             }
@@ -56,7 +56,7 @@ struct Nearby: ParsableCommand {
         } else {
             centre = NearbyQuery.coordinate(at!)!
         }
-        let projection = try ProjectionUpdater.update(ledger)
+        let projection = view.projection
         let query = NearbyQuery(latitude: centre.latitude, longitude: centre.longitude, limit: limit)
         let hits = query.run(geometry) { show.accepts(compDate: projection.row($0)?.compDate ?? 0) }
         let lang = language.language

@@ -36,7 +36,7 @@ struct Report: ParsableCommand {
         // beside it; refuse it first so nothing is left on disk.
         let fileSystem = try Environment.fileSystem()
         if fileSystem.directoryExists(output) { throw LedgerError(.io, "cannot write \(output): it is a directory") }
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let store = try CatalogSupport.requireCatalog(ledger)
         let snapshot = try store.loadSnapshot()

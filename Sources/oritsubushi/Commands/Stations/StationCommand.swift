@@ -81,10 +81,9 @@ struct StationFind: ParsableCommand {
     }
 
     func run() throws {
-        let ledger = try options.open()
-        defer { ledger.close() }
-        let catalog = try CatalogSupport.requireCatalog(ledger)
-        let projection = try ProjectionUpdater.update(ledger)
+        let view = try CatalogView.open(options)
+        defer { view.close() }
+        let (catalog, projection) = (view.catalog, view.projection)
         let ids = try catalog.stations(query) { projection.row($0)?.compDate ?? 0 }
         guard !ids.isEmpty else {
             Terminal.error(text.map { "no station matches '\($0)'\(pref != nil || date != nil || completion != nil ? " with these filters" : "")" }
@@ -123,7 +122,7 @@ struct StationShow: ParsableCommand {
     @OptionGroup var language: LanguageOptions
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let station = try stationArgument.resolve(in: ledger)
         guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }

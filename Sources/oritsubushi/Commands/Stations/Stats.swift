@@ -27,7 +27,7 @@ struct Stats: ParsableCommand {
     @OptionGroup var language: LanguageOptions
 
     func run() throws {
-        let ledger = try options.open()
+        let ledger = try options.openForReading()
         defer { ledger.close() }
         let catalog = try CatalogSupport.requireCatalog(ledger)
         let projection = try time.projection(ledger)

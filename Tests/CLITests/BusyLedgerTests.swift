@@ -1,0 +1,122 @@
+import Foundation
+import LedgerCore
+import LedgerTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 29 item 2, through the built executable on a real file system: a command that meets a
+/// held ledger lock waits (`--wait SECONDS`, 10 by default) and then exits 75 naming the pid;
+/// readers share the lock, so they never wait for each other.
+@Suite(.serialized) struct BusyLedgerTests {
+    static let fixture = BundledLedgerFixture(label: "busy", setup: [])
+    static let stations = ["201111", "300260", "301230", "200126", "300645", "202758", "120004", "202945", "300291", "300292"]
+
+    @Test("ten complete runs at once all succeed, each recorded exactly once")
+    func tenConcurrentEdits() throws {
+        let (work, cli) = try Self.fixture.copy()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        // Ten processes started together, each writing its output to a file of its own.
+        var runs: [(Process, String)] = []
+        for (index, station) in Self.stations.enumerated() {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+            process.arguments = ["complete", station, "2013-09-\(index + 1)", "--ledger", work + "/ledger"]
+            process.environment = ["ORITSUBUSHI_NOW": CLIRunner.pinnedNow, "PATH": "/usr/bin:/bin"]
+            let output = "\(work)/out.\(index)"
+            FileManager.default.createFile(atPath: output, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            runs.append((process, output))
+        }
+        for (process, _) in runs { try process.run() }
+        for (index, (process, output)) in runs.enumerated() {
+            process.waitUntilExit()
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(process.terminationStatus == 0, "run \(index): \(text)")
+        }
+        let replayed = try cli.run("replay", "--format", "jsonl").stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["station"] as? Int
+        }
+        #expect(replayed.count == 10 && Set(replayed.map(String.init)) == Set(Self.stations), "\(replayed)")
+        #expect(try cli.run("verify").status == 0)
+    }
+
+    @Test("--wait 0 refuses a held lock at once, naming the holder's pid (exit 75)", arguments: [
+        ["complete", "201111", "2013"], ["status"], ["replay"], ["stats", "operators"],
+    ])
+    func heldLockIsRefusedAtOnce(_ command: [String]) throws {
+        let (work, cli) = try Self.fixture.copy()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        // A snapshot reads LOCK, and closing any descriptor of it drops this process's record
+        // lock (the one that names the pid): both snapshots are taken while it is not held.
+        let before = try directorySnapshot(work)
+        let lock = try LedgerLock.acquire(directory: work + "/ledger")
+        let started = Date()
+        let result = try cli.run(command + ["--wait", "0"])
+        let elapsed = Date().timeIntervalSince(started)
+        lock.release()
+        #expect(result.status == 75, "\(command): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: ledger is locked by pid \(getpid());"), "\(result.stderr)")
+        #expect(elapsed < 5)
+        #expect(snapshotDifferences(before, try directorySnapshot(work)).isEmpty)
+    }
+
+    @Test("a writer waits for the lock and goes ahead once it is released")
+    func writerWaits() throws {
+        let (work, cli) = try Self.fixture.copy()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        // The holder takes and releases the lock on its own thread (a lock is not Sendable).
+        let held = DispatchSemaphore(value: 0)
+        let ledger = work + "/ledger"
+        let holder = Thread {
+            let lock = try? LedgerLock.acquire(directory: ledger)
+            held.signal()
+            Thread.sleep(forTimeInterval: 1.5)
+            lock?.release()
+        }
+        holder.start()
+        held.wait()
+        let started = Date()
+        let result = try cli.run("complete", "201111", "2013")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 1.4, "it waited for the holder")
+    }
+
+    @Test("a held lock is refused after --wait seconds, naming the pid")
+    func waitRunsOut() throws {
+        let (work, cli) = try Self.fixture.copy()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let lock = try LedgerLock.acquire(directory: work + "/ledger")
+        defer { lock.release() }
+        let started = Date()
+        let result = try cli.run("complete", "201111", "2013", "--wait", "1")
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 75 && result.stderr.contains("ledger is locked by pid \(getpid()) (waited 1 s)"), "\(result.stderr)")
+        #expect(elapsed >= 1 && elapsed < 6, "\(elapsed)")
+    }
+
+    @Test("readers never wait for readers; a writer waits for them")
+    func readersShare() throws {
+        let (work, cli) = try Self.fixture.copy()
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let reader = try LedgerLock.acquire(directory: work + "/ledger", request: .init(mode: .shared))
+        defer { reader.release() }
+        for command in [["status"], ["replay"], ["history", "201111"], ["stats", "operators"], ["station", "show", "201111"], ["verify"]] {
+            let result = try cli.run(command + ["--wait", "0"])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let writer = try cli.run("complete", "201111", "2013", "--wait", "0")
+        #expect(writer.status == 75 && writer.stderr.contains("pid \(getpid())"), "\(writer.stderr)")
+    }
+
+    @Test("--wait must be 0 to 86400 seconds")
+    func badWait() throws {
+        let result = try CLIRunner(ledger: nil).run("status", "--wait", "-1")
+        #expect(result.status == 64 && result.stderr.contains("--wait"), "\(result.stderr)")
+    }
+}
