@@ -22,6 +22,15 @@ package struct MergeReport: Sendable, Equatable {
 package enum LedgerMerger {
     // MARK: - Received records
 
+    /// The same for records received as their encodings (frames, or a JSON page once encoded).
+    package static func prepare(_ incoming: EncodedRecords, for ledger: Ledger,
+                                options: MergeOptions = MergeOptions()) throws -> AdmittedBatch {
+        var admission = MergeAdmission(into: MergeAdmission.Receiver(ledger), options: options)
+        try incoming.forEach { try admission.receive($0) }
+        try admission.checkStored(in: ledger)
+        return try admission.admit()
+    }
+
     /// Admits `incoming` (records received over the wire, or re-appended by a repair) into
     /// `ledger`: held copies are compared with the log first (one scan, only if any arrived),
     /// then `MergeAdmission.admit`'s checks run. Throws, writing nothing, on any refusal.

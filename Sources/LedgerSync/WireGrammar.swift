@@ -21,6 +21,9 @@ package enum WireGrammar {
         return UInt64(text)
     }
 
+    /// The largest hlc the grammar admits (`hlc`), for records that arrive as frames.
+    package static let maximumHLC: UInt64 = 17_999_999_999_999_999_999
+
     private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
     }

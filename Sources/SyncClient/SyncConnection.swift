@@ -34,11 +34,24 @@ package struct SyncConnection: Sendable {
     }
 
     private func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body) async throws -> Reply {
+        let reply = try await exchange(path, body: try JSONEncoder().encode(body), contentType: "application/json")
+        return try decodeJSON(Reply.self, reply.body)
+    }
+
+    /// What an answered request brought back: its media type and body.
+    struct Reply {
+        var contentType: String?
+        var body: ByteBuffer
+    }
+
+    /// Posts `body` and returns a 200's answer; every other status throws its refusal.
+    func exchange(_ path: String, body: some Collection<UInt8>, contentType: String, accept: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: server + path)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        request.headers.add(name: "Content-Type", value: contentType)
+        if let accept { request.headers.add(name: "Accept", value: accept) }
+        request.body = .bytes(ByteBuffer(bytes: body))
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -47,9 +60,8 @@ package struct SyncConnection: Sendable {
         } catch {
             throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
         }
-        let data = Data(bytes.readableBytesView)
         guard response.status == .ok else {
-            let detail = (try? JSONDecoder().decode(ErrorBody.self, from: data))
+            let detail = (try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes.readableBytesView)))
             let message = detail.map { "\($0.message) (\($0.error))" } ?? "HTTP \(response.status.code)"
             switch response.status.code {
             case 401: throw LedgerError(.permission, "the sync server refused the token: \(message)")
@@ -63,7 +75,11 @@ package struct SyncConnection: Sendable {
             default: throw LedgerError(.unavailable, "the sync server failed: \(message)")
             }
         }
-        do { return try JSONDecoder().decode(Reply.self, from: data) } catch {
+        return Reply(contentType: response.headers.first(name: "Content-Type"), body: bytes)
+    }
+
+    func decodeJSON<Reply: Decodable>(_ type: Reply.Type, _ bytes: ByteBuffer) throws -> Reply {
+        do { return try JSONDecoder().decode(Reply.self, from: Data(bytes.readableBytesView)) } catch {
             throw LedgerError(.unavailable, "the sync server at \(server) sent a reply that is not the sync API's JSON")
         }
     }

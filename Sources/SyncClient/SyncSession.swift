@@ -50,6 +50,8 @@ package struct SyncSession {
         // One knowledge mark after each round's pull, not one per page (the ledger is locked
         // for the whole sync, so no local edit can fall between pages).
         pageOptions.writesKnowledgeMarks = false
+        // Whether the server answers pulls with frames: then pushes go as frames too.
+        var framed = false
         var affected: Set<UInt32> = []
         var appended: Set<EventID> = []
         while report.rounds < maximumRounds {
@@ -62,7 +64,7 @@ package struct SyncSession {
             var digests = try ledger.eventDigests(at: ledger.versionVector)
             while true {
                 let held = ledger.versionVector
-                let page = try await connection.pull(PullRequest(
+                let page = try await connection.pullPage(PullRequest(
                     have: WireVersionVector.encode(held), cursor: cursor, limit: pageSize,
                     haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
                 serverHas = try WireVersionVector.decode(page.serverHas)
@@ -73,8 +75,8 @@ package struct SyncSession {
                         throw SyncFork(device: device, seq: seq)
                     }
                 }
-                let records = try page.records.map { try $0.record() }
-                let prepared = try LedgerMerger.prepare(records, for: ledger, options: pageOptions)
+                framed = page.framed
+                let prepared = try LedgerMerger.prepare(page.records, for: ledger, options: pageOptions)
                 let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions)
                 pulledThisRound += merged.eventsIn
                 prepared.forEachEvent { view in
@@ -94,12 +96,14 @@ package struct SyncSession {
             report.pulled += pulledThisRound
             if options.writesKnowledgeMarks { try LedgerMerger.appendKnowledgeMarkIfOwed(ledger) }
 
-            var outgoing: [LedgerRecord] = []
+            var outgoing = EncodedRecords()
+            var events = 0
             var fork: SyncFork?
             try ledger.forEachRecord { view, _ in
                 let theirs = serverHas[view.device] ?? 0
                 if view.kind == .deviceName || view.seq > theirs {
-                    outgoing.append(view.record)
+                    outgoing.append(view)
+                    if view.hasEventID { events += 1 }
                 } else if view.seq == theirs, fork == nil, let digest = serverDigests[view.device.description],
                           digest != EventDigest.hex(view) {
                     fork = SyncFork(device: view.device, seq: theirs)
@@ -107,23 +111,16 @@ package struct SyncSession {
             }
             // Nothing is pushed over a fork: the server holds other events under these ids.
             if let fork { throw fork }
-            let events = outgoing.filter { $0.eventID != nil }.count
             var sent = 0
-            var start = 0
-            while start < outgoing.count && events > 0 {
-                // At most pageSize records and about 2 MiB of JSON (the server's body limit is
-                // 8 MiB by default; a memo can be 4 KiB).
-                var end = start
-                var bytes = 0
-                while end < outgoing.count && end - start < pageSize && (bytes < Self.pushBytes || end == start) {
-                    bytes += RecordEncoder.encodedSize(of: outgoing[end]) * 2 + 160
-                    end += 1
-                }
-                let reply = try await connection.push(PushRequest(records: outgoing[start..<end].map(WireRecord.init)))
+            var done = 0
+            // At most pageSize records and about 2 MiB of JSON a request (the server's body limit
+            // is 8 MiB by default; a memo can be 4 KiB); frames are smaller still.
+            for page in outgoing.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 }) where events > 0 {
+                let reply = try await connection.push(page, asFrames: framed)
                 sent += reply.appended
                 serverHas = try WireVersionVector.decode(reply.serverHas)
-                start = end
-                try progress(.pushed(done: start, total: outgoing.count))
+                done += page.count
+                try progress(.pushed(done: done, total: outgoing.count))
             }
             report.pushed += sent
             report.serverHas = serverHas

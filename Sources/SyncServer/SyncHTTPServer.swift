@@ -29,6 +29,9 @@ package enum SyncHTTPServer {
         package var idleTimeout: Duration = .seconds(30)
         /// Connections served at once; more wait in the listen backlog until one closes.
         package var maximumConnections = 1000
+        /// Whether pulls may be answered, and pushes read, as record frames (Schemas/sync-frames.md);
+        /// off, the server speaks JSON only, as one before frames did.
+        package var offersFrames = true
         package init() {}
     }
 
@@ -46,6 +49,7 @@ package enum SyncHTTPServer {
         router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 },
                                                    describe: { storage.logDescription(of: $0) }))
         let limit = configuration.maximumBodyBytes
+        let offersFrames = configuration.offersFrames
 
         // /health is an alias for load balancers and probes that expect the bare path.
         for path in ["/v1/health", "/health"] {
@@ -70,15 +74,26 @@ package enum SyncHTTPServer {
         router.post("/v1/pull") { request, _ async throws -> Response in
             let user = try await authenticate(request, storage)
             let body: PullRequest = try await decode(request, limit: limit)
-            let response = try await storage.pull(user: user, request: body)
-            logger.info("pull", metadata: ["user": "\(user)", "records": "\(response.records.count)", "more": "\(response.more)"])
-            return try encode(200, response)
+            let answer = try await storage.pullAnswer(user: user, request: body)
+            logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.more)"])
+            if offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept]) {
+                return frames(try answer.frames(writer: RecordFrames.Writer()))
+            }
+            return try encode(200, answer.json)
         }
 
         router.post("/v1/push") { request, _ async throws -> Response in
             let user = try await authenticate(request, storage)
-            let body: PushRequest = try await decode(request, limit: limit)
-            let response = try await storage.push(user: user, request: body)
+            let response: PushResponse
+            if offersFrames && MediaNegotiation.isFrames(contentType: request.headers[.contentType]) {
+                // The store refuses too many records (413) as for JSON; the bound here only stops
+                // a header from making the decoder reserve for more than a body can hold.
+                let records = try await framedRecords(request, limit: limit, maximumRecords: limit / RecordLayout.headerSize)
+                response = try await storage.push(user: user, records: records)
+            } else {
+                let body: PushRequest = try await decode(request, limit: limit)
+                response = try await storage.push(user: user, request: body)
+            }
             logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
             return try encode(200, response)
         }
@@ -157,6 +172,16 @@ package enum SyncHTTPServer {
     }
 
     static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
+        let buffer = try await body(request, limit: limit)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw SyncServerError(.malformed, "the request body is not the expected JSON: \(describe(error))")
+        }
+    }
+
+    /// The request's body, at most `limit` bytes (413 beyond).
+    static func body(_ request: Request, limit: Int) async throws -> ByteBuffer {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw SyncServerError(.payloadTooLarge, "the request body is \(length) bytes; the limit is \(limit)")
         }
@@ -167,11 +192,7 @@ package enum SyncHTTPServer {
             // The client went away (or sent a broken body) before the body was complete.
             throw SyncServerError(.malformed, "the request body ended before it was complete")
         }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
-        } catch {
-            throw SyncServerError(.malformed, "the request body is not the expected JSON: \(describe(error))")
-        }
+        return buffer
     }
 
     private static func describe(_ error: any Error) -> String {

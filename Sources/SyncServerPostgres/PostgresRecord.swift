@@ -15,6 +15,20 @@ enum PostgresRecord {
         Array(bytes.readableBytesView).withUnsafeBytes { EventDigest.hex($0) }
     }
 
+    /// Calls `body` with the one record the bytes hold, validated as a segment reader validates it.
+    static func withRecord(in bytes: ByteBuffer, _ body: (RecordView) -> Void) throws {
+        let count = try bytes.withUnsafeReadableBytes { raw -> Int in
+            var count = 0
+            try RecordStream.forEach(in: raw) { (_: RecordView) throws -> RecordIteration in
+                count += 1
+                return .continue
+            }
+            return count
+        }
+        guard count == 1 else { throw LedgerError(.corruption, "a row holds \(count) records, not one") }
+        bytes.withUnsafeReadableBytes { raw in body(RecordView(validated: raw.baseAddress!, length: raw.count)) }
+    }
+
     /// The one record the bytes hold, validated as a segment reader validates it.
     static func decode(_ bytes: ByteBuffer) throws -> LedgerRecord {
         let array = Array(bytes.readableBytesView)

@@ -7,11 +7,11 @@ extension PostgresStore {
     /// The one admission (`MergeAdmission`) against rows instead of a ledger: pushed copies of
     /// held ids are compared with the rows (by fingerprint of the stored record) first, then the
     /// admission's checks run, in the same order and words as on the files store.
-    func prepare(_ incoming: [LedgerRecord], held: [DeviceID: UInt64], storedNames: [DeviceID: DeviceNameRecord],
+    func prepare(_ incoming: EncodedRecords, held: [DeviceID: UInt64], storedNames: [DeviceID: DeviceNameRecord],
                  now: Int64, user: String, userID: Int64, _ connection: PostgresConnection) async throws -> AdmittedBatch {
         var admission = MergeAdmission(into: .init(held: held, deviceNames: storedNames, now: now),
                                        options: .acceptingPush(stations: stations, now: now))
-        for record in incoming { try admission.receive(record) }
+        try incoming.forEach { try admission.receive($0) }
         try await compareHeld(admission, user: user, userID: userID, connection)
         return try admission.admit()
     }

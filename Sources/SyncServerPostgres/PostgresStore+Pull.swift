@@ -11,7 +11,7 @@ extension PostgresStore {
     /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
     /// returned row's bytes are checked against its digest: a damaged row answers 503. The page
     /// (size, cursor, `more`) is `PullPage`'s; only the reads are this store's.
-    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+    package func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer {
         let page = try PullPage(request, have: try ForkCheck.decodeHave(request), limits: limits)
         return try await PostgresDeadline.serving(client, logger) { connection in
             let id = try await Self.userID(user, connection, self.logger, serving: true)
@@ -20,7 +20,7 @@ extension PostgresStore {
     }
 
     private func pull(_ id: Int64, user: String, page: PullPage, request: PullRequest,
-                      _ connection: PostgresConnection) async throws -> PullResponse {
+                      _ connection: PostgresConnection) async throws -> PullAnswer {
         var page = page
         do {
             try await ForkCheck.check(page.have, request) { device, seq in
@@ -49,17 +49,16 @@ extension PostgresStore {
                     if seq > 0, !page.lacks(device: deviceID, seq: UInt64(seq)) { continue }
                     let eventID = EventID(device: deviceID, seq: UInt64(seq))
                     try Self.checkRow(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, bytes: row, digest: digest)
-                    guard let record = try? PostgresRecord.decode(row) else {
+                    guard (try? PostgresRecord.withRecord(in: row, { page.append($0) })) != nil else {
                         throw Self.damaged(user: user, table: seq > 0 ? "events" : "device_names", id: eventID, "its record cannot be read")
                     }
-                    page.append(WireRecord(record), bytes: row.readableBytes)
                 }
                 if page.more || count < Self.pullBatch { break scan }
             }
             let held = try await Self.heldVector(id, connection, logger)
             let digests = try await Self.digests(at: held, user: user, id: id, connection)
             try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
-            return page.response(serverHas: WireVersionVector.encode(held),
+            return page.answer(serverHas: WireVersionVector.encode(held),
                                  catalogVersion: try await Self.catalogVersion(id, connection, logger), serverDigests: digests)
         } catch let error as SyncServerError where error.kind == .unavailable {
             // Met here first: every later request of this user is answered 503 at once.

@@ -8,7 +8,11 @@ extension PostgresStore {
     /// and `MergeAdmission` runs against what the rows hold; the event key
     /// `(device, seq)` decides between two instances inserting one id at the same moment.
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
+        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.maximumPushRecords))
+    }
+
+    package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
+        try PushRecords.check(records, maximum: limits.maximumPushRecords)
         let now = clock.nowMilliseconds()
         do {
             return try await PostgresDeadline.serving(client, logger) { connection in
@@ -21,9 +25,11 @@ extension PostgresStore {
         }
     }
 
-    private func push(_ records: [LedgerRecord], user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
+    private func push(_ records: EncodedRecords, user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
         let id = try await Self.userID(user, connection, logger, forUpdate: true, serving: true)
-        let devices = Set(records.map(\.device)).sorted()
+        var pushed = Set<DeviceID>()
+        records.forEach { pushed.insert($0.device) }
+        let devices = pushed.sorted()
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)
         let prepared = try await prepare(records, held: held, storedNames: storedNames, now: now, user: user, userID: id, connection)

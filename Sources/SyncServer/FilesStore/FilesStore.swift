@@ -70,14 +70,18 @@ package final class FilesStore: SyncStorage {
         try tokens.user(forTokenHash: hash)
     }
 
-    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+    package func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer {
         let have = try ForkCheck.decodeHave(request)
         return try await ledger(user).pull(request, have: have)
     }
 
-    package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        let records = try PushRecords.decode(request, maximum: limits.maximumPushRecords)
+    package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
+        try PushRecords.check(records, maximum: limits.maximumPushRecords)
         return try await ledger(user).push(records)
+    }
+
+    package func push(user: String, request: PushRequest) async throws -> PushResponse {
+        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.maximumPushRecords))
     }
 
     package func status(user: String) async throws -> StoreStatus {

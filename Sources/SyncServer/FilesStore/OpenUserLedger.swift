@@ -52,26 +52,27 @@ final class OpenUserLedger: @unchecked Sendable {
 
     /// The records `have` lacks, in log order from `request.cursor`, up to the page limits
     /// (`PullPage`); the server ledger's own device name is never sent.
-    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws -> PullResponse {
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws -> PullAnswer {
         var page = try PullPage(request, have: have, limits: limits)
         let local = ledger.localDevice
         try ledger.forEachRecord(from: page.start(end: ledger.recordCount)) { (view, position) -> RecordIteration in
             guard page.admit(position: position) else { return .stop }
             let lacked = view.kind == .deviceName ? view.device != local : page.lacks(device: view.device, seq: view.seq)
-            if lacked { page.append(WireRecord(view.record), bytes: view.length) }
+            if lacked { page.append(view) }
             return .continue
         }
-        return page.response(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: headDigests)
+        return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: headDigests)
     }
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them
     /// now) and the merge rules, then appends what the ledger lacks in one fsynced batch.
-    func push(_ records: [LedgerRecord], user: String, stations: any StationDirectory, claims: DeviceClaims,
+    func push(_ records: EncodedRecords, user: String, stations: any StationDirectory, claims: DeviceClaims,
               sizeLimit: UserSizeLimit, now: Int64) throws -> PushResponse {
-        var checked = Set<DeviceID>()
-        for record in records {
-            let device = record.device
-            guard checked.insert(device).inserted else { continue }
+        // In the order they first appear, as a refusal names them.
+        var devices: [DeviceID] = []
+        var seen = Set<DeviceID>()
+        records.forEach { if seen.insert($0.device).inserted { devices.append($0.device) } }
+        for device in devices {
             if device == ledger.localDevice {
                 throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")
             }

@@ -28,7 +28,7 @@ actor UserLedger {
         activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user, fileSystem: store.fileSystem)
     }
 
-    func pull(_ request: PullRequest, have: [DeviceID: UInt64]) async throws -> PullResponse {
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64]) async throws -> PullAnswer {
         let limits = store.limits
         let response = try await serialised { open in
             try await ForkCheck.check(have, request) { device, seq in open.digests.digest(device, seq) }
@@ -38,7 +38,7 @@ actor UserLedger {
         return response
     }
 
-    func push(_ records: [LedgerRecord]) async throws -> PushResponse {
+    func push(_ records: EncodedRecords) async throws -> PushResponse {
         let (user, stations, claims, clock, sizeLimit) = (self.user, store.stations, store.claims, store.clock, store.limits.userSize)
         let response = try await serialised { open in
             try await self.io(open) {

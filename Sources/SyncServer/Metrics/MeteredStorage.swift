@@ -17,14 +17,20 @@ package struct MeteredStorage: SyncStorage {
 
     package func user(forTokenHash hash: String) async throws -> String? { try await base.user(forTokenHash: hash) }
 
-    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
-        let response = try await base.pull(user: user, request: request)
-        metrics.recordPulled(response.records.count)
-        return response
+    package func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer {
+        let answer = try await base.pullAnswer(user: user, request: request)
+        metrics.recordPulled(answer.records.count)
+        return answer
     }
 
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
         let response = try await base.push(user: user, request: request)
+        metrics.recordPushed(response.appended)
+        return response
+    }
+
+    package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
+        let response = try await base.push(user: user, records: records)
         metrics.recordPushed(response.appended)
         return response
     }

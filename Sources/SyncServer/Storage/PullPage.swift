@@ -10,7 +10,7 @@ package struct PullPage {
     package let have: [DeviceID: UInt64]
     private let limit: Int
     private let maximumBytes: Int
-    package private(set) var records: [WireRecord] = []
+    package private(set) var records = EncodedRecords()
     private var bytes = 0
     /// The next position to examine; where the walk begins until the first `admit`.
     package private(set) var cursor: UInt64 = 0
@@ -48,15 +48,15 @@ package struct PullPage {
     /// Whether the client lacks event `seq` of `device` (device names are the store's to decide).
     package func lacks(device: DeviceID, seq: UInt64) -> Bool { seq > have[device] ?? 0 }
 
-    /// Adds a record the client lacks; `bytes` is its encoded size.
-    package mutating func append(_ record: WireRecord, bytes: Int) {
-        self.bytes += bytes
-        records.append(record)
+    /// Adds a record the client lacks (a validated record of the store's log).
+    package mutating func append(_ view: RecordView) {
+        bytes += view.length
+        records.append(view)
     }
 
     /// The answer, with what the store holds now.
-    package func response(serverHas: [String: UInt64], catalogVersion: UInt32?, serverDigests: [String: String]) -> PullResponse {
-        PullResponse(records: records, more: more, cursor: cursor, serverHas: serverHas,
-                     catalogVersion: catalogVersion, serverDigests: serverDigests)
+    package func answer(serverHas: [String: UInt64], catalogVersion: UInt32?, serverDigests: [String: String]) -> PullAnswer {
+        PullAnswer(records: records, more: more, cursor: cursor, serverHas: serverHas,
+                   catalogVersion: catalogVersion, serverDigests: serverDigests)
     }
 }

@@ -23,9 +23,12 @@ package protocol SyncStorage: StoreLifecycle {
     func user(forTokenHash hash: String) async throws -> String?
     /// The records `request.have` lacks, in the user's log order from `request.cursor`.
     /// Runs `ForkCheck` on `request.haveDigests` first and fills `serverDigests`.
-    func pull(user: String, request: PullRequest) async throws -> PullResponse
+    func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer
     /// Appends the records the store lacks, all or nothing, durably before returning.
     func push(user: String, request: PushRequest) async throws -> PushResponse
+    /// The same for records that came as frames (Schemas/sync-frames.md), refused as
+    /// `PushRecords.check` refuses them.
+    func push(user: String, records: EncodedRecords) async throws -> PushResponse
     /// What the store holds for `user`.
     func status(user: String) async throws -> StoreStatus
     /// `POST /v1/pair`: exchanges a pairing code (its hash, `PairingCode.hash`) once for a new
@@ -39,6 +42,11 @@ package protocol SyncStorage: StoreLifecycle {
 
 extension SyncStorage {
     package func logDescription(of error: any Error) -> String { "\(error)" }
+
+    /// `pullAnswer` as the JSON body.
+    package func pull(user: String, request: PullRequest) async throws -> PullResponse {
+        try await pullAnswer(user: user, request: request).json
+    }
 }
 
 /// The operator's commands on a store (`oritsubushi server …`), run by the CLI in its own process

@@ -71,12 +71,14 @@ struct TestServer {
 func json(_ object: Any) throws -> [UInt8] { Array(try JSONSerialization.data(withJSONObject: object)) }
 
 /// One request to a test server, as any client sends it: (status, headers, body bytes).
-func testRequest(_ method: HTTPMethod, _ url: String, token: String?, json body: [UInt8]?) async throws -> (Int, HTTPHeaders, [UInt8]) {
+func testRequest(_ method: HTTPMethod, _ url: String, token: String?, json body: [UInt8]?,
+                 contentType: String = "application/json", accept: String? = nil) async throws -> (Int, HTTPHeaders, [UInt8]) {
     var request = HTTPClientRequest(url: url)
     request.method = method
     if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    if let accept { request.headers.add(name: "Accept", value: accept) }
     if let body {
-        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Content-Type", value: contentType)
         request.body = .bytes(ByteBuffer(bytes: body))
     }
     // Generous: a safety net against a hang, not a speed check (sanitizer builds on a busy machine are slow).

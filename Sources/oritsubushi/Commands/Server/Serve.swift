@@ -78,6 +78,8 @@ struct ServeOptions: ParsableArguments {
         "Accept station edits only for the stations of this ledger directory's catalogue (its catalog.sqlite, after 'catalog import'); default: the files store's DIR/catalog.sqlite if there is one, else any station from 1.",
         valueName: "ledger-dir"))
     var catalog: String?
+    @Flag(help: "Speak JSON only: never answer a pull, or read a push, as record frames (Schemas/sync-frames.md).")
+    var noFrames = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port") }
@@ -112,6 +114,7 @@ struct ServeOptions: ParsableArguments {
         configuration.headerTimeout = .seconds(headerTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maximumConnections = maxConnections
+        configuration.offersFrames = !noFrames
         let catalogDirectory = catalog
         configuration.catalogDocument = { try ServerCatalog.document(ledgerDirectory: catalogDirectory) }
         let host = self.host

@@ -1,0 +1,101 @@
+/// Records as the data frames of a format-2 segment (Schemas/segment-format.md §2, §2a: LZ4
+/// frames with checksums, holding columnar blocks), without the segment around them: the sync
+/// API's binary batches carry them (Schemas/sync-frames.md), so that what a device reads from its
+/// log, the server stores and serves, and another device appends is one format, never re-encoded
+/// as text.
+package enum RecordFrames {
+    /// Why frames were refused: `offset` is the byte of the frames where the faulty frame starts.
+    package struct Fault: Error, Sendable {
+        package var offset: Int
+        package var reason: String
+        /// The index (in the whole body) of the record that is malformed, when the frame and its
+        /// blocks are sound but a record in it is not.
+        package var record: Int?
+
+        package init(offset: Int, reason: String, record: Int? = nil) {
+            self.offset = offset
+            self.reason = reason
+            self.record = record
+        }
+    }
+
+    /// Frames into which records are written; one per thread (it keeps scratch memory).
+    package final class Writer {
+        private let blockEncoder = ColumnarBlockEncoder()
+        private var blocks: [UInt8] = []
+
+        package init() {}
+
+        /// Appends frames holding `records` (whole, valid records back to back, as a segment holds
+        /// them) to `output`, starting a new frame before one would pass the writer's content
+        /// limit, as a segment writer does.
+        package func encode(_ records: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
+            guard let base = records.baseAddress, records.count > 0 else { return }
+            var frameStart = 0
+            var offset = 0
+            // Records were validated when they were read or encoded: only their lengths are read.
+            while offset < records.count {
+                let bodyLength = UInt16(littleEndian: (base + offset).loadUnaligned(fromByteOffset: 2, as: UInt16.self))
+                let length = RecordLayout.headerSize + Int(bodyLength)
+                if offset > frameStart && offset - frameStart + length > ColumnarBlock.writerContentLimit {
+                    frame(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), into: &output)
+                    frameStart = offset
+                }
+                offset += length
+            }
+            frame(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), into: &output)
+        }
+
+        private func frame(_ records: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+            blocks.removeAll(keepingCapacity: true)
+            blockEncoder.encode(records, appendingTo: &blocks)
+            blocks.withUnsafeBytes { LZ4Frame.compress($0, appendingTo: &output) }
+        }
+    }
+
+    /// Frames from elsewhere, checked as a segment reader checks its own: every LZ4 checksum, every
+    /// block's structure and every record (§2a, §3). One per thread.
+    package final class Reader {
+        private let decoder = LZ4FrameDecoder()
+        private let blockDecoder = ColumnarBlockDecoder()
+
+        package init() {}
+
+        /// Calls `visit` for every record of `frames` in order. Anything but whole, valid data
+        /// frames (a cut, a checksum, a malformed block or record, another kind of frame) throws.
+        package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws {
+            var offset = 0
+            var visited = 0
+            while offset < frames.count {
+                let rest = UnsafeRawBufferPointer(rebasing: frames[offset...])
+                let content: UnsafeRawBufferPointer
+                let length: Int
+                switch LZ4Frame.extent(of: rest) {
+                case .incomplete: throw Fault(offset: offset, reason: "the frame is cut off")
+                case .malformed(let reason): throw Fault(offset: offset, reason: reason)
+                case .complete(let frameLength, let contentSize):
+                    length = frameLength
+                    do {
+                        content = try decoder.decompress(frame: UnsafeRawBufferPointer(rebasing: rest[0..<length]),
+                                                         contentSize: contentSize)
+                    } catch {
+                        throw Fault(offset: offset, reason: "an LZ4 frame fails its checksum (\(error.reason))")
+                    }
+                }
+                let records: UnsafeRawBufferPointer
+                do { records = try blockDecoder.decode(content) } catch {
+                    throw Fault(offset: offset, reason: "a block is malformed at byte \(error.offset) of its frame: \(error.reason)")
+                }
+                do {
+                    try RecordStream.forEach(in: records) { (view: RecordView) throws -> Void in
+                        try visit(view)
+                        visited += 1
+                    }
+                } catch let fault as RecordStream.Fault {
+                    throw Fault(offset: offset, reason: fault.reason, record: visited)
+                }
+                offset += length
+            }
+        }
+    }
+}

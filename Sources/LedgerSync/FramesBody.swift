@@ -1,0 +1,130 @@
+import Foundation
+import LedgerCore
+
+/// The sync API's binary batches, `application/x-oritsubushi-frames` (Schemas/sync-frames.md): a
+/// small JSON header (the JSON body's fields but `records`, plus `count`) and the records as data
+/// frames of a format-2 segment (`RecordFrames`).
+///
+///     offset 0   4 bytes   ASCII "OSF1"
+///     offset 4   u32 LE    H, the header's length (at most 1 MiB)
+///     offset 8   H bytes   the header: one UTF-8 JSON object
+///     offset 8+H …         record frames to the end of the body, holding exactly `count` records
+package enum FramesBody {
+    package static let mediaType = "application/x-oritsubushi-frames"
+    static let magic: [UInt8] = Array("OSF1".utf8)
+    static let maximumHeaderBytes = 1 << 20
+
+    /// Why a body was refused: `tooLarge` (413) when it declares more records than allowed,
+    /// `invalid` (422, as the JSON path refuses a record it cannot take) when sound frames hold a
+    /// record that is not valid, otherwise `malformed` (400).
+    package struct Refusal: Error, Sendable {
+        package enum Kind: Sendable { case malformed, tooLarge, invalid }
+        package var kind: Kind
+        package var message: String
+    }
+
+    package static func encode(header: some Encodable, records: EncodedRecords, writer: RecordFrames.Writer) throws -> [UInt8] {
+        let json = try JSONEncoder().encode(header)
+        var body = magic
+        body.reserveCapacity(8 + json.count + records.bytes.count / 2)
+        withUnsafeBytes(of: UInt32(json.count).littleEndian) { body.append(contentsOf: $0) }
+        body.append(contentsOf: json)
+        records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
+        return body
+    }
+
+    /// `decode` of a body held in an array.
+    package static func decode<Header: Decodable & FramesHeader>(
+        _ body: [UInt8], as type: Header.Type, maximumRecords: Int
+    ) throws(Refusal) -> (Header, EncodedRecords) {
+        let reader = RecordFrames.Reader()
+        var result: Result<(Header, EncodedRecords), Refusal>!
+        body.withUnsafeBytes { bytes in
+            result = Result { () throws(Refusal) in try decode(bytes, as: type, maximumRecords: maximumRecords, reader: reader) }
+        }
+        return try result.get()
+    }
+
+    /// The header and the records of `body`, every frame and record checked; a header declaring
+    /// more than `maximumRecords` is refused before any frame is read.
+    package static func decode<Header: Decodable & FramesHeader>(
+        _ body: UnsafeRawBufferPointer, as _: Header.Type, maximumRecords: Int, reader: RecordFrames.Reader
+    ) throws(Refusal) -> (Header, EncodedRecords) {
+        func malformed(_ why: String) -> Refusal { Refusal(kind: .malformed, message: "the frames body is malformed: \(why)") }
+        guard body.count >= 8, body.prefix(4).elementsEqual(magic) else {
+            throw malformed("it does not start with \"OSF1\" and a header length")
+        }
+        let length = Int(body.loadLE(UInt32.self, at: 4))
+        guard length <= maximumHeaderBytes, 8 + length <= body.count else {
+            throw malformed("its header length \(length) runs past the body or over 1 MiB")
+        }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: Data(UnsafeRawBufferPointer(rebasing: body[8..<(8 + length)])))
+        } catch {
+            throw malformed("its header is not the JSON object the API describes")
+        }
+        guard header.count >= 0 else { throw malformed("its header's count is negative") }
+        guard header.count <= maximumRecords else {
+            throw Refusal(kind: .tooLarge, message: "a batch may carry at most \(maximumRecords) records; send smaller pages")
+        }
+        var records = EncodedRecords()
+        do {
+            try reader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: body[(8 + length)...])) { view in
+                guard records.count < header.count else { throw MoreThanCounted() }
+                records.append(view)
+            }
+        } catch is MoreThanCounted {
+            throw malformed("its frames hold more records than the \(header.count) of its header")
+        } catch let fault as RecordFrames.Fault {
+            if let index = fault.record { throw Refusal(kind: .invalid, message: "record \(index): \(fault.reason)") }
+            throw malformed("frame at byte \(8 + length + fault.offset): \(fault.reason)")
+        } catch {
+            throw malformed("\(error)")
+        }
+        guard records.count == header.count else {
+            throw malformed("its frames hold \(records.count) records, not the \(header.count) of its header")
+        }
+        return (header, records)
+    }
+}
+
+private struct MoreThanCounted: Error {}
+
+/// A frames body's header: every one says how many records follow.
+package protocol FramesHeader {
+    var count: Int { get }
+}
+
+/// The header of a pull answer's frames: `PullResponse` without `records`.
+package struct PullFramesHeader: Codable, Sendable, FramesHeader {
+    package var count: Int
+    package var more: Bool
+    package var cursor: UInt64
+    package var serverHas: [String: UInt64]
+    package var catalogVersion: UInt32?
+    package var serverDigests: [String: String]
+
+    enum CodingKeys: String, CodingKey {
+        case count, more, cursor
+        case serverHas = "server_has"
+        case catalogVersion = "catalog_version"
+        case serverDigests = "server_digests"
+    }
+
+    package init(count: Int, more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?,
+                 serverDigests: [String: String]) {
+        self.count = count
+        self.more = more
+        self.cursor = cursor
+        self.serverHas = serverHas
+        self.catalogVersion = catalogVersion
+        self.serverDigests = serverDigests
+    }
+}
+
+/// The header of a push's frames.
+package struct PushFramesHeader: Codable, Sendable, FramesHeader {
+    package var count: Int
+    package init(count: Int) { self.count = count }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LedgerCore
+import LedgerSync
+import NIOCore
+
+/// A pulled page, however it came (frames or JSON): its records as their encodings.
+package struct PulledPage: Sendable {
+    package var records: EncodedRecords
+    package var more: Bool
+    package var cursor: UInt64
+    package var serverHas: [String: UInt64]
+    package var catalogVersion: UInt32?
+    package var serverDigests: [String: String]
+    /// Whether the server answered with frames (so it takes a push as frames too).
+    package var framed: Bool
+}
+
+extension SyncConnection {
+    /// The `Accept` of a pull that asks for frames and takes JSON from a server without them
+    /// (Schemas/sync-frames.md §Negotiation).
+    static let framesFirst = "\(FramesBody.mediaType), application/json;q=0.5"
+
+    /// One pull page, asked for as record frames; a server that does not offer them answers JSON,
+    /// which is taken the same way.
+    package func pullPage(_ request: PullRequest) async throws -> PulledPage {
+        let reply = try await exchange("/v1/pull", body: try JSONEncoder().encode(request), contentType: "application/json",
+                                       accept: Self.framesFirst)
+        guard reply.contentType.map({ $0.hasPrefix(FramesBody.mediaType) }) == true else {
+            let page = try decodeJSON(PullResponse.self, reply.body)
+            var records = EncodedRecords()
+            for wire in page.records { records.append(try wire.record()) }
+            return PulledPage(records: records, more: page.more, cursor: page.cursor, serverHas: page.serverHas,
+                              catalogVersion: page.catalogVersion, serverDigests: page.serverDigests, framed: false)
+        }
+        do {
+            let (header, records) = try reply.body.withUnsafeReadableBytes { bytes throws(FramesBody.Refusal) in
+                try FramesBody.decode(bytes, as: PullFramesHeader.self, maximumRecords: Int.max, reader: RecordFrames.Reader())
+            }
+            return PulledPage(records: records, more: header.more, cursor: header.cursor, serverHas: header.serverHas,
+                              catalogVersion: header.catalogVersion, serverDigests: header.serverDigests, framed: true)
+        } catch {
+            throw LedgerError(.unavailable, "the sync server at \(server) sent frames this client cannot read: \(error.message)")
+        }
+    }
+
+    /// Pushes records as frames (to a server that answered a pull with frames) or as JSON.
+    package func push(_ records: EncodedRecords, asFrames: Bool) async throws -> PushResponse {
+        guard asFrames else { return try await push(PushRequest(records: records.wireRecords)) }
+        let body = try FramesBody.encode(header: PushFramesHeader(count: records.count), records: records,
+                                         writer: RecordFrames.Writer())
+        return try decodeJSON(PushResponse.self, try await exchange("/v1/push", body: body, contentType: FramesBody.mediaType).body)
+    }
+}

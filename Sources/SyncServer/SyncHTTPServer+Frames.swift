@@ -1,0 +1,32 @@
+import HTTPTypes
+import Hummingbird
+import LedgerCore
+import LedgerSync
+import NIOCore
+
+extension SyncHTTPServer {
+    /// A push's records from a frames body (Schemas/sync-frames.md): a malformed body is 400, a
+    /// header declaring more records than a push may carry 413; nothing is written for either.
+    static func framedRecords(_ request: Request, limit: Int, maximumRecords: Int) async throws -> EncodedRecords {
+        let buffer = try await body(request, limit: limit)
+        do {
+            return try buffer.withUnsafeReadableBytes { bytes throws(FramesBody.Refusal) in
+                try FramesBody.decode(bytes, as: PushFramesHeader.self, maximumRecords: maximumRecords,
+                                      reader: RecordFrames.Reader()).1
+            }
+        } catch {
+            switch error.kind {
+            case .tooLarge: throw SyncServerError(.payloadTooLarge, error.message)
+            case .invalid: throw SyncServerError(.unprocessable, error.message)
+            case .malformed: throw SyncServerError(.malformed, error.message)
+            }
+        }
+    }
+
+    /// A 200 answer with a frames body.
+    static func frames(_ body: [UInt8]) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = FramesBody.mediaType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
