@@ -9,6 +9,7 @@ import LedgerSync
 /// unchanged, since the server appends exactly what it accepted.
 package enum SyncRequestFuzzing {
     package static func run(_ bytes: [UInt8]) {
+        runFrames(bytes)
         let data = Data(bytes)
         if let pull = try? JSONDecoder().decode(PullRequest.self, from: data) {
             expectLedgerErrors { _ = try WireVersionVector.decode(pull.have) }
@@ -44,5 +45,16 @@ package enum SyncRequestFuzzing {
         do { try body() } catch is LedgerError {} catch {
             preconditionFailure("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
         }
+    }
+
+    /// The same bytes as a frames push body (Schemas/sync-frames.md): refused with a
+    /// `FramesBody.Refusal`, never a trap; what is accepted is whole records that survive being
+    /// framed again byte for byte.
+    static func runFrames(_ bytes: [UInt8]) {
+        guard let (header, records) = try? FramesBody.decode(bytes, as: PushFramesHeader.self, maximumRecords: 5_000) else { return }
+        precondition(header.count == records.count, "accepted frames hold \(records.count) records, not \(header.count)")
+        let again = try? FramesBody.encode(header: PushFramesHeader(count: records.count), records: records, writer: RecordFrames.Writer())
+        let back = again.flatMap { try? FramesBody.decode($0, as: PushFramesHeader.self, maximumRecords: 5_000).1 }
+        precondition(back?.bytes == records.bytes, "accepted frames do not survive being framed again")
     }
 }
