@@ -22,7 +22,9 @@ package struct MergeReport: Sendable, Equatable {
 package enum LedgerMerger {
     // MARK: - Received records
 
-    /// The same for records received as their encodings (frames, or a JSON page once encoded).
+    /// Admits `incoming` (records received over the wire, or re-appended by a repair) into
+    /// `ledger`: held copies are compared with the log first (one scan, only if any arrived),
+    /// then `MergeAdmission.admit`'s checks run. Throws, writing nothing, on any refusal.
     package static func prepare(_ incoming: EncodedRecords, for ledger: Ledger,
                                 options: MergeOptions = MergeOptions()) throws -> AdmittedBatch {
         var admission = MergeAdmission(into: MergeAdmission.Receiver(ledger), options: options)
@@ -31,15 +33,10 @@ package enum LedgerMerger {
         return try admission.admit()
     }
 
-    /// Admits `incoming` (records received over the wire, or re-appended by a repair) into
-    /// `ledger`: held copies are compared with the log first (one scan, only if any arrived),
-    /// then `MergeAdmission.admit`'s checks run. Throws, writing nothing, on any refusal.
+    /// The same for decoded records.
     package static func prepare(_ incoming: [LedgerRecord], for ledger: Ledger,
                                 options: MergeOptions = MergeOptions()) throws -> AdmittedBatch {
-        var admission = MergeAdmission(into: MergeAdmission.Receiver(ledger), options: options)
-        for record in incoming { try admission.receive(record) }
-        try admission.checkStored(in: ledger)
-        return try admission.admit()
+        try prepare(EncodedRecords(incoming), for: ledger, options: options)
     }
 
     /// Appends an admitted batch in durable batches (one fsync each), with the local device's

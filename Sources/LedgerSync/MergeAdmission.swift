@@ -83,14 +83,6 @@ package struct MergeAdmission {
         duplicates += 1
     }
 
-    /// The same for a decoded record (a page pulled or pushed over JSON).
-    package mutating func receive(_ record: LedgerRecord) throws {
-        if case .deviceName(let name) = record { return receiveName(name) }
-        var encoder = RecordEncoder()
-        encoder.append(record)
-        try encoder.bytes.withUnsafeBytes { try receive(RecordView(validated: $0.baseAddress!, length: $0.count)) }
-    }
-
     /// Takes a new event a local merge found beyond the receiver; it fingerprints the events
     /// both hold itself (`OverlapFingerprints`) and counts them with `countHeldCopy`.
     mutating func receiveNew(_ view: RecordView) { batch.add(view) }
