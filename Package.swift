@@ -159,6 +159,9 @@ let package = Package(
         // and faults (the load driver, also run by a bounded test, and Tools/load's executable), and
         // the libFuzzer harnesses (Tools/fuzz; a plain build links each as an executable that does
         // nothing).
+        // CPU time of the sync API's JSON coding, Foundation against WireJSON (BENCHMARKS.md).
+        .executableTarget(name: "wire-json-bench", dependencies: ["LedgerSync"],
+                          path: "Tools/wire-json-bench", swiftSettings: swiftSettings),
         .executableTarget(name: "crash-harness", dependencies: ["LedgerCore", "LedgerTestSupport"],
                           path: "Tools/crash-harness", swiftSettings: swiftSettings),
         .target(name: "LedgerLoad",

@@ -126,7 +126,7 @@ package struct SyncSession {
             report.serverHas = serverHas
             if pulledThisRound == 0 && events == 0 { break }
         }
-        try SyncState.record(report.serverHas, directory: ledger.directory, fileSystem: ledger.fileSystem,
+        try SyncState.record(report.serverHas, server: connection.server, directory: ledger.directory, fileSystem: ledger.fileSystem,
                              now: ledger.clock.nowMilliseconds())
         if options.countsConflicts {
             report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, appended: appended)

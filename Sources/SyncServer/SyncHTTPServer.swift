@@ -174,7 +174,7 @@ package enum SyncHTTPServer {
     static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
         let buffer = try await body(request, limit: limit)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try buffer.withUnsafeReadableBytes { try WireJSON.decode(T.self, from: $0) }
         } catch {
             throw SyncServerError(.malformed, "the request body is not the expected JSON: \(describe(error))")
         }
@@ -208,9 +208,7 @@ package enum SyncHTTPServer {
     }
 
     static func encode<T: Encodable>(_ status: Int, _ value: T) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(value)
+        let data = try WireJSON.encode(value)
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -51,9 +51,7 @@ struct SyncCLITests {
         let dir = try TemporaryDirectory("cli-sync")
         defer { dir.remove() }
         let data = dir.sub("server")
-        let added = try CLI.run("server", "add-user", "alice", "--data", data)
-        added.expectSuccess()
-        let token = try #require(added.stdout.split(separator: "\n").last.map(String.init))
+        let token = try CLI.addUser("alice", data: data)
         #expect(try CLI.run("server", "add-user", "alice", "--data", data).status == 64)
 
         let server = try ServerProcess(data: data, command: serve)
@@ -123,6 +121,13 @@ enum CLI {
     static var executable: String { CLIRunner.executable }
 
     static func run(_ arguments: String...) throws -> Result { try run(arguments, environment: [:]) }
+
+    /// Adds a user to the files store in `data`; her token (printed alone on the last line).
+    static func addUser(_ name: String, data: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let added = try run("server", "add-user", name, "--data", data)
+        added.expectSuccess(sourceLocation: sourceLocation)
+        return try #require(added.stdout.split(separator: "\n").last.map(String.init), sourceLocation: sourceLocation)
+    }
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
         let result = try runner.run(arguments, environment: environment)

@@ -6,7 +6,11 @@ import Darwin
 
 /// The real file system, through POSIX calls with EINTR retries and explicit fsync.
 package struct PosixFileSystem: FileSystem {
-    package init() {}
+    /// The permissions of files it creates: 0600 for a secret (the sync token), whose temporary
+    /// copy must never be readable by others either.
+    private let newFileMode: mode_t
+
+    package init(ownerOnly: Bool = false) { newFileMode = ownerOnly ? 0o600 : 0o644 }
 
     package func nativePath(_ path: String) -> String? { path }
 
@@ -77,7 +81,7 @@ package struct PosixFileSystem: FileSystem {
 
     package func openForAppend(_ path: String, create: Bool) throws -> any WritableFile {
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0)
-        let fd = open(path, flags, 0o644)
+        let fd = open(path, flags, newFileMode)
         guard fd >= 0 else { throw Self.error(create ? "cannot create" : "cannot open", path) }
         var st = stat()
         fstat(fd, &st)

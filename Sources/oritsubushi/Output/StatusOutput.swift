@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSync
 
 /// `status --json`: one object (README.md, "status"); `JSONOutput` writes it.
 struct StatusOutput: Encodable {
@@ -17,14 +18,20 @@ struct StatusOutput: Encodable {
     var bytesOnDisk: Int
     var clock: String
     var devices: [Device]
+    /// The last successful sync (`sync-state.json`); all three null when it never synced.
+    @NullWhenAbsent var lastSync: String?
+    @NullWhenAbsent var server: String?
+    @NullWhenAbsent var pendingPush: UInt64?
 
     enum CodingKeys: String, CodingKey {
         case ledger, ledgerID = "ledger_id", device, deviceName = "device_name", events, records, segments
         case sealedSegments = "sealed_segments", bytesOnDisk = "bytes_on_disk", clock, devices
+        case lastSync = "last_sync", server, pendingPush = "pending_push"
     }
 
-    /// `devices`: every device the ledger knows, sorted by id.
-    init(_ ledger: Ledger, devices: [DeviceID]) {
+    /// `devices`: every device the ledger knows, sorted by id; `sync`: the ledger's sync state,
+    /// nil when it never synced.
+    init(_ ledger: Ledger, devices: [DeviceID], sync: SyncState?) {
         self.ledger = ledger.directory
         ledgerID = ledger.metadata.ledgerID
         device = ledger.localDevice.description
@@ -39,5 +46,8 @@ struct StatusOutput: Encodable {
             Device(device: d.description, name: ledger.deviceNames[d]?.name ?? "", events: ledger.versionVector[d] ?? 0,
                    local: d == ledger.localDevice)
         }
+        lastSync = sync?.syncedAt
+        server = sync?.server
+        pendingPush = sync.map { $0.pending(ledger.versionVector) }
     }
 }

@@ -2,6 +2,7 @@ import LedgerCore
 
 /// The bearer token of `sync` and `verify --repair --server`: --token, else $ORITSUBUSHI_TOKEN,
 /// else the first line of the file `sync-token` in the ledger directory. It is never printed.
+/// `sync` keeps a token given with --token in that file (mode 0600) once a sync succeeded.
 enum SyncToken {
     static let fileName = "sync-token"
 
@@ -17,6 +18,16 @@ enum SyncToken {
             }
         }
         throw LedgerError(.usage, "no sync token: pass --token, set ORITSUBUSHI_TOKEN, or write it to \(path)")
+    }
+
+    /// Writes `token` to the ledger's token file atomically, readable by its owner only (the
+    /// temporary copy too), unless the file already holds it.
+    static func save(_ token: String, ledgerDirectory: String) throws {
+        let path = Path.join(ledgerDirectory, fileName)
+        let fs = PosixFileSystem(ownerOnly: true)
+        let line = Array((token + "\n").utf8)
+        if fs.fileExists(path), (try? fs.readFile(path)) == line { return }
+        try fs.writeAtomically(path, line)
     }
 }
 

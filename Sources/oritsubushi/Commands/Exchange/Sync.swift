@@ -14,7 +14,10 @@ struct Sync: AsyncParsableCommand {
         abstract: "Pull then push events with a sync server until both hold the same set.",
         discussion: """
             The token comes from --token, else $ORITSUBUSHI_TOKEN, else the first line of the \
-            file 'sync-token' in the ledger directory; it is never printed. An interrupted sync \
+            file 'sync-token' in the ledger directory; it is never printed. After a successful \
+            sync a token given with --token is kept in that file (mode 0600; not with \
+            --no-save-token), and the server is kept in 'sync-state.json': a plain \
+            'oritsubushi sync' then syncs with the same server and token. An interrupted sync \
             resumes where it stopped when run again. A copied ledger (a restored backup, a cloned \
             directory) is detected: its local device takes a new id, its diverging events are \
             appended again under it, the old segments go to quarantine/, and the sync carries on \
@@ -26,12 +29,15 @@ struct Sync: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: LedgerOptions
-    @Option(help: ArgumentHelp("The server's base URL, e.g. http://127.0.0.1:8080.", valueName: "url")) var server: String
+    @Option(help: ArgumentHelp("The server's base URL, e.g. http://127.0.0.1:8080 (default: the server of the last successful sync).",
+                               valueName: "url")) var server: String?
     @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
+    @Flag(help: "Do not keep the --token in the ledger's sync-token file.") var noSaveToken = false
     @Flag(help: "Move another device's events that this ledger received from a copied ledger (by merge) to a new device id, and sync them.")
     var rehome = false
 
     func run() async throws {
+        let server = try server ?? Self.rememberedServer(ledgerDirectory: options.directory)
         let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
         var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
@@ -44,6 +50,7 @@ struct Sync: AsyncParsableCommand {
         let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection], rehome: rehome)
         defer { ledger.close() }
         bar.finish()
+        if let token, !token.isEmpty, !noSaveToken { try SyncToken.save(token, ledgerDirectory: ledger.directory) }
         if let change = report.reidentified, change.oldDevice != ledger.localDevice, change.newDevice != ledger.localDevice {
             print("device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq), received from a copied ledger, now belong to the new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
         } else if let change = report.reidentified {
@@ -60,6 +67,17 @@ struct Sync: AsyncParsableCommand {
         if let version = report.catalogVersion { line += "; catalogue version \(version)" }
         print(line)
         ConflictText.printSome(report.newConflicts, names: names)
+    }
+}
+
+extension Sync {
+    /// The server of the ledger's last successful sync (`sync-state.json`).
+    static func rememberedServer(ledgerDirectory: String) throws -> String {
+        let state = try SyncState.read(directory: ledgerDirectory, fileSystem: PosixFileSystem())
+        guard let server = state.server, !server.isEmpty else {
+            throw LedgerError(.usage, "this ledger has no server to sync with yet: pass --server URL (kept after the first successful sync)")
+        }
+        return server
     }
 }
 

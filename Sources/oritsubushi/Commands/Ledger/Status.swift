@@ -1,10 +1,11 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show devices, event counts, segments and size on disk (reads no frames).")
+        abstract: "Show devices, event counts, segments, size on disk and the last sync (reads no frames).")
 
     @OptionGroup var options: LedgerOptions
     @Flag(help: "Print as JSON.") var json = false
@@ -14,8 +15,11 @@ struct Status: ParsableCommand {
         defer { ledger.close() }
         let devices = Set(ledger.versionVector.keys).union(ledger.deviceNames.keys).sorted()
         let sealed = ledger.segments.filter(\.sealed).count
+        // A state written by a sync (an unreadable one is shown as no sync: status only reports).
+        let state = try? SyncState.read(directory: ledger.directory, fileSystem: ledger.fileSystem)
+        let sync = state?.syncedAt == nil ? nil : state
         if json {
-            print(try JSONOutput.line(StatusOutput(ledger, devices: devices)))
+            print(try JSONOutput.line(StatusOutput(ledger, devices: devices, sync: sync)))
             return
         }
         print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")
@@ -23,6 +27,12 @@ struct Status: ParsableCommand {
         print("events     \(ledger.eventCount) (\(ledger.recordCount) records)")
         print("segments   \(ledger.segments.count) (\(sealed) sealed), \(ledger.bytesOnDisk) bytes on disk")
         print("clock      \(ledger.lastHLC)")
+        if let sync {
+            let pending = sync.pending(ledger.versionVector)
+            print("last sync  \(sync.syncedAt ?? "") with \(sync.server ?? "an unrecorded server"); \(Plural.count(pending, "event")) to push")
+        } else {
+            print("last sync  never")
+        }
         print("devices")
         for d in devices {
             let name = ledger.deviceNames[d]?.name ?? "(unnamed)"
