@@ -8,8 +8,6 @@ import Testing
 /// station at its point, completed first, so the completed one is never hidden under another. On
 /// the bundled catalogue, whose 東京 and 小田原 are stations of several operators at one point.
 @Suite struct MapPinSamePointTests {
-    static let catalog = Result { try CatalogStore.bundled() }
-
     struct Case: Sendable, CustomStringConvertible {
         var description: String
         /// A box around the point, "S,W,N,E" in degrees.
@@ -31,7 +29,7 @@ import Testing
     ]
 
     @Test(arguments: cases) func aPinListsEveryStationAtItsPointCompletedFirst(_ c: Case) throws {
-        let catalog = try Self.catalog.get()
+        let catalog = try CatalogStore.bundled()
         let all = try catalog.mapEntries()
         let compDate = { (id: UInt32) -> UInt32 in c.completed.contains(id) ? 20130901 : 0 }
         for limit in [0, 4] {
@@ -61,7 +59,7 @@ import Testing
 
     /// A station alone at its point keeps exactly the keys it had.
     @Test func aLoneStationHasNoStationsKey() throws {
-        let catalog = try Self.catalog.get()
+        let catalog = try CatalogStore.bundled()
         let all = try catalog.mapEntries()
         var count: [String: Int] = [:]
         for e in all { count["\(e.lat),\(e.lng)", default: 0] += 1 }
