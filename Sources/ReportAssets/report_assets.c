@@ -5,9 +5,10 @@
 __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_report_0:\n" ".incbin \"" REPORT_DIR "/fragments.html\"\n" "oritsubushi_report_0_end:\n"
         ".balign 16\n" "oritsubushi_report_1:\n" ".incbin \"" REPORT_DIR "/map.js\"\n" "oritsubushi_report_1_end:\n"
-        ".balign 16\n" "oritsubushi_report_2:\n" ".incbin \"" REPORT_DIR "/report.css\"\n" "oritsubushi_report_2_end:\n"
-        ".balign 16\n" "oritsubushi_report_3:\n" ".incbin \"" REPORT_DIR "/report.html\"\n" "oritsubushi_report_3_end:\n"
-        ".balign 16\n" "oritsubushi_report_4:\n" ".incbin \"" REPORT_DIR "/report.js\"\n" "oritsubushi_report_4_end:\n"
+        ".balign 16\n" "oritsubushi_report_2:\n" ".incbin \"" REPORT_DIR "/mapCore.js\"\n" "oritsubushi_report_2_end:\n"
+        ".balign 16\n" "oritsubushi_report_3:\n" ".incbin \"" REPORT_DIR "/report.css\"\n" "oritsubushi_report_3_end:\n"
+        ".balign 16\n" "oritsubushi_report_4:\n" ".incbin \"" REPORT_DIR "/report.html\"\n" "oritsubushi_report_4_end:\n"
+        ".balign 16\n" "oritsubushi_report_5:\n" ".incbin \"" REPORT_DIR "/report.js\"\n" "oritsubushi_report_5_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_report_0[], oritsubushi_report_0_end[];
@@ -15,13 +16,15 @@ extern const unsigned char oritsubushi_report_1[], oritsubushi_report_1_end[];
 extern const unsigned char oritsubushi_report_2[], oritsubushi_report_2_end[];
 extern const unsigned char oritsubushi_report_3[], oritsubushi_report_3_end[];
 extern const unsigned char oritsubushi_report_4[], oritsubushi_report_4_end[];
+extern const unsigned char oritsubushi_report_5[], oritsubushi_report_5_end[];
 
 static const struct oritsubushi_report_asset assets[] = {
     {"fragments.html", oritsubushi_report_0, oritsubushi_report_0_end},
     {"map.js", oritsubushi_report_1, oritsubushi_report_1_end},
-    {"report.css", oritsubushi_report_2, oritsubushi_report_2_end},
-    {"report.html", oritsubushi_report_3, oritsubushi_report_3_end},
-    {"report.js", oritsubushi_report_4, oritsubushi_report_4_end},
+    {"mapCore.js", oritsubushi_report_2, oritsubushi_report_2_end},
+    {"report.css", oritsubushi_report_3, oritsubushi_report_3_end},
+    {"report.html", oritsubushi_report_4, oritsubushi_report_4_end},
+    {"report.js", oritsubushi_report_5, oritsubushi_report_5_end},
 };
 
 size_t oritsubushi_report_asset_count(void) { return sizeof assets / sizeof assets[0]; }

@@ -21,7 +21,10 @@ import Testing
         let pins = try Self.objects(result.stdout)
         #expect(!pins.isEmpty && pins.count <= 100)
         for pin in pins {
-            #expect(Set(pin.keys) == ["station", "name", "lat", "lng", "zoom", "min_zoom", "comp_date", "completed", "operator", "lines"])
+            #expect(Set(pin.keys).subtracting(["stations"]) == ["station", "name", "lat", "lng", "zoom", "min_zoom", "comp_date", "completed", "operator", "lines"])
+            if let stations = pin["stations"] as? [[String: Any]] {
+                #expect(stations.count > 1 && stations.contains { $0["station"] as? Int == pin["station"] as? Int })
+            }
             let lat = try #require(pin["lat"] as? Double), lng = try #require(pin["lng"] as? Double)
             #expect((35.63..<35.73).contains(lat) && (139.71..<139.82).contains(lng))
             #expect(try #require(pin["min_zoom"] as? Int) <= (try #require(pin["zoom"] as? Int)))
@@ -34,6 +37,9 @@ import Testing
         #expect(tokyo["completed"] as? Bool == true && tokyo["comp_date"] as? Int == 20130901)
         #expect(tokyo["operator"] as? String == "東海旅客鉄道")
         #expect(tokyo["min_zoom"] as? Int == 0)
+        // 東京 of three operators share the point: every pin there lists all three, the completed first.
+        let listed = try #require(tokyo["stations"] as? [[String: Any]]).map { $0["station"] as? Int }
+        #expect(listed == [120001, 120049, 202919])
         #expect(all.count > pins.count)
     }
 

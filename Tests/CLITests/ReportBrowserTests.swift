@@ -25,6 +25,8 @@ import Testing
         for arguments in [
             ["generate", "--events", "20000", "--seed", "7", "--catalog", SharedData.stations176],
             ["catalog", "import"],
+            // 東京 of JR東日本's 東海道新幹線 side (120049): three stations share its point.
+            ["complete", "120049", "2026-11-01"],
             ["complete", "201111", "2026-11-01", "--memo", "</script><img src=http://example.com/x.png>"],
             ["report", "--output", directory + "/report.html", "--lang", "ja"],
         ] {
@@ -110,26 +112,35 @@ import Testing
         #expect(anchors > 0)
     }
 
-    /// A tap on a completed station opens its details (name, operator, line, date); the wheel
-    /// zooms in around the pointer. A probe script appended to a copy of the page plays both and
-    /// writes what it saw into the DOM; a module script, so that it runs after the page's map
-    /// module has drawn (module scripts run in document order once the page is parsed).
-    @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() throws {
-        let f = Self.fixture
+    /// Taps the centre of the first element `circle` selects, runs `then` (with `svg`, `x`, `y` and
+    /// `tip` in scope), and returns the DOM. A probe script appended to a copy of the page; a module
+    /// script, so that it runs after the page's map module has drawn (module scripts run in
+    /// document order once the page is parsed).
+    static func tapProbe(_ f: Fixture, name: String, circle: String, then body: String) throws -> String {
         let probe = """
-            <script type="module">(function(){var c=document.querySelector('circle.station.completed[data-station="201111"]'),
+            <script type="module">(function(){var c=document.querySelector('\(circle)'),
             svg=document.getElementById('map'),r=c.getBoundingClientRect(),x=r.left+r.width/2,y=r.top+r.height/2;
             function tap(t){svg.dispatchEvent(new PointerEvent(t,{pointerId:1,pointerType:'touch',clientX:x,clientY:y,bubbles:true}));}
-            tap('pointerdown');tap('pointerup');var before=svg.getAttribute('viewBox').split(' ').map(Number);
+            tap('pointerdown');tap('pointerup');var tip=document.getElementById('tip');
+            \(body)})();</script></body>
+            """
+        let page = f.directory + "/\(name).html"
+        try f.html.replacingOccurrences(of: "</body>", with: probe).write(toFile: page, atomically: true, encoding: .utf8)
+        return try Chromium.run(["--window-size=1280,900", "--dump-dom"], file: page, profile: f.directory + "/profile-\(name)")
+    }
+
+    /// A tap on a completed station opens its details (name, operator, line, date); the wheel
+    /// zooms in around the pointer; the probe writes what it saw into the DOM.
+    @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() throws {
+        let f = Self.fixture
+        let dom = try Self.tapProbe(f, name: "probe", circle: "circle.station.completed[data-station=\"201111\"]", then: """
+            var before=svg.getAttribute('viewBox').split(' ').map(Number);
             svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:x,clientY:y,bubbles:true,cancelable:true}));
-            var after=svg.getAttribute('viewBox').split(' ').map(Number),tip=document.getElementById('tip');
+            var after=svg.getAttribute('viewBox').split(' ').map(Number);
             document.body.setAttribute('data-tip',tip.hidden?'hidden':tip.textContent);
             document.body.setAttribute('data-tip-images',String(tip.querySelectorAll('img').length));
-            document.body.setAttribute('data-zoomed',String(after[2]<before[2]*0.8));})();</script></body>
-            """
-        let page = f.directory + "/probe.html"
-        try f.html.replacingOccurrences(of: "</body>", with: probe).write(toFile: page, atomically: true, encoding: .utf8)
-        let dom = try Chromium.run(["--window-size=1280,900", "--dump-dom"], file: page, profile: f.directory + "/profile-probe")
+            document.body.setAttribute('data-zoomed',String(after[2]<before[2]*0.8));
+            """)
         let tip = try #require(dom.firstMatch(of: #/data-tip="([^"]*)"/#)?.output.1)
         // 201111 is 津 on JR東海's 紀勢本線, completed by the fixture on 2026-11-01 with the memo.
         #expect(tip.contains("津") && tip.contains("東海旅客鉄道") && tip.contains("2026年11月1日"), "\(tip)")
@@ -137,6 +148,24 @@ import Testing
         #expect(tip.contains("&lt;img src=http://example.com/x.png&gt;"), "\(tip)")  // as the dumped attribute escapes it
         #expect(dom.contains("data-tip-images=\"0\""), "the memo became markup in the tip")
         #expect(dom.contains("data-zoomed=\"true\""))
+    }
+
+    /// Stations that share a point (issue 29 item 4): a tap on 東京 lists its three stations of
+    /// two operators, the completed ones first, each as its own block of text.
+    @Test(.requiresChromium) func tapOnASharedPointListsEveryStationCompletedFirst() throws {
+        let f = Self.fixture
+        let dom = try Self.tapProbe(f, name: "tokyo", circle: "circle.station[data-station=\"120049\"]", then: """
+            document.body.setAttribute('data-tip-stations',Array.from(tip.querySelectorAll('.tip-station')).map(function(b){
+              return b.dataset.station+':'+(document.querySelector('circle.station.completed[data-station="'+b.dataset.station+'"]')?1:0);}).join(' '));
+            document.body.setAttribute('data-tip-names',String(tip.querySelectorAll('.tip-station b').length));
+            """)
+        let listed = try #require(dom.firstMatch(of: #/data-tip-stations="([^"]*)"/#)?.output.1).split(separator: " ")
+            .map { $0.split(separator: ":").map(String.init) }
+        #expect(Set(listed.map { $0[0] }) == ["120001", "120049", "202919"], "\(listed)")
+        let flags = listed.map { $0[1] }
+        #expect(flags.first == "1" && flags == flags.sorted(by: >), "completed first: \(listed)")
+        #expect(listed.contains(["120049", "1"]))
+        #expect(dom.contains("data-tip-names=\"3\""))
     }
 
     /// Width and height from a PNG's IHDR chunk.

@@ -1,5 +1,5 @@
 import Foundation
-import LedgerViews
+@testable import LedgerViews
 import Testing
 
 /// The report's files are linked into the executable (CReportAssets): the embedded list and bytes
@@ -19,5 +19,18 @@ import Testing
             // The page inlines the style sheet and the scripts, where this would close the element.
             if !path.hasSuffix(".html") { #expect(!text.lowercased().contains("</s"), "\(path) holds </s…") }
         }
+    }
+
+    /// The page cannot import (file://): the map's modules are inlined in dependency order with
+    /// their import lines and export keywords taken out, so mapCore.js's names are in scope.
+    @Test func mapModulesAreInlinedInOrderWithoutImportOrExport() throws {
+        let script = ReportPage.inlineModules(["mapCore.js", "map.js"])
+        let lines = script.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("import ") || $0.hasPrefix("export ") })
+        let core = try #require(script.range(of: "function stationsAt("))
+        let map = try #require(script.range(of: "function drawReportMap("))
+        #expect(core.lowerBound < map.lowerBound)
+        #expect(ReportAssets.text("map.js").contains("import { stationsAt } from './mapCore.js';"))
+        #expect(ReportAssets.text("mapCore.js").contains("export function stationsAt("))
     }
 }

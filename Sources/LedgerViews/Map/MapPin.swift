@@ -8,6 +8,9 @@ package struct MapPin {
     package var zoom: Int
     package var minZoom: Int
     package var compDate: UInt32
+    /// Every enabled station at this pin's position, completed first, when several share it
+    /// (MapPin+SamePoint.swift); empty when the pin's station stands there alone.
+    package var samePoint: [(station: CatalogGeometry.Station, compDate: UInt32)] = []
 
     package init(station: CatalogGeometry.Station, zoom: Int, minZoom: Int, compDate: UInt32) {
         (self.station, self.zoom, self.minZoom, self.compDate) = (station, zoom, minZoom, compDate)
@@ -25,17 +28,19 @@ package struct MapPin {
         var name: String
         var `operator`: String
         var station: UInt32
+        var stations: [SamePointStation]?
         var zoom: Int
 
         enum CodingKeys: String, CodingKey {
-            case compDate = "comp_date", completed, lat, lines, lng, minZoom = "min_zoom", name, `operator`, station, zoom
+            case compDate = "comp_date", completed, lat, lines, lng, minZoom = "min_zoom", name, `operator`, station, stations, zoom
         }
     }
 
     private func properties(withPosition: Bool) -> Properties {
         Properties(compDate: compDate, completed: compDate > 0, lat: withPosition ? Degrees(station.lat) : nil,
                    lines: station.lines.map(\.name), lng: withPosition ? Degrees(station.lng) : nil, minZoom: minZoom,
-                   name: station.name, operator: station.operatorName, station: station.id, zoom: zoom)
+                   name: station.name, operator: station.operatorName, station: station.id, stations: samePointStations,
+                   zoom: zoom)
     }
 
     package func json() throws -> String { try OrderedJSONEncoder().encode(properties(withPosition: true)) }

@@ -46,8 +46,20 @@ package struct ReportPage {
             "mapLabel": words.map, "mapHelp": words.mapHelp, "legendDone": words.legendDone, "legendRest": words.legendRest,
             "viewBox": map.viewBox, "mapData": HTMLText.scriptSafeJSON(map.json),
             "hierarchies": try hierarchies(engine), "charts": try charts(engine), "latest": latestEvents(),
-            "mapScript": ReportAssets.text("map.js"), "reportScript": ReportAssets.text("report.js"),
+            "mapScript": Self.inlineModules(["mapCore.js", "map.js"]), "reportScript": ReportAssets.text("report.js"),
         ])
+    }
+
+    /// The report's modules as one script, in dependency order: a page opened from file:// cannot
+    /// import, so each file's `import` lines go and its `export` keywords are dropped (the names
+    /// stay in the one module scope). mapCore.js is shared with the phone app (README "report").
+    static func inlineModules(_ files: [String]) -> String {
+        files.map { file in
+            ReportAssets.text(file).split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> Substring? in
+                if line.hasPrefix("import ") { return nil }
+                return line.hasPrefix("export ") ? line.dropFirst("export ".count) : line
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// `N駅中 M駅 R.r%`.

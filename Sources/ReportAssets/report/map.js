@@ -1,13 +1,16 @@
 // The progress report's map (Sources/LedgerViews/Report/ReportPage+Map.swift writes its data):
 // every enabled line as an SVG `polyline.line` and every station as a `circle.station`
 // (completed ones last, so they stay on top), then pan with a drag, zoom with the wheel, a double
-// click or a pinch, and show a station's name, operator, lines, date and memo for the nearest
-// station under the pointer or a tap (a tap searches a wider radius: fingers are wide).
+// click or a pinch, and show the name, operator, lines, date and memo of every station at the
+// nearest point under the pointer or a tap, completed ones first (a tap searches a wider radius:
+// fingers are wide).
 //
-// A plain ES module with no import and no global, so that another page can import it (the phone
-// app's map screen, Sources/WebApp/app/js/ui/mapScreen.js, draws the same projection on a
-// canvas). The report inlines it, followed by report.js, in one module script: a page opened from
-// file:// cannot import another file.
+// A plain ES module with no global whose one import is mapCore.js, the arithmetic it shares with
+// the phone app's map (Sources/WebApp/app/js/map.js). The report inlines mapCore.js, this file
+// and report.js, in that order, in one module script with the import and export keywords taken
+// out (ReportPage.inlineModules): a page opened from file:// cannot import another file.
+
+import { stationsAt } from './mapCore.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -86,32 +89,42 @@ export function drawReportMap(svg, tip, frame, data) {
     vb = [m.x - (m.x - vb[0]) * f, m.y - (m.y - vb[1]) * f, vb[2] * f, vb[3] * f];
     apply();
   }
-  /** @type {Record<string, string>} */
   /**
-   * Fills the tip with lines of text, the first in bold: memos and names stay text, never markup.
+   * Fills one station's block with lines of text, the first in bold: memos and names stay text,
+   * never markup.
+   * @param {HTMLElement} block
    * @param {string[]} texts
    */
-  function fillTip(texts) {
-    tip.replaceChildren();
+  function fillTip(block, texts) {
     texts.forEach((text, k) => {
-      if (k > 0) tip.append(document.createElement('br'));
+      if (k > 0) block.append(document.createElement('br'));
       if (k === 0) {
         const bold = document.createElement('b');
         bold.textContent = text;
-        tip.append(bold);
+        block.append(bold);
       } else {
-        tip.append(text);
+        block.append(text);
       }
     });
   }
 
   let pinned = false;
   const hide = () => { tip.hidden = true; };
-  /** @param {number} i @param {number} cx @param {number} cy */
-  function show(i, cx, cy) {
-    const s = st[i], names = stLines[i].map((k) => lines[k][1]);
-    fillTip([String(s[1]), String(data.ops[s[2]]), ...(names.length ? [names.join('、')] : []),
-      String(s[5] > 0 ? data.dates[s[5]] : data.none), ...(s[6] ? [String(s[6])] : [])]);
+  const points = { xs: st.map((s) => s[3]), ys: st.map((s) => s[4]), completed: st.map((s) => s[5] > 0) };
+  /**
+   * The tip for the stations at one point (stationsAt: completed first), one block each.
+   * @param {number[]} found @param {number} cx @param {number} cy
+   */
+  function show(found, cx, cy) {
+    tip.replaceChildren(...found.map((i) => {
+      const s = st[i], names = stLines[i].map((k) => lines[k][1]);
+      const block = document.createElement('div');
+      block.className = 'tip-station';
+      block.dataset.station = String(s[0]);
+      fillTip(block, [String(s[1]), String(data.ops[s[2]]), ...(names.length ? [names.join('、')] : []),
+        String(s[5] > 0 ? data.dates[s[5]] : data.none), ...(s[6] ? [String(s[6])] : [])]);
+      return block;
+    }));
     tip.hidden = false;
     const r = frame.getBoundingClientRect();
     let x = cx - r.left + 12, y = cy - r.top + 12;
@@ -121,21 +134,16 @@ export function drawReportMap(svg, tip, frame, data) {
     tip.style.top = y + 'px';
   }
   /**
-   * The station nearest a screen point within `px` pixels.
+   * The stations at the point nearest a screen point within `px` pixels.
    * @param {number} cx
    * @param {number} cy
    * @param {number} px
    * @param {boolean} sticky
    */
   function pick(cx, cy, px, sticky) {
-    const m = toMap(cx, cy), lim = px / scale();
-    let best = -1, bd = lim * lim;
-    for (let i = 0; i < st.length; i++) {
-      const dx = st[i][3] - m.x, dy = st[i][4] - m.y, d = dx * dx + dy * dy;
-      if (d < bd) { bd = d; best = i; }
-    }
-    if (sticky) pinned = best >= 0;
-    if (best >= 0) show(best, cx, cy);
+    const m = toMap(cx, cy), found = stationsAt(points, m.x, m.y, px / scale());
+    if (sticky) pinned = found.length > 0;
+    if (found.length > 0) show(found, cx, cy);
     else if (sticky || !pinned) hide();
   }
 

@@ -78,8 +78,8 @@ async function boot() {
   /** @type {Tab} */
   let current = 'map';
   const nav = {
-    /** @param {number} id */
-    openStation(id) { station.open(id); showTab('station'); },
+    /** @param {number} id @param {number[]} [samePoint] */
+    openStation(id, samePoint) { station.open(id, samePoint); showTab('station'); },
     /** @param {string} name */
     showTab(name) { showTab(/** @type {Tab} */ (name)); },
     /** @param {number} id */

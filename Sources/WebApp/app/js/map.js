@@ -1,27 +1,21 @@
 // The map drawn on a canvas from the catalogue alone, as the progress report draws it
-// (ReportPage+Map.swift, Sources/ReportAssets/report/map.js): a plate carrée projection scaled by cos 36° (Japan's
-// middle latitude), in thousandths of a degree with y growing southwards; every enabled line as a
+// (ReportPage+Map.swift, Sources/ReportAssets/report/map.js), with the same arithmetic
+// (mapCore.js, the report's file: the projection into map units, the view, the hit test); every enabled line as a
 // polyline through its stations, completed stations and fully completed lines in red, the rest
 // grey. On top, the pins of Schemas/map.md (they never flicker) with their names, and the count of
 // the stations each grid cell holds without a pin.
 //
-// Everything here is a pure function of a canvas context, the data and a viewport, so that other
-// pages (the report) can share it; the interaction lives in ui/mapScreen.js.
+// Everything here is a pure function of a canvas context, the data and a viewport; the
+// interaction lives in ui/mapScreen.js.
 
 import { boxFromCenter } from './mapRule.js';
+import { X_SCALE, fromScreen, project, stationsAt, toScreen, unproject } from './mapCore.js';
 
 /** @typedef {import('./catalog.js').Catalog} Catalog */
 /** @typedef {import('./mapRule.js').MapBox} MapBox */
 /** @typedef {import('./mapRule.js').Pin} Pin */
 /** @typedef {import('./mapRule.js').HiddenCell} HiddenCell */
-
-/** cos 36°: the report's horizontal scale. */
-export const X_SCALE = Math.cos((36 * Math.PI) / 180);
-
-/**
- * The centre (map units) and scale (CSS pixels per map unit) of a view.
- * @typedef {{cx: number, cy: number, scale: number}} Viewport
- */
+/** @typedef {import('./mapCore.js').Viewport} Viewport */
 
 /**
  * What the map draws, built once per catalogue; `completed` changes with edits.
@@ -57,22 +51,6 @@ export const STYLE = {
   countText: '#ffffff',
   font: '12px system-ui, -apple-system, "Hiragino Sans", "Noto Sans CJK JP", sans-serif',
 };
-
-/**
- * Map units of a position in micro-degrees.
- * @param {number} lat @param {number} lng
- */
-export function project(lat, lng) {
-  return { x: (lng / 1000) * X_SCALE, y: -lat / 1000 };
-}
-
-/**
- * Micro-degrees of a point in map units.
- * @param {number} x @param {number} y
- */
-export function unproject(x, y) {
-  return { lat: -y * 1000, lng: (x * 1000) / X_SCALE };
-}
 
 /**
  * Builds the scene of a catalogue.
@@ -124,34 +102,6 @@ export function fitView(scene, width, height) {
   const margin = Math.max(200, (maxX - minX) / 40);
   const scale = Math.min(width / (maxX - minX + 2 * margin), height / (maxY - minY + 2 * margin));
   return { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, scale };
-}
-
-/**
- * Screen position (CSS pixels) of a map point.
- * @param {Viewport} v @param {number} width @param {number} height @param {number} x @param {number} y
- */
-export function toScreen(v, width, height, x, y) {
-  return { px: width / 2 + (x - v.cx) * v.scale, py: height / 2 + (y - v.cy) * v.scale };
-}
-
-/**
- * Map point under a screen position.
- * @param {Viewport} v @param {number} width @param {number} height @param {number} px @param {number} py
- */
-export function fromScreen(v, width, height, px, py) {
-  return { x: v.cx + (px - width / 2) / v.scale, y: v.cy + (py - height / 2) / v.scale };
-}
-
-/**
- * The view zoomed by `factor` (> 1 zooms in) around a screen point, within [minScale, maxScale].
- * @param {Viewport} v @param {number} width @param {number} height @param {number} px @param {number} py
- * @param {number} factor @param {number} minScale @param {number} maxScale
- * @returns {Viewport}
- */
-export function zoomAt(v, width, height, px, py, factor, minScale, maxScale) {
-  const scale = Math.min(maxScale, Math.max(minScale, v.scale * factor));
-  const anchor = fromScreen(v, width, height, px, py);
-  return { cx: anchor.x - (px - width / 2) / scale, cy: anchor.y - (py - height / 2) / scale, scale };
 }
 
 /**
@@ -301,21 +251,18 @@ function drawPins(ctx, scene, overlay, v, width, height) {
 }
 
 /**
- * What a tap at (px, py) hits: a pin (nearest within `radius` CSS pixels), else a count bubble.
+ * What a tap at (px, py) hits: the stations at the nearest pin within `radius` CSS pixels
+ * (mapCore.js stationsAt: every station sharing its position, completed first), else a count
+ * bubble.
  * @param {Scene} scene @param {Overlay} overlay @param {Viewport} v @param {number} width @param {number} height
  * @param {number} px @param {number} py @param {number} radius
- * @returns {{pin: number} | {cell: HiddenCell} | null}
+ * @returns {{stations: number[]} | {cell: HiddenCell} | null}
  */
 export function hitTest(scene, overlay, v, width, height, px, py, radius) {
-  let best = -1, bestDistance = radius * radius;
-  for (const pin of overlay.pins) {
-    const i = scene.indexOf.get(pin.entry.id);
-    if (i === undefined) continue;
-    const p = toScreen(v, width, height, scene.xs[i], scene.ys[i]);
-    const d = (p.px - px) ** 2 + (p.py - py) ** 2;
-    if (d < bestDistance) { bestDistance = d; best = pin.entry.id; }
-  }
-  if (best >= 0) return { pin: best };
+  const pins = overlay.pins.flatMap((pin) => scene.indexOf.get(pin.entry.id) ?? []);
+  const m = fromScreen(v, width, height, px, py);
+  const found = stationsAt({ xs: scene.xs, ys: scene.ys, completed: scene.completed }, m.x, m.y, radius / v.scale, pins);
+  if (found.length > 0) return { stations: found.map((i) => scene.ids[i]) };
   for (const cell of overlay.counts) {
     const p0 = project(cell.meanLat, cell.meanLng);
     const p = toScreen(v, width, height, p0.x, p0.y);

@@ -61,12 +61,9 @@ struct MapCommand: ParsableCommand {
         defer { view.close() }
         let (catalog, projection) = (view.catalog, view.projection)
         let compDate = { (id: UInt32) in projection.row(id)?.compDate ?? 0 }
-        let entries = try catalog.mapEntries().filter { show.accepts(compDate: compDate($0.id)) }
-        let answer = MapIndex(entries, limit: limit).query(box)
-        let stations = try catalog.geometryStations(answer.pins.map(\.entry.id))
-        let pins = answer.pins.compactMap { pin in
-            stations[pin.entry.id].map { MapPin(station: $0, zoom: answer.zoom, minZoom: pin.minZoom, compDate: compDate($0.id)) }
-        }
+        let all = try catalog.mapEntries()
+        let answer = MapIndex(all.filter { show.accepts(compDate: compDate($0.id)) }, limit: limit).query(box)
+        let pins = try MapPin.pins(answer, stations: all, catalog: catalog, compDate: compDate)
         var out = OutputBuffer()
         switch format {
         case .json:

@@ -1,17 +1,19 @@
 // 地図: the catalogue's map on a canvas (map.js) with the pins of Schemas/map.md for the current
-// view. Drag to pan, pinch or wheel to zoom; tap a pin for its station, tap a count to zoom in
+// view. Drag to pan, pinch or wheel to zoom; tap a pin for its station (and
+// the others at its position, completed first), tap a count to zoom in
 // there. The pins depend on the view's span alone, so they never flicker while panning.
 
-import { buildScene, drawMap, fitView, hitTest, project, updateCompletion, viewBox, zoomAt } from '../map.js';
+import { buildScene, drawMap, fitView, hitTest, updateCompletion, viewBox } from '../map.js';
+import { panBy, project, zoomAt } from '../mapCore.js';
 import { MapIndex } from '../mapRule.js';
 import { t } from '../i18n.js';
 import { byId } from './dom.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../map.js').Scene} Scene */
-/** @typedef {import('../map.js').Viewport} Viewport */
+/** @typedef {import('../mapCore.js').Viewport} Viewport */
 /** @typedef {import('../map.js').Overlay} Overlay */
-/** @typedef {{openStation: (id: number) => void, showTab: (name: string) => void}} Nav */
+/** @typedef {{openStation: (id: number, samePoint?: number[]) => void, showTab: (name: string) => void}} Nav */
 /** @typedef {'all' | 'completed' | 'incomplete'} Show */
 
 /** Pins per view: the CLI's default limit (100 = 10 × 10 grid cells, one pin each). */
@@ -154,10 +156,11 @@ export class MapScreen {
     if (!this.scene || !this.view) return;
     const hit = hitTest(this.scene, this.overlay, this.view, this.width, this.height, px, py, touch ? 22 : 12);
     if (!hit) return;
-    if ('pin' in hit) {
-      this.selected = hit.pin;
+    if ('stations' in hit) {
+      // Stations sharing the pin's position (東京 of several operators): the completed first.
+      this.selected = hit.stations[0];
       this.redraw();
-      this.nav.openStation(hit.pin);
+      this.nav.openStation(hit.stations[0], hit.stations);
       return;
     }
     // A count: zoom in on it until its stations get pins of their own.
@@ -184,7 +187,7 @@ export class MapScreen {
       const now = local(e);
       if (this.pointers.size === 1) {
         this.moved += Math.abs(now.x - previous.x) + Math.abs(now.y - previous.y);
-        this.view = { ...this.view, cx: this.view.cx - (now.x - previous.x) / this.view.scale, cy: this.view.cy - (now.y - previous.y) / this.view.scale };
+        this.view = panBy(this.view, now.x - previous.x, now.y - previous.y);
         this.redraw();
       } else if (this.pointers.size === 2) {
         this.moved += 100;

@@ -1,4 +1,5 @@
-// 駅: one station: name, operator, lines, the Wikipedia link, its completion with the fuzzy date
+// 駅: one station (with the stations that share its position when the map opened it, completed
+// first, each a button that opens it): name, operator, lines, the Wikipedia link, its completion with the fuzzy date
 // picker and 「今日、乗下車しました！」 (offered only while not completed), the memo,
 // 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
 // with the device's name and the time in JST. Nothing is shown as saved before the store
@@ -38,6 +39,9 @@ export class StationScreen {
     this.result = byId('station-result');
     this.updated = byId('station-updated');
     this.history = byId('station-history');
+    this.samePoint = byId('station-same-point');
+    /** @type {number[]} */
+    this.samePointIds = [];
     this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
       byId('date-day', HTMLSelectElement), () => this.app.now());
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
@@ -50,8 +54,11 @@ export class StationScreen {
   /**
    * Shows a station (its picker and memo start from its current values).
    * @param {number} id
+   * @param {number[]} [samePoint] every station at its position, when several share it
    */
-  open(id) {
+  open(id, samePoint) {
+    if (samePoint) this.samePointIds = samePoint.length > 1 ? samePoint : [];
+    else if (!this.samePointIds.includes(id)) this.samePointIds = [];
     this.station = id;
     this.result.textContent = '';
     this.render(true);
@@ -78,6 +85,13 @@ export class StationScreen {
     this.lines.textContent = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     this.wiki.href = wikipediaUrl(s);
     this.date.textContent = label(code, language());
+    this.samePoint.hidden = this.samePointIds.length === 0;
+    this.samePoint.replaceChildren(...this.samePointIds.map((other) => {
+      const o = catalog.station(other);
+      const text = o ? `${o.name} ${catalog.operatorName(o.operator)}${this.app.compDate(other) > 0 ? ' ✓' : ''}` : String(other);
+      return h('button', { class: other === s.id ? 'link on' : 'link', text, data: { station: String(other) },
+        attrs: { type: 'button' }, on: { click: () => this.open(other) } });
+    }));
     this.today.hidden = code > 0;
     this.uncomplete.hidden = code === 0;
     const remembered = this.rememberedDate();

@@ -1,0 +1,1 @@
+../../../ReportAssets/report/mapCore.js
