@@ -18,7 +18,7 @@ import Testing
         try Data(Self.bom + Array("駒ヶ根\t2013-09-01\tメモ\r\n201111\t2014\t二行目\r\n".utf8)).write(to: URL(fileURLWithPath: file))
         let result = try cli.run("complete", "--batch", file)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("station 200126: date 2013-09-01, memo set (event"), "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("200126  駒ヶ根駅  ") && result.stdout.contains(": date 2013-09-01, memo set (event"), "\(result.stdout)")
         let memos = try Self.memos(cli)
         #expect(memos == ["メモ", "二行目"], "\(memos)")
     }
@@ -87,10 +87,10 @@ import Testing
 
     @Test("complete --batch --dry-run and import --dry-run list what would happen and write nothing", arguments: [
         (["complete", "--batch", "FILE", "--dry-run"], "201111\t2013\n300260\t2014\tメモ\n",
-         ["station 201111: date 2013 (would be recorded)", "station 300260: date 2014, memo set (would be recorded)",
+         ["201111  津駅  東海旅客鉄道  紀勢本線: date 2013 (would be recorded)", "300260  津駅  伊勢鉄道  伊勢線: date 2014, memo set (would be recorded)",
           "2 stations in the batch: 2 would be recorded, 0 unchanged; nothing was written (--dry-run)"]),
         (["import", "oritsubushi-tsv", "FILE", "--dry-run"], "201111\t20130901\t1700000000\t\n300260\t20140000\t1700000001\tメモ\n",
-         ["station 201111: date 2013-09-01", "station 300260: date 2014, memo set",
+         ["201111  津駅  東海旅客鉄道  紀勢本線: date 2013-09-01", "300260  津駅  伊勢鉄道  伊勢線: date 2014, memo set",
           "dry run: would import 2 rows: 2 events to append, 0 rows unchanged; nothing was written"]),
     ])
     func dryRun(_ arguments: [String], _ content: String, _ expected: [String]) throws {

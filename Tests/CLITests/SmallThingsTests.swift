@@ -46,7 +46,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: work) }
         let result = try cli.run("complete", "201111", typed)
         #expect(result.status == 0, "\(typed): \(result.stderr)")
-        #expect(result.stdout.hasPrefix("station 201111: date \(canonical) (event"), "\(typed): \(result.stdout)")
+        #expect(result.stdout.hasPrefix("201111  津駅  東海旅客鉄道  紀勢本線: date \(canonical) (event"), "\(typed): \(result.stdout)")
         let found = try cli.run("station", "find", "--date", typed)
         #expect(found.stdout.contains("201111"), "\(typed): station find --date: \(found.stderr)")
     }
@@ -57,7 +57,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: work) }
         let result = try cli.run("today", "201111", "--memo", "朝の列車")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("station 201111: date 2026-11-22, memo set (event"), "\(result.stdout)")
+        #expect(result.stdout.hasPrefix("201111  津駅  東海旅客鉄道  紀勢本線: date 2026-11-22, memo set (event"), "\(result.stdout)")
         #expect(try cli.run("history", "201111", "--format", "jsonl").stdout.contains("\"memo\":\"朝の列車\""))
     }
 

@@ -19,18 +19,18 @@ import Testing
 
     /// Each command with a name (and qualifiers where the name alone is ambiguous).
     static let uses: [Use] = [
-        Use(arguments: ["complete", "津", "2014-05", "--operator", "近鉄"], stdout: "station 301230: date 2014-05 (event"),
-        Use(arguments: ["complete", "つ", "2014", "--operator", "JR東海"], stdout: "station 201111: date 2014 (event"),
-        Use(arguments: ["complete", "津駅", "2014", "--line", "伊勢線"], stdout: "station 300260: date 2014 (event"),
-        Use(arguments: ["complete", "津", "2014", "--operator", "伊勢", "--pref", "三重"], stdout: "station 300260: date 2014 (event"),
-        Use(arguments: ["complete", "駒ケ根", "unknown"], stdout: "station 200126: date unknown (event"),
-        Use(arguments: ["today", "鳥羽", "--operator", "JR東海"], stdout: "station 201855: date 2026-11-22 (event"),
-        Use(arguments: ["today", "津", "--operator", "近鉄", "--force"], stdout: "station 301230: date 2026-11-22 (event"),
-        Use(arguments: ["uncomplete", "津", "--operator", "50110"], stdout: "station 301230: date none (event"),
-        Use(arguments: ["memo", "ｺﾏｶﾞﾈ", "駒ヶ岳"], stdout: "station 200126: memo set (event"),
-        Use(arguments: ["history", "津", "--operator", "近鉄"], stdout: "station 301230  date 2013-09-01"),
+        Use(arguments: ["complete", "津", "2014-05", "--operator", "近鉄"], stdout: "301230  津駅  近畿日本鉄道  名古屋線: date 2014-05 (event"),
+        Use(arguments: ["complete", "つ", "2014", "--operator", "JR東海"], stdout: "201111  津駅  東海旅客鉄道  紀勢本線: date 2014 (event"),
+        Use(arguments: ["complete", "津駅", "2014", "--line", "伊勢線"], stdout: "300260  津駅  伊勢鉄道  伊勢線: date 2014 (event"),
+        Use(arguments: ["complete", "津", "2014", "--operator", "伊勢", "--pref", "三重"], stdout: "300260  津駅  伊勢鉄道  伊勢線: date 2014 (event"),
+        Use(arguments: ["complete", "駒ケ根", "unknown"], stdout: "200126  駒ヶ根駅  東海旅客鉄道  飯田線: date unknown (event"),
+        Use(arguments: ["today", "鳥羽", "--operator", "JR東海"], stdout: "201855  鳥羽駅  東海旅客鉄道  参宮線: date 2026-11-22 (event"),
+        Use(arguments: ["today", "津", "--operator", "近鉄", "--force"], stdout: "301230  津駅  近畿日本鉄道  名古屋線: date 2026-11-22 (event"),
+        Use(arguments: ["uncomplete", "津", "--operator", "50110"], stdout: "301230  津駅  近畿日本鉄道  名古屋線: date none (event"),
+        Use(arguments: ["memo", "ｺﾏｶﾞﾈ", "駒ヶ岳"], stdout: "200126  駒ヶ根駅  東海旅客鉄道  飯田線: memo set (event"),
+        Use(arguments: ["history", "津", "--operator", "近鉄"], stdout: "phone#2  station 301230  date 2013-09-01"),
         Use(arguments: ["station", "show", "津", "--operator", "近鉄"], stdout: "301230"),
-        Use(arguments: ["replay", "--station", "つ", "--operator", "近畿日本鉄道"], stdout: "station 301230  date 2013-09-01"),
+        Use(arguments: ["replay", "--station", "つ", "--operator", "近畿日本鉄道"], stdout: "phone#2  station 301230  date 2013-09-01"),
         Use(arguments: ["conflicts", "--station", "津", "--pref", "24", "--line", "名古屋線"], stdout: "no conflicts"),
     ]
 
@@ -106,20 +106,20 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: work) }
         let events = { try cli.run("replay", "--all", "--format", "jsonl").stdout }
         #expect(try cli.run("complete", "鳥羽", "2014-05", "--operator", "近鉄").status == 0)
-        #expect(try cli.run("complete", "新宿", "last", "--operator", "京王").stdout.hasPrefix("station 300645: date 2014-05 (event"))
+        #expect(try cli.run("complete", "新宿", "last", "--operator", "京王").stdout.hasPrefix("300645  新宿駅  京王電鉄  京王線: date 2014-05 (event"))
         #expect(try cli.run("complete", "300645", "none").status == 0)
         #expect(try cli.run("memo", "300645", "x").status == 0)
-        #expect(try cli.run("complete", "302192", "LAST").stdout.hasPrefix("station 302192: date 2014-05 (event"))
+        #expect(try cli.run("complete", "302192", "LAST").stdout.hasPrefix("302192  新宿駅  小田急電鉄  小田原線: date 2014-05 (event"))
         let state = try String(contentsOfFile: work + "/ledger/ui-state.json", encoding: .utf8)
         #expect(state.contains("\"last_date\":\"2014-05\""), "\(state)")
         let log = try events()
         #expect(!log.contains("2014-05") && !log.contains("last"))   // comp_date codes only, no UI state
         #expect(try cli.run("today", "牛ケ原").status == 0)
-        #expect(try cli.run("complete", "駒ヶ根", "last").stdout.hasPrefix("station 200126: date 2026-11-22 (event"))
+        #expect(try cli.run("complete", "駒ヶ根", "last").stdout.hasPrefix("200126  駒ヶ根駅  東海旅客鉄道  飯田線: date 2026-11-22 (event"))
         // A no-op complete still counts as the date given.
         #expect(try cli.run("complete", "300645", "2010").status == 0)
         #expect(try cli.run("complete", "300645", "2010").stdout.contains("unchanged"))
-        #expect(try cli.run("complete", "201855", "last").stdout.hasPrefix("station 201855: date 2010 (event"))
+        #expect(try cli.run("complete", "201855", "last").stdout.hasPrefix("201855  鳥羽駅  東海旅客鉄道  参宮線: date 2010 (event"))
         #expect(try cli.run("verify").status == 0)
     }
 

@@ -57,9 +57,9 @@ import Testing
             dates: all
             stations / share / out of  key         label
                    3    0.0%     9520              (this level)
-                   2   66.6%        3  2013        2013年
-                   1   33.3%        3  unknown     年月日不明
-                9517   99.9%     9520  incomplete  未乗下車
+                   2   66.6%        3  2013        2013
+                   1   33.3%        3  unknown     unknown
+                9517   99.9%     9520  incomplete  not completed
             """),
         (years, .ja, """
             乗下車日
@@ -70,11 +70,11 @@ import Testing
             incomplete  未乗下車    9517  9520駅中 9517駅 99.9%
             """),
         (oneYear, .en, """
-            dates: 2013年
+            dates: 2013
             stations / share / out of  key     label
                    2   66.6%        3          (this level)
-                   1   50.0%        2  201309  2013年9月
-                   1   50.0%        2  201300  2013年 月日不明
+                   1   50.0%        2  201309  2013-09
+                   1   50.0%        2  201300  2013-unknown
             """),
         (oneYear, .ja, """
             乗下車日 › 2013年
@@ -84,25 +84,25 @@ import Testing
             201300  2013年 月日不明     1  2駅中 1駅 50.0%
             """),
         (dayList, .en, """
-            dates: 2013年 › 2013年9月 › 2013年9月1日
+            dates: 2013 › 2013-09 › 2013-09-01
             stations / share / out of
                    1  100.0%        1
-            station  comp_date  name  memo
-            300260   20130901   津駅  "伊勢\\n鉄道"
+            date        s_id  name  operator  lines  memo
+            2013-09-01  300260  津駅  "伊勢\\n鉄道"
             """),
         (dayList, .ja, """
             乗下車日 › 2013年 › 2013年9月 › 2013年9月1日
             1駅中 1駅 100.0%
-            s_id    乗下車日      駅名  メモ
-            300260  2013年9月1日  津駅  "伊勢\\n鉄道"
+            乗下車日      s_id  駅名  事業者  路線  メモ
+            2013年9月1日  300260  津駅  "伊勢\\n鉄道"
             """),
         (prefectureList, .ja, """
             全都道府県 › 24 三重県
             240駅中 2駅 0.8% 残り238駅
-            s_id    乗下車日             駅名  メモ
-            300260  2013年9月頃          津駅
-            201111  乗下車済 (日付不明)  津駅
-            301230  未乗下車             津駅
+            乗下車日             s_id  駅名  事業者  路線  メモ
+            2013年9月頃          300260  津駅
+            乗下車済 (日付不明)  201111  津駅
+            未乗下車             301230  津駅
             """),
     ]
 

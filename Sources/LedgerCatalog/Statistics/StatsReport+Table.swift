@@ -9,20 +9,27 @@ import LedgerCore
 ///   the table never reads 未乗下車 as "all done".
 /// - `ja`: the apps' description `N駅中 M駅 R.r% 残りK駅` after key and label; date groups
 ///   drop 「残り」 (Schemas/domain-rules.md §18) and get a 駅数 column of their own.
+///
+/// Dates are labels in both languages (`en`: the date groups `station find --date` takes, such
+/// as 2013-09 or 2013-unknown; never a raw comp_date code), and a station list names each
+/// station as `station find` does (`StationLabel`: s_id, name, operator, lines), so that three
+/// 新宿駅 read apart.
 extension StatsReport {
-    package func table(_ language: OutputLanguage = .en) -> String {
+    package func table(_ language: OutputLanguage = .en, labels: StationLabel? = nil) -> String {
         var lines = [title(language)]
         switch language {
         case .en: lines += hierarchy == .dates ? englishDates() : englishCounts()
         case .ja: lines += japanese()
         }
+        if groups == nil { lines += stationList(language, labels) }
         return lines.joined(separator: "\n")
     }
 
     private func title(_ language: OutputLanguage) -> String {
         switch language {
         case .en:
-            return "\(hierarchy.rawValue): " + (path.isEmpty ? "all" : pathLabels.joined(separator: " › "))
+            let labels = hierarchy == .dates ? path.map(Self.englishDateLabel) : pathLabels
+            return "\(hierarchy.rawValue): " + (path.isEmpty ? "all" : labels.joined(separator: " › "))
         case .ja:
             let names: [StatsHierarchy: String] = [.operators: "全事業者", .prefectures: "全都道府県", .yomi: "読み", .dates: "乗下車日"]
             return ([names[hierarchy]!] + pathLabels).joined(separator: " › ")
@@ -62,15 +69,40 @@ extension StatsReport {
             lines.append(header + "  " + DisplayWidth.pad("key", keyWidth) + "  label")
             lines.append(numbers(counts) + "  " + DisplayWidth.pad("", keyWidth) + "  (this level)")
             for g in groups {
-                lines.append(numbers(g.counts) + "  " + DisplayWidth.pad(g.key, keyWidth) + "  " + g.label)
+                let label = hierarchy == .dates ? Self.englishDateLabel(g.key) : g.label
+                lines.append(numbers(g.counts) + "  " + DisplayWidth.pad(g.key, keyWidth) + "  " + label)
             }
         } else {
             lines.append(header)
             lines.append(numbers(counts))
-            lines.append("station  comp_date  name  memo")
-            for s in stations ?? [] {
-                lines.append(DisplayWidth.pad("\(s.station)", 7) + "  " + DisplayWidth.pad("\(s.compDate)", 9) + "  " + s.name + Self.memo(s))
-            }
+        }
+        return lines
+    }
+
+    /// A dates KEY in English: the date group `station find --date` takes for it (2013, 2013-09,
+    /// 2013-unknown, 2013-09-01, 2013-09-unknown, unknown) or "not completed".
+    private static func englishDateLabel(_ key: String) -> String {
+        let digits = Array(key)
+        func part(_ range: Range<Int>) -> String { String(digits[range]) }
+        switch (key, digits.count) {
+        case ("incomplete", _): return "not completed"
+        case (_, 6): return part(0..<4) + "-" + (part(4..<6) == "00" ? "unknown" : part(4..<6))
+        case (_, 8): return part(0..<4) + "-" + part(4..<6) + "-" + (part(6..<8) == "00" ? "unknown" : part(6..<8))
+        default: return key
+        }
+    }
+
+    /// The stations of a last level: date label, station label (or s_id and name without a
+    /// catalogue), memo.
+    private func stationList(_ language: OutputLanguage, _ labels: StationLabel?) -> [String] {
+        let list = stations ?? []
+        let dates = list.map { ((try? CompletionDate(code: $0.compDate)) ?? .notCompleted).label(language) }
+        let dateHeader = language == .ja ? "乗下車日" : "date"
+        let dateWidth = max(DisplayWidth.of(dateHeader), dates.map(DisplayWidth.of).max() ?? 0)
+        var lines = [DisplayWidth.pad(dateHeader, dateWidth) + (language == .ja ? "  s_id  駅名  事業者  路線  メモ" : "  s_id  name  operator  lines  memo")]
+        for (s, date) in zip(list, dates) {
+            let station = labels?.text(s.station) ?? "\(s.station)  \(s.name)"
+            lines.append(DisplayWidth.pad(date, dateWidth) + "  " + station + Self.memo(s))
         }
         return lines
     }
@@ -99,14 +131,6 @@ extension StatsReport {
             for g in groups {
                 lines.append(DisplayWidth.pad(g.key, keyWidth) + "  " + DisplayWidth.pad(g.label, labelWidth) + "  " + count(g)
                              + Self.description(g.counts, dateGroup: dates))
-            }
-        } else {
-            let list = stations ?? []
-            let labels = list.map { ((try? CompletionDate(code: $0.compDate)) ?? .notCompleted).label(.ja) }
-            let dateWidth = max(8, labels.map(DisplayWidth.of).max() ?? 0)
-            lines.append("s_id    " + DisplayWidth.pad("乗下車日", dateWidth) + "  駅名  メモ")
-            for (s, label) in zip(list, labels) {
-                lines.append(DisplayWidth.pad("\(s.station)", 6) + "  " + DisplayWidth.pad(label, dateWidth) + "  " + s.name + Self.memo(s))
             }
         }
         return lines

@@ -1,4 +1,3 @@
-import Foundation
 import LedgerCatalog
 import LedgerCore
 
@@ -16,7 +15,7 @@ extension ReportPage {
             }
             if let memo = e.memo { change.append(words.memo + " " + JSONText.quoted(memo)) }
             rows.append(ReportTemplate.render("event", [
-                "time": Self.japanTime(e.order.hlc), "device": e.deviceName, "station": station,
+                "time": JapanTime.text(e.order.hlc, language, precision: .minutes), "device": e.deviceName, "station": station,
                 "change": change.joined(separator: " · "),
             ]))
         }
@@ -30,9 +29,4 @@ extension ReportPage {
         ])
     }
 
-    /// An event's time in Japan time, to the minute: `2026-11-24 13:30 JST`.
-    package static func japanTime(_ hlc: HybridTimestamp) -> String {
-        let iso = ISO8601.format(milliseconds: hlc.milliseconds + 9 * 3_600_000)
-        return String(iso.prefix(16)).replacingOccurrences(of: "T", with: " ") + " JST"
-    }
 }

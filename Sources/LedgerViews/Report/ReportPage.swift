@@ -35,12 +35,12 @@ package struct ReportPage {
         let engine = StatisticsEngine(catalog: snapshot, projection: projection)
         let all = try engine.report(.prefectures, path: [])
         let map = try mapData()
-        let time = asOf ?? activity.events.first.map { Self.japanTime($0.order.hlc) } ?? ""
+        let time = asOf ?? activity.events.first.map { JapanTime.text($0.order.hlc, language, precision: .minutes) } ?? ""
         return ReportTemplate.page.render([
             "lang": language.rawValue, "title": words.title, "css": ReportAssets.text("report.css"),
             "stations": "\(all.counts.total)", "completed": "\(all.counts.completed)",
             "lines": "\(map.lines)", "completedLines": "\(map.completedLines)",
-            "total": Self.total(all.counts), "bar": Self.bar(all.counts),
+            "total": words.total(all.counts), "bar": Self.bar(all.counts),
             "lineCountLabel": words.lineCount, "completedLinesLabel": words.completedLines,
             "asOf": time.isEmpty ? "" : ReportTemplate.render("as-of", ["text": words.asOf(time)]),
             "mapLabel": words.map, "mapHelp": words.mapHelp, "legendDone": words.legendDone, "legendRest": words.legendRest,
@@ -61,9 +61,6 @@ package struct ReportPage {
             }.joined(separator: "\n")
         }.joined(separator: "\n")
     }
-
-    /// `N駅中 M駅 R.r%`.
-    static func total(_ c: StatsCounts) -> String { "\(c.total)駅中 \(c.completed)駅 \(c.rateText)" }
 
     /// A progress bar of the completed share (truncated per-mille, as the rate).
     static func bar(_ c: StatsCounts) -> String {

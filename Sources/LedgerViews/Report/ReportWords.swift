@@ -1,7 +1,8 @@
+import LedgerCatalog
 import LedgerCore
 
-/// The report's fixed wording in `ja` (the apps' words) or `en`. Totals are `N駅中 M駅 R.r%` in
-/// both (issue 13 §4).
+/// The report's fixed wording in `ja` (the apps' words) or `en`: every word of the page comes
+/// from here, so `--lang en` is English throughout.
 struct ReportWords {
     let language: OutputLanguage
     private var ja: Bool { language == .ja }
@@ -32,6 +33,16 @@ struct ReportWords {
     var completedLines: String { ja ? "全駅乗下車済の路線" : "fully completed lines" }
     var notCompleted: String { CompletionDate.notCompleted.label(language) }
 
+    /// `N駅中 M駅 R.r%` (the apps' totals) or `M of N stations (R.r%)`.
+    func total(_ c: StatsCounts) -> String {
+        ja ? "\(c.total)駅中 \(c.completed)駅 \(c.rateText)" : "\(c.completed) of \(c.total) stations (\(c.rateText))"
+    }
+    /// A year's group with its label in the language: 2013年 or 2013, 年月日不明 or unknown.
+    func year(_ group: StatsGroup) -> StatsGroup {
+        var group = group
+        if !ja { group.label = group.key == "unknown" ? "date unknown" : group.key }
+        return group
+    }
     func asOf(_ time: String) -> String { ja ? "\(time) 時点" : "as of \(time)" }
     func conflictCount(_ n: Int) -> String { ja ? "\(n)件" : "\(n)" }
     func unknownDates(_ n: Int) -> String {

@@ -24,12 +24,7 @@ extension StationShowOutput {
         let dateText = ja ? date.label(.ja) : date.isCompleted ? "\(date)" : "not completed"
         rows.append((ja ? "乗下車" : "completion", "\(dateText) (comp_date \(compDate))"))
         rows.append((ja ? "メモ" : "memo", memo.isEmpty ? (ja ? "(なし)" : "(none)") : JSONText.quoted(memo)))
-        let updated: String
-        if ja {
-            updated = updateDate > 0 ? String(CatalogSupport.japanTime(updateDate).map { $0 == "-" ? "/" : $0 }) : "(一度も更新されていません)"
-        } else {
-            updated = CatalogSupport.japanTime(updateDate)
-        }
+        let updated = updateDate > 0 ? JapanTime.text(milliseconds: updateDate * 1000, language) : ja ? "(一度も更新されていません)" : "never"
         rows.append((ja ? "最終更新日時" : "updated", "\(updated) (update_date \(updateDate))"))
         let history = ja ? "\(self.history)件\(asOf.map { " (\($0) 時点)" } ?? "")"
                          : "\(self.history) event\(self.history == 1 ? "" : "s")\(asOf.map { " as of \($0)" } ?? "")"

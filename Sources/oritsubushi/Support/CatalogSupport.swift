@@ -48,20 +48,4 @@ enum CatalogSupport {
         }
         return try fs.readFile(path)
     }
-
-    /// `update_date` as the apps show it: Japan time.
-    static func japanTime(_ seconds: Int64) -> String {
-        guard seconds > 0 else { return "never" }
-        let ms = (seconds + 9 * 3600) * 1000
-        let iso = ISO8601.format(milliseconds: ms)
-        return String(iso.prefix(19)).replacingFirstT() + " JST"
-    }
-}
-
-private extension String {
-    func replacingFirstT() -> String {
-        var copy = self
-        if let i = copy.firstIndex(of: "T") { copy.replaceSubrange(i...i, with: " ") }
-        return copy
-    }
 }

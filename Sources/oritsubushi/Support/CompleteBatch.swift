@@ -31,8 +31,7 @@ struct CompleteBatch {
                                                   previousDate: { try UIState.lastDate(in: ledger, today: today) },
                                                   stations: stations)
         let changed = try StationEditing.commit(changes, ledger: ledger, language: language, dryRun: dryRun)
-        let outcome = dryRun ? "\(changed) would be recorded" : "\(changed) recorded"
-        print("\(Plural.count(changes.count, "station")) in the batch: \(outcome), \(changes.count - changed) unchanged\(dryRun ? "; nothing was written (--dry-run)" : "")")
+        print(Words(language).batchSummary(total: changes.count, changed: changed, dryRun: dryRun))
     }
 
     private var displayName: String { path == "-" ? "standard input" : path }

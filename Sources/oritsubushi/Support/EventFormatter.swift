@@ -10,8 +10,9 @@ enum EventFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Formats events as text lines or JSON Lines (keys: device, device_name, seq, hlc, time,
-/// station, comp_date, memo, origin; comp_date and memo only when the event sets them). The
-/// text's dates follow `language` (`ja`: 2013年9月1日, 未乗下車); JSON Lines ignore it.
+/// station, comp_date, memo, origin; comp_date and memo only when the event sets them; times in
+/// UTC). The text's words, dates and times follow `language` (`Words`; `ja`: 乗下車日
+/// 2013年9月1日, 2026/11/24 13:30:05 JST; times in Japan time, `JapanTime`); JSON Lines ignore it.
 /// JSON lines are `EventLineOutput`s; `replay`'s station edits take the streaming path of
 /// `EventLineWriter`, byte for byte the same.
 struct EventFormatter {
@@ -27,19 +28,20 @@ struct EventFormatter {
         case .jsonl:
             return try EventLineOutput(view, deviceName: name).line()
         case .text:
-            var out = "\(hlc)  \(name.isEmpty ? device.description : name)#\(view.seq)"
+            let words = Words(language)
+            var out = "\(words.time(hlc))  \(name.isEmpty ? device.description : name)#\(view.seq)"
             switch view.kind {
             case .stationEdit:
-                out += "  station \(view.station)"
-                if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  date \(date.label(language))" }
-                if let memo = view.memo { out += "  memo \(JSONText.quoted(memo))" }
+                out += "  \(words.station) \(view.station)"
+                if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  \(words.date) \(date.label(language))" }
+                if let memo = view.memo { out += "  \(words.memo) \(JSONText.quoted(memo))" }
                 out += "  (\(view.origin))"
             case .catalogVersion:
-                out += "  catalogue version \(view.catalogVersion)"
+                out += "  \(words.catalogueVersion) \(view.catalogVersion)"
             case .deviceName:
-                out += "  device name \(JSONText.quoted(view.deviceName))"
+                out += "  \(words.deviceName) \(JSONText.quoted(view.deviceName))"
             case .knowledgeMark:
-                out += "  knowledge mark (has seen \(view.knowledgeCount) devices' events)"
+                out += "  " + words.knowledgeMark(Int(view.knowledgeCount))
             }
             return out
         }

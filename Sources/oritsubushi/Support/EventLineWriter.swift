@@ -13,12 +13,20 @@ struct EventLineWriter {
     private var lastDevice: DeviceID?
     private var lastPrefix: [UInt8] = []
     private var day: Int64 = .min
-    /// "YYYY-MM-DDT" of `day` (days since 1970-01-01).
+    /// JSON: "YYYY-MM-DDT" of `day` (days since 1970-01-01, UTC); text: "YYYY-MM-DD " (or
+    /// "YYYY/MM/DD " in `ja`) of `day` in Japan time (`JapanTime`).
     private var dayText: [UInt8] = []
     /// Text format: "  date LABEL" by comp_date code (empty for a code that is not a date).
     private var dateLabels: [UInt32: [UInt8]] = [:]
+    /// Text format: "  station ", "  memo " in the formatter's language.
+    private let stationWord, memoWord: [UInt8]
 
-    init(_ formatter: EventFormatter) { self.formatter = formatter }
+    init(_ formatter: EventFormatter) {
+        self.formatter = formatter
+        let words = Words(formatter.language)
+        stationWord = Array("  \(words.station) ".utf8)
+        memoWord = Array("  \(words.memo) ".utf8)
+    }
 
     mutating func write(_ view: RecordView, into out: inout ByteSink) throws {
         guard view.kind == .stationEdit else {
@@ -59,14 +67,14 @@ struct EventLineWriter {
     }
 
     private mutating func writeText(_ view: RecordView, into out: inout ByteSink) {
-        appendTime(view.hlc.milliseconds, to: &out)
+        appendTime(view.hlc.milliseconds + JapanTime.offsetMilliseconds, japan: true, to: &out)
         appendPrefix(of: view.device, to: &out)
         out.appendDecimal(view.seq)
-        out.append("  station ")
+        out.append(stationWord)
         out.appendDecimal(UInt64(view.station))
         if view.hasCompDate { appendDateLabel(view.compDateCode, to: &out) }
         if view.hasMemo {
-            out.append("  memo ")
+            out.append(memoWord)
             Self.appendQuoted(view.memoBytes, to: &out)
         }
         switch view.origin {
@@ -96,18 +104,20 @@ struct EventLineWriter {
 
     private mutating func appendDateLabel(_ code: UInt32, to out: inout ByteSink) {
         if dateLabels[code] == nil {
-            dateLabels[code] = (try? CompletionDate(code: code)).map { Array("  date \($0.label(formatter.language))".utf8) } ?? []
+            dateLabels[code] = (try? CompletionDate(code: code)).map { Array("  \(Words(formatter.language).date) \($0.label(formatter.language))".utf8) } ?? []
         }
         out.append(dateLabels[code]!)
     }
 
-    /// `ISO8601.format(milliseconds:)`, written in place: the day's text ("YYYY-MM-DDT") is made
-    /// once per day, the time of day digit by digit.
-    private mutating func appendTime(_ milliseconds: Int64, to out: inout ByteSink) {
+    /// `ISO8601.format(milliseconds:)`, or with `japan` `JapanTime.text` of milliseconds already
+    /// shifted to Japan time, written in place: the day's text is made once per day, the time of
+    /// day digit by digit.
+    private mutating func appendTime(_ milliseconds: Int64, japan: Bool = false, to out: inout ByteSink) {
         let day = milliseconds / 86_400_000  // an hlc's milliseconds are never negative
         if day != self.day {
             self.day = day
-            dayText = Array("\(CalendarDay(daysSinceUnixEpoch: Int(day)))T".utf8)
+            let text = "\(CalendarDay(daysSinceUnixEpoch: Int(day)))"
+            dayText = Array((japan ? text.split(separator: "-").joined(separator: JapanTime.dateSeparator(formatter.language)) + " " : text + "T").utf8)
         }
         out.append(dayText)
         let ofDay = Int(milliseconds - day * 86_400_000)
@@ -116,6 +126,10 @@ struct EventLineWriter {
         out.appendTwoDigits(ofDay / 60_000 % 60)
         out.append(UInt8(ascii: ":"))
         out.appendTwoDigits(ofDay / 1000 % 60)
+        if japan {
+            out.append(" JST")
+            return
+        }
         out.append(UInt8(ascii: "."))
         let fraction = ofDay % 1000
         out.append(UInt8(truncatingIfNeeded: 0x30 + fraction / 100))

@@ -56,6 +56,7 @@ enum StationEditing {
     static func commit(_ changes: [StationChange], ledger: Ledger, refusingCompleted: Bool = false,
                        language: OutputLanguage = .en, dryRun: Bool = false) throws -> Int {
         var projection = try ProjectionUpdater.load(ledger, lazy: true)
+        let labels = StationLabel(ledger: ledger), words = Words(language)
         var drafts: [StationEditDraft] = []
         var unchanged: [UInt32: String] = [:]
         for change in changes {
@@ -63,13 +64,13 @@ enum StationEditing {
             if let draft = try change.draft(against: current, refusingCompleted: refusingCompleted) {
                 drafts.append(draft)
             } else {
-                unchanged[change.station] = "station \(change.station): unchanged (date \(current.completionDate.label(language)), memo \(current.memo.isEmpty ? "empty" : "as given")); nothing recorded"
+                unchanged[change.station] = "\(labels.text(change.station)): " + words.unchanged(date: current.completionDate, memoEmpty: current.memo.isEmpty)
             }
         }
         if dryRun {
             let wanted = Dictionary(uniqueKeysWithValues: drafts.map { ($0.station, $0) })
             for change in changes {
-                if let draft = wanted[change.station] { print(describe(draft, language) + " (would be recorded)") } else if let text = unchanged[change.station] { print(text) }
+                if let draft = wanted[change.station] { print(describe(draft, labels, words) + words.wouldBeRecorded) } else if let text = unchanged[change.station] { print(text) }
             }
             return drafts.count
         }
@@ -89,22 +90,23 @@ enum StationEditing {
         }
         var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
         for change in changes {
-            if let event = recorded.removeValue(forKey: change.station) { print(line(event, language)) } else if let text = unchanged[change.station] { print(text) }
+            if let event = recorded.removeValue(forKey: change.station) { print(line(event, labels, words)) } else if let text = unchanged[change.station] { print(text) }
         }
         if let last = changes.last(where: { $0.date?.isCompleted == true })?.date { UIState.remember(last, in: ledger) }
         return events.count
     }
 
-    private static func line(_ event: StationEdit, _ language: OutputLanguage) -> String {
-        describe(StationEditDraft(station: event.station, compDate: event.compDate, memo: event.memo), language)
-            + " (event \(event.id.device)#\(event.id.seq))"
+    private static func line(_ event: StationEdit, _ labels: StationLabel, _ words: Words) -> String {
+        describe(StationEditDraft(station: event.station, compDate: event.compDate, memo: event.memo), labels, words)
+            + words.event(event.id.device, event.id.seq)
     }
 
-    /// `station N: date D, memo set`: what an edit records.
-    static func describe(_ draft: StationEditDraft, _ language: OutputLanguage = .en) -> String {
+    /// `201111  津  JR東海  紀勢本線: date 2013-09, memo set`: the station as `station find`
+    /// names it (`StationLabel`) and what an edit records, in `words`' language.
+    static func describe(_ draft: StationEditDraft, _ labels: StationLabel, _ words: Words) -> String {
         var parts: [String] = []
-        if let d = draft.compDate { parts.append("date \(d.label(language))") }
-        if let m = draft.memo { parts.append(m.isEmpty ? "memo cleared" : "memo set") }
-        return "station \(draft.station): \(parts.joined(separator: ", "))"
+        if let d = draft.compDate { parts.append("\(words.date) \(d.label(words.language))") }
+        if let m = draft.memo { parts.append(m.isEmpty ? words.memoCleared : words.memoSet) }
+        return "\(labels.text(draft.station)): \(parts.joined(separator: words.listSeparator))"
     }
 }

@@ -32,7 +32,8 @@ struct ImportCommand: ParsableCommand {
             try bad.check(source: file)
         }
         if flags.dryRun {
-            for draft in plan.drafts { print(StationEditing.describe(draft)) }
+            let labels = StationLabel(ledger: ledger), words = Words(.en)
+            for draft in plan.drafts { print(StationEditing.describe(draft, labels, words)) }
             for error in skipped { Terminal.error("would skip: \(error.description)") }
             print("dry run: would import \(Plural.count(plan.validRows, "row")): \(Plural.count(plan.drafts.count, "event")) to append, \(Plural.count(plan.validRows - plan.drafts.count, "row")) unchanged; nothing was written")
             return

@@ -13,7 +13,8 @@ struct Merge: ParsableCommand {
         abstract: "Merge another ledger's events into this one (set union; Schemas/merge.md).",
         discussion: """
             Appends every event OTHER_LEDGER_DIR holds and this ledger lacks, in durable batches, \
-            and prints how many came in and how many new conflicts arose (see 'conflicts'). \
+            and prints how many came in and how many new conflicts arose, the first 20 of them with \
+            their stations named (the rest with 'conflicts'). \
             The merge is refused, and nothing is written, when an event id exists on both sides \
             with different content, or when the other side's events are dated more than a day \
             ahead of this clock. Both ledgers are locked while merging.
@@ -22,6 +23,7 @@ struct Merge: ParsableCommand {
     @OptionGroup var options: LedgerOptions
     @Argument(help: ArgumentHelp("The ledger directory to merge from.", valueName: "other-ledger-dir"))
     var other: String
+    @OptionGroup var language: LanguageOptions
 
     static func canonical(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -50,8 +52,9 @@ struct Merge: ParsableCommand {
             try CarryOverPlanner.settle(ledger, projection: &projection)
             try ProjectionStore.save(&projection, ledger: ledger)
         }
-        let names = ledger.deviceNameTable
-        print("merged \(Plural.count(report.eventsIn, "event")) from \(other) in \(Plural.count(report.batches, "batch", plural: "batches")) (\(report.duplicates) already held); \(Plural.count(report.newConflicts.count, "new conflict"))")
-        ConflictText.printSome(report.newConflicts, names: names)
+        let words = Words(language.language)
+        print(words.merged(events: report.eventsIn, from: other, batches: report.batches, duplicates: report.duplicates,
+                           newConflicts: report.newConflicts.count))
+        ConflictText(names: ledger.deviceNameTable, labels: StationLabel(ledger: ledger), words: words).printSome(report.newConflicts)
     }
 }

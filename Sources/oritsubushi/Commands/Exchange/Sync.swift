@@ -66,7 +66,7 @@ struct Sync: AsyncParsableCommand {
         var line = "synced with \(server): pulled \(Plural.count(report.pulled, "event")), pushed \(report.pushed); \(Plural.count(report.newConflicts.count, "new conflict"))"
         if let version = report.catalogVersion { line += "; catalogue version \(version)" }
         print(line)
-        ConflictText.printSome(report.newConflicts, names: names)
+        ConflictText(names: names, labels: StationLabel(ledger: ledger), words: Words(.en)).printSome(report.newConflicts)
     }
 }
 

@@ -43,7 +43,7 @@ struct Report: ParsableCommand {
         let projection = try CatalogSupport.projection(ledger, asOf: asOf)
         let limit = try asOf.map { try CatalogSupport.parseTime($0, option: "--as-of") }
         var page = ReportPage(snapshot: snapshot, projection: projection)
-        page.asOf = limit.map(ReportPage.japanTime)
+        page.asOf = limit.map { JapanTime.text($0, language.language, precision: .minutes) }
         page.language = language.language
         // One scan for the latest events and the conflicts, both bounded by --as-of.
         let names = ledger.deviceNameTable

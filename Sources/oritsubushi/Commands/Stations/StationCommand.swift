@@ -92,6 +92,7 @@ struct StationFind: ParsableCommand {
         }
         let snapshot = try catalog.loadSnapshot()
         let lang = language.language
+        let labels = StationLabel(snapshot)
         var out = OutputBuffer()
         for id in ids {
             guard let s = snapshot.station(id) else { continue }
@@ -103,7 +104,7 @@ struct StationFind: ParsableCommand {
                                                      enabled: s.enabled, comp_date: date.code).line())
             } else {
                 let disabled = s.enabled ? "" : lang == .ja ? "  (無効)" : "  (disabled)"
-                out.writeLine("\(id)  \(s.name)  \(s.yomi)  \(op)  \(lines.joined(separator: ","))  \(date.label(lang))\(disabled)")
+                out.writeLine("\(labels.text(id, reading: true))  \(date.label(lang))\(disabled)")
             }
         }
         out.flush()

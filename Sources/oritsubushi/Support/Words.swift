@@ -1,0 +1,56 @@
+import LedgerCore
+
+/// The wording of the edit commands, `history`, `replay`, `conflicts` and `merge` in one place,
+/// in `ja` (the apps' words: 乗下車日, メモ) or `en` (`--lang`, `LanguageOptions`). Errors stay
+/// in English; JSON never depends on the language.
+struct Words {
+    let language: OutputLanguage
+    private var ja: Bool { language == .ja }
+
+    init(_ language: OutputLanguage) { self.language = language }
+
+    // Events (history, replay text).
+    var station: String { ja ? "駅" : "station" }
+    var date: String { ja ? "乗下車日" : "date" }
+    var memo: String { ja ? "メモ" : "memo" }
+    var catalogueVersion: String { ja ? "駅データ版" : "catalogue version" }
+    var deviceName: String { ja ? "端末名" : "device name" }
+    func knowledgeMark(_ devices: Int) -> String {
+        ja ? "既知マーク (\(devices)台の端末の記録を反映済)" : "knowledge mark (has seen \(devices) devices' events)"
+    }
+    func time(_ hlc: HybridTimestamp) -> String { JapanTime.text(hlc, language) }
+
+    // Edits.
+    var memoSet: String { ja ? "メモ設定" : "memo set" }
+    var memoCleared: String { ja ? "メモ消去" : "memo cleared" }
+    var listSeparator: String { ja ? "、" : ", " }
+    func event(_ device: DeviceID, _ seq: UInt64) -> String { ja ? " (記録 \(device)#\(seq))" : " (event \(device)#\(seq))" }
+    var wouldBeRecorded: String { ja ? " (記録予定)" : " (would be recorded)" }
+    func unchanged(date: CompletionDate, memoEmpty: Bool) -> String {
+        ja ? "変更なし (乗下車日 \(date.label(language))、メモ\(memoEmpty ? "なし" : "は指定どおり"))。記録しませんでした"
+           : "unchanged (date \(date.label(language)), memo \(memoEmpty ? "empty" : "as given")); nothing recorded"
+    }
+    func batchSummary(total: Int, changed: Int, dryRun: Bool) -> String {
+        if ja {
+            return "一括記録 \(total)駅: \(changed)駅を記録\(dryRun ? "予定" : "")、\(total - changed)駅は変更なし\(dryRun ? " (--dry-run: 何も書き込んでいません)" : "")"
+        }
+        let outcome = dryRun ? "\(changed) would be recorded" : "\(changed) recorded"
+        return "\(Plural.count(total, "station")) in the batch: \(outcome), \(total - changed) unchanged\(dryRun ? "; nothing was written (--dry-run)" : "")"
+    }
+
+    // Conflicts and merge.
+    func conflictField(_ field: String) -> String { field == "date" ? date : memo }
+    func kept(_ winner: String, _ winnerWho: String, over loser: String, _ loserWho: String) -> String {
+        ja ? "\(winner) (\(winnerWho)) を採用、\(loser) (\(loserWho)) は不採用" : "kept \(winner) (\(winnerWho)) over \(loser) (\(loserWho))"
+    }
+    func at(_ who: String, _ hlc: HybridTimestamp) -> String { ja ? "\(who) \(time(hlc))" : "\(who) at \(time(hlc))" }
+    var noConflicts: String { ja ? "競合はありません" : "no conflicts" }
+    func conflictCount(_ n: Int) -> String { ja ? "競合 \(n)件" : Plural.count(n, "conflict") }
+    func moreConflicts(_ n: Int) -> String {
+        ja ? "… ほか\(n)件: `oritsubushi conflicts` で表示" : "… and \(n) more: run `oritsubushi conflicts`"
+    }
+    func merged(events: Int, from other: String, batches: Int, duplicates: Int, newConflicts: Int) -> String {
+        ja ? "\(other) から \(events)件の記録を取り込みました (\(batches)回に分けて、\(duplicates)件は既に保持)。新しい競合 \(newConflicts)件"
+           : "merged \(Plural.count(events, "event")) from \(other) in \(Plural.count(batches, "batch", plural: "batches")) (\(duplicates) already held); \(Plural.count(newConflicts, "new conflict"))"
+    }
+}
