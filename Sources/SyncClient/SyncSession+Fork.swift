@@ -73,13 +73,7 @@ extension SyncSession {
             cursor = page.cursor
             if !page.more { break }
         }
-        var first: UInt64?
-        try ledger.forEachRecord { view, _ in
-            guard view.hasEventID, view.device == fork.device, let print = theirs[view.seq],
-                  print != RecordFingerprint.of(view), view.seq < first ?? .max else { return }
-            first = view.seq
-        }
-        guard let first else {
+        guard let first = try LedgerCopy.firstDiffering(fork.device, in: ledger, from: theirs) else {
             throw LedgerError(.conflict, "the sync server reported that device \(fork.device)'s event #\(fork.seq) differs from this ledger's, but its events match this ledger's; run the sync again; nothing was written")
         }
         return first

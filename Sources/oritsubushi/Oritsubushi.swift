@@ -24,7 +24,7 @@ struct Oritsubushi: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Ledger", subcommands: [
                 Init.self, Complete.self, Today.self, Uncomplete.self, Memo.self, History.self, Replay.self,
-                Verify.self, Repair.self, Status.self, Rebuild.self,
+                Verify.self, Repair.self, Status.self, Rebuild.self, Reidentify.self,
             ]),
             CommandGroup(name: "Stations", subcommands: [
                 StationCommand.self, MapCommand.self, Nearby.self, Stats.self, CatalogCommand.self, Report.self,

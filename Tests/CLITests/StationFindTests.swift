@@ -28,7 +28,8 @@ import Testing
 
     /// Arguments → the s_ids listed, in order.
     static let finds: [([String], [String])] = [
-        (["津駅"], ["201111", "300260", "301230"]),
+        (["津駅", "--pref", "三重"], ["201111", "300260", "301230", "301231"]),   // 津 and 津新町: 駅 is optional
+        (["つ", "--pref", "三重", "--completed"], ["201111", "300260", "301230"]),   // a reading without --by
         (["津", "--pref", "三重"], ["201111", "300260", "301230", "301231"]),
         (["津", "--pref", "三重", "--incomplete"], ["301231"]),
         (["津", "--pref", "24", "--completed"], ["201111", "300260", "301230"]),
@@ -71,6 +72,49 @@ import Testing
         #expect(text.stdout == "300260  津駅  つ  伊勢鉄道  伊勢線  2013-09-01\n")
         let json = try cli.run("station", "find", "--date", "2013-09-01", "--json")
         #expect(json.stdout == "{\"station\":300260,\"name\":\"津駅\",\"yomi\":\"つ\",\"operator\":\"伊勢鉄道\",\"lines\":[\"伊勢線\"],\"enabled\":true,\"comp_date\":20130901}\n")
+    }
+
+    /// One matching rule (README "Finding stations"): readings in hiragana, katakana or
+    /// half-width kana as STATION arguments take them; `--by line` any part of a line's name.
+    static let shinjuku = ["202758", "300645", "302192", "303748", "303749", "303750", "303807", "303844", "303845"]
+    static let sameRule: [([String], [String]?, Int?)] = [
+        (["しんじゅく"], shinjuku, nil),
+        (["シンジュク"], shinjuku, nil),
+        (["シンジュク", "--by", "yomi"], shinjuku, nil),
+        (["ｼﾝｼﾞｭｸ", "--by", "yomi"], shinjuku, nil),
+        (["しんじゅく", "--by", "name"], [], nil),
+        (["丸ノ内線", "--by", "line"], nil, 28),
+        (["4号線丸ノ内線", "--by", "line"], nil, 28),
+        (["丸ノ内", "--by", "line", "--prefix"], nil, 28),
+        (["山手", "--by", "line"], nil, 33),   // 山手線 and every line with 山手 in its name
+        (["12083", "--by", "line"], nil, 17),   // an l_id: JR東日本 山手線
+    ]
+
+    @Test func textAndLinesMatchAsStationArgumentsDo() throws {
+        let (dir, cli) = try Self.ledger()
+        defer { dir.remove() }
+        for (arguments, ids, count) in Self.sameRule {
+            let found = try cli.run(["station", "find"] + arguments)
+            #expect(found.status == 0, "\(arguments): \(found.stderr)")
+            if let ids { #expect(Self.ids(found.stdout) == ids, "\(arguments)") }
+            if let count { #expect(Self.ids(found.stdout).count == count, "\(arguments)") }
+        }
+        // stats KEYs: what the qualifiers accept, reported under the codes.
+        let stats: [([String], [String])] = [
+            (["prefectures", "東京"], ["prefectures", "13"]),
+            (["prefectures", "東京都"], ["prefectures", "13"]),
+            (["prefectures", "１３"], ["prefectures", "13"]),
+            (["yomi", "ツ", "ツ"], ["yomi", "つ", "つ"]),
+            (["operators", "JR旅客会社", "JR東日本", "山手線"], ["operators", "1", "10102", "12083"]),
+        ]
+        for (typed, codes) in stats {
+            let byName = try cli.run(["stats"] + typed + ["--json"])
+            #expect(byName.status == 0, "\(typed): \(byName.stderr)")
+            #expect(byName.stdout == (try cli.run(["stats"] + codes + ["--json"])).stdout, "\(typed)")
+        }
+        let ambiguous = try cli.run("stats", "operators", "私鉄")
+        #expect(ambiguous.status == 65)
+        #expect(ambiguous.stderr.contains("'私鉄' names 3 groups (2 大手私鉄, 3 準大手私鉄, 5 中小私鉄); give one of their keys"), "\(ambiguous.stderr)")
     }
 
     /// Bad filter values: exit 64 with one sentence, nothing written.

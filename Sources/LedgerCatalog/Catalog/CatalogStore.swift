@@ -111,7 +111,7 @@ package final class CatalogStore {
         return snapshot
     }
 
-    package enum SearchField: String, Sendable, CaseIterable { case name, yomi, line }
+    package enum SearchField: String, Sendable, CaseIterable { case name, yomi, any, line }
 
     /// The original text search (Schemas/domain-rules.md §24), as `StationQuery` runs it: station ids without
     /// duplicates, in `s_id` order.

@@ -32,6 +32,14 @@ package enum StationNameFolding {
         return String(scalars)
     }
 
+    /// Whether typed text names an operator or a line: its id, or any part of its folded name
+    /// (`--operator`, `--line`, `station find --by line`, the keys of `stats operators`).
+    package static func names(_ text: String, id: Int64, name: String) -> Bool {
+        let folded = fold(text)
+        if let number = number(folded) { return number == id }
+        return !folded.isEmpty && fold(name).contains(folded)
+    }
+
     /// Whether `text` (folded) is a number: an id (`s_id`, `o_id`, `l_id`, prefecture code).
     package static func number(_ folded: String) -> Int64? {
         guard !folded.isEmpty, folded.allSatisfy(\.isASCII), folded.allSatisfy(\.isNumber) else { return nil }

@@ -107,30 +107,28 @@ package struct StationResolver {
         }
     }
 
-    /// `--operator`: an `o_id`, an alias (OperatorAliases), or part of the operator's name.
-    private func operatorIDs(_ text: String) throws -> Set<Int64> {
-        let folded = StationNameFolding.fold(text)
-        let ids: [Int64]
-        if let id = StationNameFolding.number(folded) {
-            ids = snapshot.operators.filter { $0.id == id }.map(\.id)
-        } else if let names = OperatorAliases.operators(for: folded) {
-            ids = snapshot.operators.filter { names.contains($0.name) }.map(\.id)
-        } else {
-            ids = snapshot.operators.filter { !folded.isEmpty && StationNameFolding.fold($0.name).contains(folded) }.map(\.id)
+    /// `--operator`: the operators an `o_id`, an alias (OperatorAliases) or part of a name names.
+    package static func operatorIDs(matching text: String, in operators: [CatalogOperator]) -> [Int64] {
+        if let names = OperatorAliases.operators(for: StationNameFolding.fold(text)) {
+            return operators.filter { names.contains($0.name) }.map(\.id)
         }
+        return operators.filter { StationNameFolding.names(text, id: $0.id, name: $0.name) }.map(\.id)
+    }
+
+    /// `--line`: the lines an `l_id` or part of a name names.
+    package static func lineIDs(matching text: String, in lines: [CatalogLine]) -> [Int64] {
+        lines.filter { StationNameFolding.names(text, id: $0.id, name: $0.name) }.map(\.id)
+    }
+
+    private func operatorIDs(_ text: String) throws -> Set<Int64> {
+        let ids = Self.operatorIDs(matching: text, in: snapshot.operators)
         guard !ids.isEmpty else { throw LedgerError(.badInput, "no operator matches --operator \(text)") }
         return Set(ids)
     }
 
-    /// `--line`: an `l_id` or part of the line's name; the stations on those lines.
+    /// The stations on the lines `--line` names.
     private func stationsOnLines(_ text: String) throws -> Set<UInt32> {
-        let folded = StationNameFolding.fold(text)
-        let lines: Set<Int64>
-        if let id = StationNameFolding.number(folded) {
-            lines = Set(snapshot.lines.filter { $0.id == id }.map(\.id))
-        } else {
-            lines = Set(snapshot.lines.filter { !folded.isEmpty && StationNameFolding.fold($0.name).contains(folded) }.map(\.id))
-        }
+        let lines = Set(Self.lineIDs(matching: text, in: snapshot.lines))
         guard !lines.isEmpty else { throw LedgerError(.badInput, "no line matches --line \(text)") }
         return Set(snapshot.memberships.filter { lines.contains($0.lineID) }.map(\.stationID))
     }

@@ -55,7 +55,7 @@ package struct StatisticsEngine {
         }
     }
 
-    private static func unknownKey(_ key: String, _ what: String) -> LedgerError {
+    static func unknownKey(_ key: String, _ what: String) -> LedgerError {
         LedgerError(.badInput, "'\(key)' is not \(what) with countable stations in this catalogue")
     }
 
@@ -78,7 +78,8 @@ package struct StatisticsEngine {
             report.groups = types.map { StatsGroup(key: String($0), label: CatalogNames.operatorType($0), counts: counts(byType[$0]!)) }
             return report
         }
-        guard let type = Int64(typeKey), let typeStations = byType[type] else { throw Self.unknownKey(typeKey, "an operator type") }
+        let type = try Self.typeKey(typeKey, among: types), typeStations = byType[type]!
+        report.path[0] = String(type)
         report.pathLabels.append("\(type) \(CatalogNames.operatorType(type))")
         report.counts = counts(typeStations)
         var byOperator: [Int64: [CatalogStation]] = [:]
@@ -89,8 +90,11 @@ package struct StatisticsEngine {
             }
             return report
         }
-        guard let operatorID = Int64(path[1]), let operatorStations = byOperator[operatorID],
-              let op = catalog.operator(operatorID) else { throw Self.unknownKey(path[1], "an operator of type \(type)") }
+        let operatorID = try operatorKey(path[1], among: Set(byOperator.keys), type: type)
+        guard let operatorStations = byOperator[operatorID], let op = catalog.operator(operatorID) else {
+            throw Self.unknownKey(path[1], "an operator of type \(type)")
+        }
+        report.path[1] = String(operatorID)
         report.pathLabels.append("\(operatorID) \(op.name)")
         report.counts = counts(operatorStations)
         // Lines of the operator: enabled, with at least one enabled station; a station counts
@@ -109,9 +113,11 @@ package struct StatisticsEngine {
             }
             return report
         }
-        guard let lineID = Int64(path[2]), let members = lineMembers[lineID], let line = catalog.line(lineID) else {
+        let lineID = try lineKey(path[2], among: Set(lineMembers.keys), operator: operatorID)
+        guard let members = lineMembers[lineID], let line = catalog.line(lineID) else {
             throw Self.unknownKey(path[2], "a line of operator \(operatorID)")
         }
+        report.path[2] = String(lineID)
         report.pathLabels.append("\(lineID) \(line.name)")
         let list = stations(members)
         report.counts = counts(list)
@@ -130,7 +136,8 @@ package struct StatisticsEngine {
             report.groups = byPref.keys.sorted().map { StatsGroup(key: String($0), label: CatalogNames.prefecture($0), counts: counts(byPref[$0]!)) }
             return report
         }
-        guard let pref = Int64(key), let list = byPref[pref] else { throw Self.unknownKey(key, "a prefecture code") }
+        let pref = try Self.prefectureKey(key, among: Set(byPref.keys)), list = byPref[pref]!
+        report.path[0] = String(pref)
         report.pathLabels.append("\(pref) \(CatalogNames.prefecture(pref))")
         report.counts = counts(list)
         // By address in code-point order (SQLite's BINARY collation), then s_id.
@@ -156,6 +163,8 @@ package struct StatisticsEngine {
             return groups.sorted { Self.codePointOrder($0.key, $1.key, 0, 0) }.map { ($0.key, $0.value) }
         }
         let level1 = grouped(countable, 1)
+        let path = path.map(Self.readingKey)
+        report.path = path
         guard let first = path.first else {
             report.groups = level1.map { StatsGroup(key: $0.0, label: $0.0, counts: counts($0.1)) }
             return report

@@ -74,10 +74,21 @@ enum StationEditing {
             }
             return drafts.count
         }
-        var events: [StationEdit] = []
-        if !drafts.isEmpty {
-            let before = ledger.recordCount
-            events = try ledger.appendLocal(drafts)
+        let events = try append(projection: &projection, ledger: ledger) { drafts.isEmpty ? [] : try ledger.appendLocal(drafts) }
+        var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
+        for change in changes {
+            if let event = recorded.removeValue(forKey: change.station) { print(line(event, labels, words)) } else if let text = unchanged[change.station] { print(text) }
+        }
+        if let last = changes.last(where: { $0.date?.isCompleted == true })?.date { UIState.remember(last, in: ledger) }
+        return events.count
+    }
+
+    /// Runs `append` (which appends local edits to `ledger`), brings `projection` past what it
+    /// appended and saves it. Returns the appended events.
+    static func append(projection: inout CompletionsProjection, ledger: Ledger, _ append: () throws -> [StationEdit]) throws -> [StationEdit] {
+        let before = ledger.recordCount
+        let events = try append()
+        if !events.isEmpty {
             try projection.applyAppended(events, since: before, ledger: ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)  // an edit of a carry-over source
         }
@@ -88,12 +99,7 @@ enum StationEditing {
             // the projection, a cache of the log, is caught up by the next command.
             Terminal.error("warning: recorded, but \(LedgerFiles.projection) could not be updated (\(error.description)); the next command catches it up")
         }
-        var recorded = Dictionary(uniqueKeysWithValues: events.map { ($0.station, $0) })
-        for change in changes {
-            if let event = recorded.removeValue(forKey: change.station) { print(line(event, labels, words)) } else if let text = unchanged[change.station] { print(text) }
-        }
-        if let last = changes.last(where: { $0.date?.isCompleted == true })?.date { UIState.remember(last, in: ledger) }
-        return events.count
+        return events
     }
 
     private static func line(_ event: StationEdit, _ labels: StationLabel, _ words: Words) -> String {

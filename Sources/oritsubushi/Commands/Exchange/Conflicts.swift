@@ -6,16 +6,18 @@ import LedgerSync
 struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts",
-        abstract: "List concurrent edits that lost (both values, devices and times).",
+        abstract: "List concurrent edits that lost (both values, devices and times); 'resolve' settles them.",
         discussion: """
             A conflict is two edits of the same field (date or memo) of one station that set \
             different values while neither device had seen the other's edit. The winner is the \
             later (hlc, device, seq); the loser stays in the log. Recording the value you want \
-            now (which has seen both) resolves the conflict. Each line names the station as \
-            'station find' does (s_id  name  operator  lines); times are Japan time. --json prints \
+            now (which has seen both) resolves the conflict, and 'conflicts resolve STATION' keeps the \
+            current winner. Each line names the station as 'station find' does (s_id  name  operator \
+            lines); times are Japan time. --json prints \
             {"count": N, "conflicts": [{"station", "name", "field", "winner", "loser"}]} where each side \
             has device, device_name, seq, hlc, time and value (plus comp_date for dates).
-            """)
+            """,
+        subcommands: [ConflictsResolve.self])
 
     @OptionGroup var options: LedgerOptions
     @Flag(help: "Print JSON.") var json = false

@@ -17,7 +17,9 @@ struct Merge: ParsableCommand {
             their stations named (the rest with 'conflicts'). \
             The merge is refused, and nothing is written, when an event id exists on both sides \
             with different content, or when the other side's events are dated more than a day \
-            ahead of this clock. Both ledgers are locked while merging.
+            ahead of this clock. When the two are copies of one ledger directory (both record \
+            events as the same device), the refusal says so and names 'oritsubushi reidentify', \
+            which mends the copy. Both ledgers are locked while merging.
             """)
 
     @OptionGroup var options: LedgerOptions
@@ -45,7 +47,12 @@ struct Merge: ParsableCommand {
         // is folded from them as they pass, instead of loading it and reading the appended
         // records back (or, without a stored projection, the whole log) afterwards.
         var fold = CompletionsProjection()
-        let report = try LedgerMerger.merge(from: source, into: ledger, observe: { fold.apply($0, trackDirty: false) })
+        let report: MergeReport
+        do {
+            report = try LedgerMerger.merge(from: source, into: ledger, observe: { fold.apply($0, trackDirty: false) })
+        } catch let error as LedgerError {
+            throw LedgerCopy.mergeRefusal(error, this: ledger, other: source, otherPath: other)
+        }
         if report.eventsIn > 0 {
             // Events came in: the carry-overs they make owed are appended before the save.
             var projection = ProjectionUpdater.adopt(fold, of: ledger)

@@ -42,12 +42,15 @@ struct StationFind: ParsableCommand {
             TEXT and the filters combine (all must hold); with neither, every enabled station is listed. \
             --date takes the apps' date groups: YYYY (every date in that year, fuzzy or not), YYYY-MM, \
             YYYY-MM-DD, unknown (date unknown), YYYY-unknown (month unknown), YYYY-MM-unknown (day unknown). \
-            Prints one station per line: s_id, name, reading, operator, lines, completion date.
+            TEXT matches as every STATION argument does (a trailing 駅 optional, readings in hiragana or \
+            katakana, full- and half-width alike); --by line matches any part of a line's name or its \
+            l_id, as --line does. Prints one station per line: s_id, name, reading, operator, lines, \
+            completion date.
             """)
 
     @OptionGroup var options: LedgerOptions
     @Argument(help: "The text to look for (optional).") var text: String?
-    @Option(help: "What to search: name, yomi or line (default: name).") var by: SearchBy?
+    @Option(help: "What to search: name, yomi or line (default: the name or the reading).") var by: SearchBy?
     @Flag var match: MatchMode?
     @Option(help: ArgumentHelp("A prefecture: its code 1–47 or the start of its name (三重, 東京).", valueName: "pref"))
     var pref: String?
@@ -75,7 +78,7 @@ struct StationFind: ParsableCommand {
 
     /// The query the arguments describe (validate() has checked them).
     var query: StationQuery {
-        StationQuery(text: text, field: (by ?? .name).field, partial: match == .partial, includeDisabled: includeDisabled,
+        StationQuery(text: text, field: by?.field ?? .any, partial: match == .partial, includeDisabled: includeDisabled,
                      prefectures: pref.map { StationResolver.prefectureCodes(matching: $0) ?? [] },
                      dateGroup: date.flatMap { try? CompletionDateGroup(parsing: $0) }, completion: completion)
     }
