@@ -136,6 +136,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             // The ORITSUBUSHI_SIMULATE_FAULT hook (Testing/FaultInjectingFileSystem.swift) exists
             // only in debug builds, which the end-to-end tests run.

@@ -172,6 +172,11 @@ import Testing
         #expect(try cli.run("report", "--output", page, "--lang", language).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains(total) && !html.contains(foreign))
+        // Prefectures and operator types are named in the page's language; stations keep theirs.
+        let english = ["Tokyo", "Hokkaido", "JR passenger railways"], japanese = ["東京都", "北海道", "JR旅客会社"]
+        for (word, other) in zip(language == "en" ? english : japanese, language == "en" ? japanese : english) {
+            #expect(html.contains(word) && !html.contains(other), "\(language): \(word) / \(other)")
+        }
         #expect(html.contains(language == "en" ? "2026-11-22 12:00 JST" : "2026/11/22 12:00 JST"))
     }
 }

@@ -64,4 +64,25 @@ package enum CatalogNames {
     package static func prefecture(_ code: Int64) -> String {
         (1...47).contains(code) ? prefectures[Int(code) - 1] : "県\(code)"
     }
+
+    /// The same names in English (`report --lang en`); operators, lines and stations keep their
+    /// own names, which are proper names.
+    package static func operatorTypeInEnglish(_ code: Int64) -> String {
+        let names = ["JR passenger railways", "major private railways", "semi-major private railways",
+                     "public transport bureaus", "small and medium private railways", "monorails",
+                     "automated guideway transit", "cable cars", "trolleybuses", "maglev"]
+        return (1...10).contains(code) ? names[Int(code) - 1] : "type \(code)"
+    }
+
+    package static func prefectureInEnglish(_ code: Int64) -> String {
+        (1...47).contains(code) ? prefecturesInEnglish[Int(code) - 1] : "prefecture \(code)"
+    }
+
+    static let prefecturesInEnglish = [
+        "Hokkaido", "Aomori", "Iwate", "Miyagi", "Akita", "Yamagata", "Fukushima", "Ibaraki", "Tochigi", "Gunma",
+        "Saitama", "Chiba", "Tokyo", "Kanagawa", "Niigata", "Toyama", "Ishikawa", "Fukui", "Yamanashi", "Nagano",
+        "Gifu", "Shizuoka", "Aichi", "Mie", "Shiga", "Kyoto", "Osaka", "Hyogo", "Nara", "Wakayama",
+        "Tottori", "Shimane", "Okayama", "Hiroshima", "Yamaguchi", "Tokushima", "Kagawa", "Ehime", "Kochi", "Fukuoka",
+        "Saga", "Nagasaki", "Kumamoto", "Oita", "Miyazaki", "Kagoshima", "Okinawa",
+    ]
 }

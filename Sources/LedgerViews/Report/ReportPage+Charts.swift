@@ -8,7 +8,7 @@ extension ReportPage {
         let dates = try engine.report(.dates, path: []).groups ?? []
         let years = dates.compactMap { g in Int(g.key).map { ($0, g.counts.completed) } }.sorted { $0.0 < $1.0 }
         let unknown = dates.first { $0.key == "unknown" }?.counts.completed ?? 0
-        let prefectures = try engine.report(.prefectures, path: []).groups ?? []
+        let prefectures = (try engine.report(.prefectures, path: []).groups ?? []).map(words.prefecture)
         return ReportTemplate.render("charts", [
             "cumulativeLabel": words.cumulative, "years": Self.cumulativeChart(years),
             "unknown": unknown > 0 ? ReportTemplate.render("help", ["text": words.unknownDates(unknown)]) : "",

@@ -8,14 +8,15 @@ extension ReportPage {
         let types = try engine.report(.operators, path: [])
         var operatorRows: [String] = []
         for type in types.groups ?? [] {
-            operatorRows.append(row(type, group: true))
+            operatorRows.append(row(words.operatorType(type), group: true))
             for op in try engine.report(.operators, path: [type.key]).groups ?? [] {
                 operatorRows.append(row(op, group: false))
             }
         }
         let dates = try engine.report(.dates, path: [])
+        let prefectures = try engine.report(.prefectures, path: [])
         return section("operators", words.operators, types.counts, operatorRows)
-            + section("prefectures", words.prefectures, try engine.report(.prefectures, path: []))
+            + section("prefectures", words.prefectures, prefectures, (prefectures.groups ?? []).map(words.prefecture))
             + section("readings", words.readings, try engine.report(.yomi, path: []))
             + section("years", words.years, dates, (dates.groups ?? []).filter { $0.key != "incomplete" }.map(words.year))
     }

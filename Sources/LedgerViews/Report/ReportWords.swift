@@ -43,6 +43,18 @@ struct ReportWords {
         if !ja { group.label = group.key == "unknown" ? "date unknown" : group.key }
         return group
     }
+    /// A prefecture's group with its English name in `en`.
+    func prefecture(_ group: StatsGroup) -> StatsGroup {
+        var group = group
+        if !ja, let code = Int64(group.key) { group.label = CatalogNames.prefectureInEnglish(code) }
+        return group
+    }
+    /// An operator type's group with its English name in `en` (operators keep their names).
+    func operatorType(_ group: StatsGroup) -> StatsGroup {
+        var group = group
+        if !ja, let code = Int64(group.key) { group.label = CatalogNames.operatorTypeInEnglish(code) }
+        return group
+    }
     func asOf(_ time: String) -> String { ja ? "\(time) 時点" : "as of \(time)" }
     func conflictCount(_ n: Int) -> String { ja ? "\(n)件" : "\(n)" }
     func unknownDates(_ n: Int) -> String {
