@@ -2,7 +2,7 @@ import Foundation
 import LedgerCore
 
 /// The sync API's binary batches, `application/x-oritsubushi-frames` (Schemas/sync-frames.md): a
-/// small JSON header (the JSON body's fields but `records`, plus `count`) and the records as data
+/// small JSON header (the JSON body with `records` empty, plus `count`) and the records as data
 /// frames of a format-2 segment (`RecordFrames`).
 ///
 ///     offset 0   4 bytes   ASCII "OSF1"
@@ -96,30 +96,28 @@ package protocol FramesHeader {
     var count: Int { get }
 }
 
-/// The header of a pull answer's frames: `PullResponse` without `records`.
+/// The header of a pull answer's frames: the JSON answer (`PullResponse`) with its `records`
+/// empty, and `count`, in one object.
 package struct PullFramesHeader: Codable, Sendable, FramesHeader {
     package var count: Int
-    package var more: Bool
-    package var cursor: UInt64
-    package var serverHas: [String: UInt64]
-    package var catalogVersion: UInt32?
-    package var serverDigests: [String: String]
+    package var page: PullResponse
 
-    enum CodingKeys: String, CodingKey {
-        case count, more, cursor
-        case serverHas = "server_has"
-        case catalogVersion = "catalog_version"
-        case serverDigests = "server_digests"
+    package init(count: Int, page: PullResponse) {
+        self.count = count
+        self.page = page
     }
 
-    package init(count: Int, more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?,
-                 serverDigests: [String: String]) {
-        self.count = count
-        self.more = more
-        self.cursor = cursor
-        self.serverHas = serverHas
-        self.catalogVersion = catalogVersion
-        self.serverDigests = serverDigests
+    enum CodingKeys: String, CodingKey { case count }
+
+    package init(from decoder: any Decoder) throws {
+        count = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .count)
+        page = try PullResponse(from: decoder)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+        try page.encode(to: encoder)
     }
 }
 

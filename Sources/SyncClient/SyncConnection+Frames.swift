@@ -3,14 +3,11 @@ import LedgerCore
 import LedgerSync
 import NIOCore
 
-/// A pulled page, however it came (frames or JSON): its records as their encodings.
+/// A pulled page, however it came (frames or JSON): its records as their encodings, and the
+/// rest of the answer (`response`, its `records` empty).
 package struct PulledPage: Sendable {
     package var records: EncodedRecords
-    package var more: Bool
-    package var cursor: UInt64
-    package var serverHas: [String: UInt64]
-    package var catalogVersion: UInt32?
-    package var serverDigests: [String: String]
+    package var response: PullResponse
     /// Whether the server answered with frames (so it takes a push as frames too).
     package var framed: Bool
 }
@@ -26,18 +23,17 @@ extension SyncConnection {
         let reply = try await exchange("/v1/pull", body: try JSONEncoder().encode(request), contentType: "application/json",
                                        accept: Self.framesFirst)
         guard reply.contentType.map({ $0.hasPrefix(FramesBody.mediaType) }) == true else {
-            let page = try decodeJSON(PullResponse.self, reply.body)
+            var page = try decodeJSON(PullResponse.self, reply.body)
             var records = EncodedRecords()
             for wire in page.records { records.append(try wire.record()) }
-            return PulledPage(records: records, more: page.more, cursor: page.cursor, serverHas: page.serverHas,
-                              catalogVersion: page.catalogVersion, serverDigests: page.serverDigests, framed: false)
+            page.records = []
+            return PulledPage(records: records, response: page, framed: false)
         }
         do {
             let (header, records) = try reply.body.withUnsafeReadableBytes { bytes throws(FramesBody.Refusal) in
                 try FramesBody.decode(bytes, as: PullFramesHeader.self, maximumRecords: Int.max, reader: RecordFrames.Reader())
             }
-            return PulledPage(records: records, more: header.more, cursor: header.cursor, serverHas: header.serverHas,
-                              catalogVersion: header.catalogVersion, serverDigests: header.serverDigests, framed: true)
+            return PulledPage(records: records, response: header.page, framed: true)
         } catch {
             throw LedgerError(.unavailable, "the sync server at \(server) sent frames this client cannot read: \(error.message)")
         }

@@ -67,8 +67,8 @@ package struct SyncSession {
                 let page = try await connection.pullPage(PullRequest(
                     have: WireVersionVector.encode(held), cursor: cursor, limit: pageSize,
                     haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
-                serverHas = try WireVersionVector.decode(page.serverHas)
-                serverDigests = page.serverDigests
+                serverHas = try WireVersionVector.decode(page.response.serverHas)
+                serverDigests = page.response.serverDigests
                 // Where the server stopped at the seq this ledger holds last, its digest is known.
                 for (device, seq) in serverHas where seq > 0 && seq == held[device] {
                     if let theirs = serverDigests[device.description], let ours = digests[device], theirs != ours {
@@ -88,10 +88,10 @@ package struct SyncSession {
                         appended.insert(id)
                     }
                 }
-                report.catalogVersion = page.catalogVersion
-                cursor = page.cursor
+                report.catalogVersion = page.response.catalogVersion
+                cursor = page.response.cursor
                 try progress(.pulled(report.pulled + pulledThisRound))
-                if !page.more { break }
+                if !page.response.more { break }
             }
             report.pulled += pulledThisRound
             if options.writesKnowledgeMarks { try LedgerMerger.appendKnowledgeMarkIfOwed(ledger) }

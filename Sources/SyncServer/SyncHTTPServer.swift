@@ -75,7 +75,7 @@ package enum SyncHTTPServer {
             let user = try await authenticate(request, storage)
             let body: PullRequest = try await decode(request, limit: limit)
             let answer = try await storage.pullAnswer(user: user, request: body)
-            logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.more)"])
+            logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
             if offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept]) {
                 return frames(try answer.frames(writer: RecordFrames.Writer()))
             }

@@ -18,10 +18,10 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 5, "\(result.stdout)")
-        #expect(lines[0].hasPrefix("station 200126: date 2013-09-01 (event"))
-        #expect(lines[1].hasPrefix("station 201111: date 2014, memo set (event"))
-        #expect(lines[2].hasPrefix("station 200457: date 2014 (event"), "last is the line before's date")
-        #expect(lines[3].hasPrefix("station 300645: date unknown (event"), "an empty memo column on a new station changes nothing")
+        #expect(lines[0].hasPrefix("200126  駒ヶ根駅  東海旅客鉄道  飯田線: date 2013-09-01 (event"), "\(lines[0])")
+        #expect(lines[1].hasPrefix("201111  津駅  東海旅客鉄道  紀勢本線: date 2014, memo set (event"), "\(lines[1])")
+        #expect(lines[2].hasPrefix("200457  牛ケ原駅  西日本旅客鉄道  越美北線: date 2014 (event"), "last is the line before's date")
+        #expect(lines[3].hasPrefix("300645  新宿駅  京王電鉄  京王線: date unknown (event"), "an empty memo column on a new station changes nothing")
         #expect(lines[4] == "4 stations in the batch: 4 recorded, 0 unchanged")
         let state = try String(contentsOfFile: work + "/ledger/ui-state.json", encoding: .utf8)
         #expect(state.contains("\"last_date\":\"unknown\""), "the batch's last completed date: \(state)")
@@ -37,9 +37,9 @@ import Testing
         #expect(try cli.run("replay").stdout.split(separator: "\n").count == 4)
         // An empty MEMO column leaves the memo (メモ) as it is.
         let emptyMemo = try cli.run(["complete", "--batch", "-"], stdin: "201111\t2014\t\n")
-        #expect(emptyMemo.stdout.hasPrefix("station 201111: unchanged (date 2014, memo as given)"), "\(emptyMemo.stdout)")
+        #expect(emptyMemo.stdout.hasPrefix("201111  津駅  東海旅客鉄道  紀勢本線: unchanged (date 2014, memo as given)"), "\(emptyMemo.stdout)")
         // The last batch's last completed date is remembered for `last`.
-        #expect(try cli.run("complete", "鳥羽", "last", "--operator", "近鉄").stdout.hasPrefix("station 301180: date 2014 (event"))
+        #expect(try cli.run("complete", "鳥羽", "last", "--operator", "近鉄").stdout.contains(": date 2014 (event"))
     }
 
     @Test func batchFromStandardInputWithQualifiers() throws {
@@ -47,8 +47,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: work) }
         let result = try cli.run(["complete", "--batch", "-", "--operator", "近鉄"], stdin: "津\t2013-09-01\r\nとば\t2013-09-02\tmemo\r\n")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("station 301230: date 2013-09-01"))
-        #expect(result.stdout.contains("station 301180: date 2013-09-02, memo set"))
+        #expect(result.stdout.contains("301230  津駅  近畿日本鉄道  名古屋線: date 2013-09-01"), "\(result.stdout)")
+        #expect(result.stdout.contains("301180  鳥羽駅") && result.stdout.contains(": date 2013-09-02, memo set"), "\(result.stdout)")
         #expect(result.stdout.hasSuffix("2 stations in the batch: 2 recorded, 0 unchanged\n"))
     }
 

@@ -38,7 +38,8 @@ import Testing
         let status = try a.run("status", "--json").stdout
         let device = ["device", "events", "local", "name"]
         #expect(Self.keys(status) == ["bytes_on_disk", "clock", "device", "device_name", "devices"] + device + device
-                                      + ["events", "ledger", "ledger_id", "records", "sealed_segments", "segments"])
+                                      + ["events", "last_sync", "ledger", "ledger_id", "pending_push", "records", "sealed_segments",
+                                         "segments", "server"])
         #expect(try Self.object(status)["device_name"] as? String == deviceName)
         #expect(status.hasSuffix("}\n") && status.split(separator: "\n").count == 1)
 

@@ -89,7 +89,7 @@ import Testing
         #expect(Self.occurrences("<tr>", in: events) == 21)
         // Newest first: the fixture's own completion (at the pinned now) after the generated history.
         let newest = try #require(events.components(separatedBy: "<tr>").dropFirst(2).first)
-        #expect(newest.contains("2026-11-22 12:00 JST") && newest.contains(">津駅</a>") && newest.contains("2026年11月1日"), "\(newest)")
+        #expect(newest.contains("2026/11/22 12:00 JST") && newest.contains(">津駅</a>") && newest.contains("2026年11月1日"), "\(newest)")
         // The hierarchies' totals in the apps' words, and the injected memo kept as text.
         #expect(dom.contains("\(total)駅中 \(completed)駅"))
         #expect(!dom.contains("<img"))

@@ -179,9 +179,13 @@ actor UserLedger {
     private func scheduleActivityWrite(afterMilliseconds wait: Int64) {
         guard !activityWriteScheduled else { return }
         activityWriteScheduled = true
+        // The store (held `unowned` here) must outlive the delayed write: a store closed and
+        // released meanwhile (a test's) would otherwise be read after it was destroyed.
+        let store = self.store
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(wait))
             await self?.writeScheduledActivity()
+            withExtendedLifetime(store) {}
         }
     }
 

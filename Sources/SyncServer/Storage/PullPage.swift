@@ -56,7 +56,7 @@ package struct PullPage {
 
     /// The answer, with what the store holds now.
     package func answer(serverHas: [String: UInt64], catalogVersion: UInt32?, serverDigests: [String: String]) -> PullAnswer {
-        PullAnswer(records: records, more: more, cursor: cursor, serverHas: serverHas,
-                   catalogVersion: catalogVersion, serverDigests: serverDigests)
+        PullAnswer(records: records, page: PullResponse(records: [], more: more, cursor: cursor, serverHas: serverHas,
+                                                        catalogVersion: catalogVersion, serverDigests: serverDigests))
     }
 }
