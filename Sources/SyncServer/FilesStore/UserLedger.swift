@@ -10,7 +10,10 @@ actor UserLedger {
     let user: String
     /// The user's generation (`UserStore.User.generation`) this actor serves.
     nonisolated let generation: String
-    private unowned let store: FilesStore
+    /// Strong: a user's operation or delayed activity write may outlive the requests that made
+    /// it, and must never read a released store (the store's pool holding its ledgers is a cycle
+    /// only for the store's lifetime, which is the server process's).
+    private let store: FilesStore
     private var open: OpenUserLedger?
     /// Set when the user was deleted (or made again): every later operation is refused and
     /// nothing more is written for this generation.
@@ -179,13 +182,9 @@ actor UserLedger {
     private func scheduleActivityWrite(afterMilliseconds wait: Int64) {
         guard !activityWriteScheduled else { return }
         activityWriteScheduled = true
-        // The store (held `unowned` here) must outlive the delayed write: a store closed and
-        // released meanwhile (a test's) would otherwise be read after it was destroyed.
-        let store = self.store
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(wait))
             await self?.writeScheduledActivity()
-            withExtendedLifetime(store) {}
         }
     }
 
