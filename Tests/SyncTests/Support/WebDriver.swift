@@ -143,17 +143,31 @@ final class WebDriver: @unchecked Sendable {
     }
 
     func click(_ testID: String) async throws {
-        _ = try await command(.POST, "element/\(try await element(testID))/click", [:])
+        try await click(css: "[data-testid=\"\(testID)\"]")
     }
 
+    /// Clicks what the selector names now. A list the app re-renders between the lookup and the
+    /// click (search results arriving as the user types) leaves a stale element: look it up again,
+    /// as a user would tap what is on screen.
     func click(css: String) async throws {
-        _ = try await command(.POST, "element/\(try await element(css: css))/click", [:])
+        try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
     }
 
     func type(_ testID: String, _ text: String) async throws {
-        let id = try await element(testID)
-        _ = try await command(.POST, "element/\(id)/clear", [:])
-        _ = try await command(.POST, "element/\(id)/value", ["text": text])
+        try await onFreshElement("[data-testid=\"\(testID)\"]") { id in
+            _ = try await command(.POST, "element/\(id)/clear", [:])
+            _ = try await command(.POST, "element/\(id)/value", ["text": text])
+        }
+    }
+
+    private func onFreshElement(_ css: String, _ action: (String) async throws -> Void) async throws {
+        for attempt in 1... {
+            do {
+                return try await action(try await element(css: css))
+            } catch let failure as Failure where failure.description.contains("stale element reference") && attempt < 5 {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     func text(_ testID: String) async throws -> String {
