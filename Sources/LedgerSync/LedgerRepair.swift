@@ -251,6 +251,10 @@ package final class LedgerRepair {
         for segment in run {
             var shown = segment.highestSeqs
             for range in segment.footer?.deviceRanges ?? [] { shown[range.device] = max(shown[range.device] ?? 0, range.lastSeq) }
+            // This device's own seqs up to the watermark were issued: none may be issued again.
+            if let local = segment.acknowledgedLocalSeq, local > 0 {
+                shown[metadata.deviceID] = max(shown[metadata.deviceID] ?? 0, local)
+            }
             for (device, seq) in shown where continues[device] == nil { upTo[device] = max(upTo[device] ?? 0, seq) }
         }
         var perDevice: [[LedgerRecord]] = []

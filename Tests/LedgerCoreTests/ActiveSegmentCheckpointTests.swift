@@ -105,13 +105,13 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (path, _) = try Self.makeLedger(in: dir)
-        // Change the segment's last byte (inside the last frame's checksum): same length, other tail.
-        try Self.flip(path + "/segments/00000001.seg", at: -1, xor: 0x01)
-        let ledger = try Ledger.open(directory: path, clock: Self.clock)
-        defer { ledger.close() }
-        #expect(ledger.scannedNewestSegment)
-        #expect(ledger.recovery != nil, "the damaged last frame is a torn tail")
-        #expect(!FileManager.default.fileExists(atPath: Self.checkpointPath(path)), "recovery deletes the checkpoint")
+        // Change the segment's last byte (inside the last frame's checksum): same length, other
+        // tail. The scan finds it below the watermark: damage, not a tear (segment-format.md §5b).
+        let segment = path + "/segments/00000001.seg"
+        try Self.flip(segment, at: -1, xor: 0x01)
+        let error = try #require(throws: LedgerError.self) { try Ledger.open(directory: path, clock: Self.clock) }
+        #expect(error.category == .corruption && error.file == segment, "\(error)")
+        #expect(FileManager.default.fileExists(atPath: Self.checkpointPath(path)), "a refused open changes nothing")
     }
 
     @Test func aDamagedCheckpointIsReportedAndIgnored() throws {

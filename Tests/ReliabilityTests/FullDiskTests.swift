@@ -106,7 +106,8 @@ import Testing
         let (fileSystem, held) = try Self.prepare(situation, batch: 5)
         let ledger = try Self.open(fileSystem, situation)
         let failing: FileOperation = situation == .activeSegment ? .write : .sync
-        fileSystem.inject(InjectedFault(failing, occurrence: situation == .activeSegment ? 1 : 2, code: .ioError, partialBytes: 9))
+        // When sealing, the third sync is the footer's (after the frames' and the watermark's).
+        fileSystem.inject(InjectedFault(failing, occurrence: situation == .activeSegment ? 1 : 3, code: .ioError, partialBytes: 9))
         fileSystem.inject(InjectedFault(.truncate, code: .ioError))
         var acknowledged = held
         do {

@@ -2,37 +2,15 @@ import LedgerCore
 import LedgerTestSupport
 import Testing
 
-/// The recovery rule (issue 2): the newest segment cut at any byte offset reopens with every
+/// The recovery rule (issue 2, refined by the watermark of issue 28): the newest segment cut at
+/// any byte offset past its watermark — an append that never returned — reopens with every
 /// earlier event, loses only the frame that was cut (saved byte for byte to a `.torn` file), and
-/// appending continues with the next seq.
+/// appending continues with the next seq. Below the watermark, nothing is ever cut.
 @Suite struct TornTailTests {
-    /// A ledger with one sealed segment and a newest segment of several frames: single events,
-    /// batches, a 4 KiB memo. Returns the file system, the newest segment's path and, for every
-    /// frame boundary of it, the number of events held up to there.
+    /// A newest segment of several frames: single events, batches, a 4 KiB memo.
     private static func ledger(sealNewest: Bool) throws -> (CrashableFileSystem, String, [(offset: Int, events: UInt64)]) {
-        let fileSystem = CrashableFileSystem()
-        let ledger = try Ledger.create(directory: Workload.directory, deviceName: HarnessEvents.deviceName,
-                                       fileSystem: fileSystem, clock: Workload.clock, useLock: false)
-        defer { ledger.close() }
-        var held: UInt64 = 0
-        func append(_ count: UInt64) throws {
-            _ = try ledger.appendLocal((held + 1...held + count).map(HarnessEvents.draft(seq:)))
-            held += count
-        }
-        try append(4)
-        try ledger.sealActiveSegment()
-        let path = Path.join(ledger.segmentsPath, SegmentInfo.fileName(2))
-        var boundaries: [(offset: Int, events: UInt64)] = []
-        for count in [1, 6, 1, 3] as [UInt64] {
-            try append(count)
-            if boundaries.isEmpty { boundaries.append((SegmentHeader.frameSize, held - count)) }
-            boundaries.append((try fileSystem.fileSize(path), held))
-        }
-        if sealNewest {
-            try ledger.sealActiveSegment()
-            boundaries.append((try fileSystem.fileSize(path), boundaries.last!.events))
-        }
-        return (fileSystem, path, boundaries)
+        let ledger = try NewestSegmentLedger(batches: [1, 6, 1, 3], sealNewest: sealNewest)
+        return (ledger.fileSystem, ledger.path, ledger.boundaries)
     }
 
     @Test(arguments: [false, true])
@@ -45,8 +23,10 @@ import Testing
         for cut in 0...original.count {
             let fileSystem = pristine.clone()
             try fileSystem.truncateFile(path, to: cut)
-            // The frames that survive whole: those that end at or before the cut.
+            // The frames that survive whole: those that end at or before the cut. The append
+            // that was cut never returned, so the watermark is where the one before left it.
             let kept = boundaries.last { $0.offset <= cut }
+            try WatermarkRewind.rewind(path, to: kept?.offset, fileSystem: fileSystem)
             let expectedEvents = kept?.events ?? firstSegmentEvents
             let expectedTear = cut < SegmentHeader.frameSize ? 0 : kept!.offset
             do {
@@ -91,6 +71,7 @@ import Testing
         let original = try posix.readFile(path)
         for cut in (start + 1..<original.count).reversed() {
             try posix.truncateFile(path, to: cut)
+            try WatermarkRewind.rewind(path, to: start, fileSystem: posix)
             ledger = try Ledger.open(directory: ledgerPath, clock: Workload.clock)
             let recovery = try #require(ledger.recovery, "cut at \(cut)")
             #expect(recovery.offset == start && recovery.removedBytes == cut - start)

@@ -19,6 +19,8 @@ struct RepairTests {
         case middleHeader
         /// The first frame of the newest, unsealed segment, with frames after it.
         case newestFrame
+        /// The last frame of the newest segment: below the watermark, so damage, never a tear.
+        case newestLastFrame
     }
 
     static let now = ["ORITSUBUSHI_NOW": "1795000000"]
@@ -101,6 +103,27 @@ struct RepairTests {
         #expect(refused.stderr.contains("cannot repair: \(SegmentInfo.fileName(segment)) held device"), "\(refused.stderr)")
         #expect(refused.stderr.contains("which the source does not have"))
         #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(try directorySnapshot(replicas.a) == before)
+    }
+
+    /// Before the watermark, this damage read as a torn write: opening cut the event away and
+    /// the device issued its seq again. Now it is damage, and a source without the event cannot
+    /// repair it, since the watermark says the device issued it.
+    @Test("the newest segment's last frame damaged, the source without it: exit 65, nothing changes")
+    func newestLastFrameNotInTheSource() throws {
+        let dir = try TemporaryDirectory("repair-newest-last")
+        defer { dir.remove() }
+        let replicas = try Replicas.make(in: dir, unsyncedSegments: true)
+        let segment = try replicas.damage(.newestLastFrame)
+        let before = try directorySnapshot(replicas.a)
+        let status = try CLI.run(["status", "--ledger", replicas.a], environment: Self.now)
+        #expect(status.status == 65, "\(status.stderr)")
+        #expect(status.stderr.contains(SegmentInfo.fileName(segment)), "\(status.stderr)")
+        let edit = try CLI.run(["memo", "120004", "after the damage", "--ledger", replicas.a], environment: Self.now)
+        #expect(edit.status == 65, "no edit may follow the damage: \(edit.stderr)")
+        let refused = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("which the source does not have"), "\(refused.stderr)")
         #expect(try directorySnapshot(replicas.a) == before)
     }
 
@@ -188,6 +211,8 @@ struct Replicas {
     let segmentBytes: [UInt32: Data]
     let firstUnsyncedSegment: UInt32?
     let newestSegment: UInt32
+    /// The offset of the newest segment's last frame (one event).
+    let newestLastFrame: Int
 
     static func make(in dir: TemporaryDirectory, unsyncedSegments: Bool = false) throws -> Replicas {
         let a = dir.sub("a"), b = dir.sub("b")
@@ -224,7 +249,9 @@ struct Replicas {
         // A few frames in the newest segment, unsealed.
         phone.rollThreshold = .max
         try phone.sealActiveSegment()
-        for _ in 0..<3 { try edits(phone, 2) }
+        try edits(phone, 5)
+        let newestLastFrame = try PosixFileSystem().fileSize(phone.segments.last!.path)
+        try edits(phone, 1)
         if !unsyncedSegments { try LedgerMerger.merge(from: phone, into: tablet) }
         precondition(phone.segments.filter(\.sealed).count >= 4 && !phone.segments.last!.sealed,
                      "replica A needs sealed middle segments and an open newest one")
@@ -232,7 +259,7 @@ struct Replicas {
         for segment in phone.segments { bytes[segment.number] = try Data(contentsOf: URL(fileURLWithPath: segment.path)) }
         let all = unsyncedSegments ? expected : try phone.eventSet().merging(try tablet.eventSet()) { first, _ in first }
         return Replicas(a: a, b: b, expected: all, segmentBytes: bytes, firstUnsyncedSegment: firstUnsynced,
-                        newestSegment: phone.segments.last!.number)
+                        newestSegment: phone.segments.last!.number, newestLastFrame: newestLastFrame)
     }
 
     func path(_ number: UInt32) -> String { a + "/segments/" + SegmentInfo.fileName(number) }
@@ -240,11 +267,12 @@ struct Replicas {
     /// Flips one byte of A and returns the damaged segment's number.
     @discardableResult
     func damage(_ damage: RepairTests.Damage, segment chosen: UInt32? = nil) throws -> UInt32 {
-        let number = chosen ?? (damage == .newestFrame ? newestSegment : 3)
+        let number = chosen ?? ([.newestFrame, .newestLastFrame].contains(damage) ? newestSegment : 3)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path(number)))
         let offset: Int
         switch damage {
         case .middleFrame, .newestFrame: offset = SegmentHeader.frameSize + 6  // the first data frame's descriptor
+        case .newestLastFrame: offset = newestLastFrame + 6
         case .middleFooter: offset = bytes.count - 12
         case .middleHeader: offset = 20  // the segment number, under the header's checksum
         }
@@ -333,6 +361,7 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
         return FailingFile(try real.openForAppend(path, create: create), fileSystem: self)
     }
     func truncateFile(_ path: String, to size: Int) throws { try step(); try real.truncateFile(path, to: size) }
+    func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws { try step(); try real.overwrite(path, at: offset, with: bytes) }
     func rename(_ from: String, to: String) throws { try step(); try real.rename(from, to: to) }
     func removeFile(_ path: String) throws { try step(); try real.removeFile(path) }
     func removeDirectory(_ path: String) throws { try step(); try real.removeDirectory(path) }

@@ -15,6 +15,9 @@ package protocol FileSystem: Sendable {
     /// Opens for appending; `create` makes a new file and fails if one exists.
     func openForAppend(_ path: String, create: Bool) throws -> any WritableFile
     func truncateFile(_ path: String, to size: Int) throws
+    /// Writes `bytes` over the file's bytes at `offset` (inside its length, so its size never
+    /// changes) and syncs its data: durable when it returns (the segment watermark's slots).
+    func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws
     func rename(_ from: String, to: String) throws
     func removeFile(_ path: String) throws
     /// Removes an empty directory.
@@ -39,7 +42,8 @@ package protocol FileSystem: Sendable {
 package protocol WritableFile: AnyObject {
     var size: Int { get }
     func write(_ bytes: UnsafeRawBufferPointer) throws
-    /// fsync: after it returns, everything written so far survives a crash.
+    /// fdatasync: after it returns, everything written so far (and the file's length) survives
+    /// a crash.
     func sync() throws
     func close()
 }

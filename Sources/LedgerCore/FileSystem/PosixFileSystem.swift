@@ -96,6 +96,24 @@ package struct PosixFileSystem: FileSystem {
         guard fsync(fd) == 0 else { throw Self.error("cannot fsync", path) }
     }
 
+    package func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        defer { _ = systemClose(fd) }
+        var done = 0
+        try bytes.withUnsafeBytes { buffer in
+            while done < buffer.count {
+                let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw Self.error("cannot write", path) }
+                done += n
+            }
+        }
+        while fdatasync(fd) != 0 {
+            if errno != EINTR { throw Self.error("cannot fsync", path) }
+        }
+    }
+
     package func rename(_ from: String, to: String) throws {
         guard systemRename(from, to) == 0 else { throw Self.error("cannot rename \(from) to", to) }
     }
@@ -173,8 +191,10 @@ final class PosixWritableFile: WritableFile {
         }
     }
 
+    /// fdatasync, not fsync: an append's data and the file's new length are what must be
+    /// durable; timestamps need not be (Schemas/segment-format.md §5).
     func sync() throws {
-        while fsync(fd) != 0 {
+        while fdatasync(fd) != 0 {
             if errno != EINTR { throw PosixFileSystem.error("cannot fsync", path) }
         }
     }

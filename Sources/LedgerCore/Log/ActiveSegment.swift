@@ -13,12 +13,19 @@ final class ActiveSegment {
     private var file: (any WritableFile)?
     /// The length to cut the file back to before anything else is written.
     private var pendingCut: Int?
+    /// The watermark on disk (`nil`: no `.durable` file yet, a segment written before them).
+    private(set) var watermark: SegmentWatermark?
+    /// Set when a failed append could not put the watermark back: appending stops here.
+    private var watermarkFault: LedgerError?
+    /// The bytes the last watermark write replaced in its slot.
+    private var overwrittenSlot: [UInt8]?
 
     /// Resumes appending to an existing segment of `length` durable bytes (opened on first write).
-    init(number: UInt32, length: Int, segmentsPath: String, fileSystem: any FileSystem) {
+    init(number: UInt32, length: Int, watermark: SegmentWatermark?, segmentsPath: String, fileSystem: any FileSystem) {
         self.number = number
         self.path = Path.join(segmentsPath, SegmentInfo.fileName(number))
         self.length = length
+        self.watermark = watermark
         self.segmentsPath = segmentsPath
         self.fileSystem = fileSystem
     }
@@ -27,23 +34,61 @@ final class ActiveSegment {
 
     /// Creates the segment file holding its header and first frames, durably (the file and its
     /// directory entry); on failure the file is removed.
-    static func create(header: SegmentHeader, frames: [UInt8], segmentsPath: String,
+    /// The watermark file is written and synced before the directory, so both entries become
+    /// durable together.
+    static func create(header: SegmentHeader, frames: [UInt8], localSeq: UInt64, segmentsPath: String,
                        fileSystem: any FileSystem) throws -> ActiveSegment {
-        let segment = ActiveSegment(number: header.segmentNumber, length: 0, segmentsPath: segmentsPath, fileSystem: fileSystem)
+        let segment = ActiveSegment(number: header.segmentNumber, length: 0, watermark: nil, segmentsPath: segmentsPath,
+                                    fileSystem: fileSystem)
+        let watermarkPath = SegmentWatermark.path(of: segment.number, segmentsPath: segmentsPath)
+        // One left by a create that crashed before its segment's directory entry was durable.
+        try fileSystem.removeFileIfPresent(watermarkPath)
         let file = try fileSystem.openForAppend(segment.path, create: true)
+        let mark = SegmentWatermark(segmentNumber: segment.number, generation: 1,
+                                    durableLength: SegmentHeader.frameSize + frames.count, localSeq: localSeq)
         do {
             try header.encoded().withUnsafeBytes { (b) throws in try file.write(b) }
             try frames.withUnsafeBytes { (b) throws in try file.write(b) }
             try file.sync()
+            try writeWatermarkFile(mark, path: watermarkPath, fileSystem: fileSystem)
             try fileSystem.syncDirectory(segmentsPath)
         } catch {
             file.close()
             try? fileSystem.removeFile(segment.path)
+            try? fileSystem.removeFile(watermarkPath)
             throw error
         }
         segment.file = file
-        segment.length = SegmentHeader.frameSize + frames.count
+        segment.length = mark.durableLength
+        segment.watermark = mark
         return segment
+    }
+
+    private static func writeWatermarkFile(_ mark: SegmentWatermark, path: String, fileSystem: any FileSystem) throws {
+        let file = try fileSystem.openForAppend(path, create: true)
+        defer { file.close() }
+        try mark.encodedFile().withUnsafeBytes { (b) throws in try file.write(b) }
+        try file.sync()
+    }
+
+    /// Records that the segment's first `length` bytes are durable (Schemas/segment-format.md
+    /// §5b): the next generation in the other slot, synced; or, for a segment without a
+    /// watermark file yet, the file itself (synced, then its directory entry).
+    func recordDurable(length: Int, localSeq: UInt64) throws {
+        let next = SegmentWatermark(segmentNumber: number, generation: (watermark?.generation ?? 0) + 1,
+                                    durableLength: length, localSeq: localSeq)
+        let watermarkPath = SegmentWatermark.path(of: number, segmentsPath: segmentsPath)
+        overwrittenSlot = nil
+        if watermark == nil {
+            try fileSystem.removeFileIfPresent(watermarkPath)
+            try Self.writeWatermarkFile(next, path: watermarkPath, fileSystem: fileSystem)
+            try fileSystem.syncDirectory(segmentsPath)
+        } else {
+            // Kept so that a failed append can put the slot back byte for byte.
+            overwrittenSlot = try fileSystem.readFile(watermarkPath, offset: next.slotOffset, length: SegmentWatermark.slotSize)
+            try fileSystem.overwrite(watermarkPath, at: next.slotOffset, with: next.encodedSlot())
+        }
+        watermark = next
     }
 
     func close() {
@@ -51,8 +96,11 @@ final class ActiveSegment {
         file = nil
     }
 
-    /// Appends `bytes` durably (one fsync). On failure the file is cut back to its durable length.
-    func append(_ bytes: [UInt8]) throws {
+    /// Appends `bytes` durably: one data sync of the segment, then the watermark moved past them
+    /// (one small in-place write and sync), and only then is the append acknowledged. On failure
+    /// the file is cut back to its durable length.
+    func append(_ bytes: [UInt8], localSeq: UInt64) throws {
+        if let watermarkFault { throw watermarkFault }
         if let cut = pendingCut {
             try fileSystem.truncateFile(path, to: cut)
             pendingCut = nil
@@ -66,14 +114,43 @@ final class ActiveSegment {
             do { try fileSystem.truncateFile(path, to: length) } catch { pendingCut = length }
             throw error
         }
+        do {
+            try recordDurable(length: length + bytes.count, localSeq: localSeq)
+        } catch {
+            close()
+            undoWatermark(after: error)
+            throw error
+        }
         length += bytes.count
+    }
+
+    /// A watermark write failed after the frames were synced: its slot may hold the new length
+    /// or garbage. Put that slot back as it was (the current generation is in the other one), and
+    /// only then cut the frames off, so that a failed append leaves every file as it found it; if
+    /// even that fails, the frames stay (they are durable and valid, so the next open keeps them)
+    /// and this segment takes no more appends.
+    private func undoWatermark(after error: any Error) {
+        let watermarkPath = SegmentWatermark.path(of: number, segmentsPath: segmentsPath)
+        do {
+            if watermark == nil {
+                try fileSystem.removeFileIfPresent(watermarkPath)
+                try fileSystem.syncDirectory(segmentsPath)
+            } else if let slot = overwrittenSlot, let current = watermark {
+                let offset = SegmentWatermark.slotOffsets[Int((current.generation + 1) % 2)]
+                try fileSystem.overwrite(watermarkPath, at: offset, with: slot)
+            }
+        } catch {
+            watermarkFault = LedgerError(.io, "the durable length of \(path) could not be recorded; reopen the ledger to append")
+            return
+        }
+        do { try fileSystem.truncateFile(path, to: length) } catch { pendingCut = length }
     }
 
     /// Writes the footer durably and removes the checkpoint: the segment is sealed and the next
     /// append starts a new one. Returns the footer's length.
     func seal(_ summary: SegmentSummary) throws -> Int {
         let footer = SegmentFooter.encode(summary, segmentNumber: number)
-        try append(footer)
+        try append(footer, localSeq: watermark?.localSeq ?? 0)
         close()
         Self.removeCheckpoint(of: number, segmentsPath: segmentsPath, fileSystem: fileSystem)
         return footer.count

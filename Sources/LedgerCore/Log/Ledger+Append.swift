@@ -176,13 +176,15 @@ extension Ledger {
                         names: [DeviceNameRecord], maxHLC: HybridTimestamp) throws {
         guard lockMode != .shared else { throw LedgerError(.io, "the ledger is open for reading only; nothing was appended") }
         let segment: ActiveSegment
+        let localSeq = continuity.versionVector[localDevice] ?? 0
         if let active {
             segment = active
-            try segment.append(frames)
+            try segment.append(frames, localSeq: localSeq)
         } else {
             let number = UInt32(segments.count + 1)
             let header = SegmentHeader(segmentNumber: number, ledgerID: metadata.ledgerIDBytes, firstRecordPosition: recordCount)
-            segment = try ActiveSegment.create(header: header, frames: frames, segmentsPath: segmentsPath, fileSystem: fileSystem)
+            segment = try ActiveSegment.create(header: header, frames: frames, localSeq: localSeq, segmentsPath: segmentsPath,
+                                               fileSystem: fileSystem)
             segments.append(SegmentInfo(number: number, path: segment.path, header: header, summary: SegmentSummary(),
                                         sealed: false, fileSize: SegmentHeader.frameSize))
             active = segment

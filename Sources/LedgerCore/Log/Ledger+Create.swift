@@ -60,7 +60,8 @@ extension Ledger {
         guard fileSystem.directoryExists(segments), let inside = try? fileSystem.listDirectory(segments) else { return false }
         // At most the first segment, holding nothing but the device's name: a ledger that lost its
         // ledger.json is not an interrupted init, and its events are never removed.
-        guard inside.allSatisfy({ $0 == SegmentInfo.fileName(1) || $0 == ActiveSegmentCheckpoint.fileName(1) }) else { return false }
+        let sideFiles = [SegmentInfo.fileName(1), ActiveSegmentCheckpoint.fileName(1), SegmentWatermark.fileName(1)]
+        guard inside.allSatisfy(sideFiles.contains) else { return false }
         guard let first = inside.first(where: { $0 == SegmentInfo.fileName(1) }) else { return true }
         guard let bytes = try? fileSystem.readFile(Path.join(segments, first)) else { return false }
         // No ledger.json yet, so no ledger id to hold the header to.

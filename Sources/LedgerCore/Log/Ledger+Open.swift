@@ -11,7 +11,7 @@ extension Ledger {
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         do {
             try ledger.load()
-        } catch is TornTailNeedsWriter {
+        } catch is RecoveryNeedsWriter {
             ledger.close()
             var writer = request
             writer.mode = .exclusive
@@ -32,7 +32,11 @@ extension Ledger {
                 throw SegmentFault(.missing(segment: missing), file: Path.join(segmentsPath, SegmentInfo.fileName(missing)), offset: 0).error
             }
             let isNewest = index == numbers.count - 1
-            let expected = expectation(of: number, firstRecordPosition: recordCount, mustBeSealed: !isNewest)
+            var expected = expectation(of: number, firstRecordPosition: recordCount, mustBeSealed: !isNewest)
+            if isNewest {
+                newestWatermark = try readWatermark(of: number, segmentPath: path)
+                expected.durableLength = newestWatermark?.durableLength ?? 0
+            }
             if let info = try SegmentReader.readSeal(path: path, expectation: expected, fileSystem: fileSystem) {
                 try account(info, &continuity)
                 continue
@@ -46,8 +50,37 @@ extension Ledger {
         }
         versionVector = continuity.versionVector
         if let newest = segments.last, !newest.sealed {
-            active = ActiveSegment(number: newest.number, length: newest.fileSize, segmentsPath: segmentsPath, fileSystem: fileSystem)
+            let segment = ActiveSegment(number: newest.number, length: newest.fileSize, watermark: newestWatermark,
+                                        segmentsPath: segmentsPath, fileSystem: fileSystem)
+            active = segment
+            try recordIntactTail(of: segment)
         }
+    }
+
+    /// The newest segment's watermark (Schemas/segment-format.md §5b), `nil` for a segment
+    /// written before watermarks. A segment shorter than its watermark lost acknowledged bytes.
+    private func readWatermark(of number: UInt32, segmentPath: String) throws -> SegmentWatermark? {
+        guard let mark = try SegmentWatermark.read(of: number, segmentsPath: segmentsPath, fileSystem: fileSystem).get() else {
+            return nil
+        }
+        if let missing = mark.missingBytes(segmentLength: try fileSystem.fileSize(segmentPath), segmentPath: segmentPath) {
+            throw missing
+        }
+        return mark
+    }
+
+    /// Frames past the watermark that read back intact (an append that crashed after its data
+    /// sync, or a segment written before watermarks) are recorded as durable now, before any
+    /// reader can hand them on: from here a flipped byte in them is damage, not a tear. A reader
+    /// opens the ledger again as a writer for it, unless the directory cannot be written at all.
+    private func recordIntactTail(of segment: ActiveSegment) throws {
+        let length = segments[segments.count - 1].fileSize
+        guard (segment.watermark?.durableLength ?? -1) < length else { return }
+        if lockMode == .shared {
+            guard isWritable(segmentsPath) && isWritable(segment.path) else { return }
+            throw RecoveryNeedsWriter()
+        }
+        try segment.recordDurable(length: length, localSeq: versionVector[localDevice] ?? 0)
     }
 
     /// Scans the newest, unsealed segment and cuts a torn tail away (`TornTailRecovery`).
@@ -59,7 +92,7 @@ extension Ledger {
         let outcome = try bytes.withUnsafeBytes { try reader.read($0, summarize: true) }
         var size = bytes.count
         if let tear = outcome.tear {
-            if lockMode == .shared { throw TornTailNeedsWriter() }
+            if lockMode == .shared { throw RecoveryNeedsWriter() }
             let cut = try TornTailRecovery.cut(tear, bytes: bytes, segmentNumber: expectation.number,
                                                segmentsPath: segmentsPath, fileSystem: fileSystem)
             recovery = cut.report
@@ -87,6 +120,6 @@ extension Ledger {
     }
 }
 
-/// A reader (shared lock) found a torn tail: cutting it is a write, so the ledger is opened
-/// again under the exclusive lock.
-struct TornTailNeedsWriter: Error {}
+/// A reader (shared lock) found a torn tail to cut, or an intact tail to record as durable:
+/// both are writes, so the ledger is opened again under the exclusive lock.
+struct RecoveryNeedsWriter: Error {}

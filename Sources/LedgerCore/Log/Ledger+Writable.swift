@@ -22,7 +22,7 @@ extension Ledger {
         }
     }
 
-    private func isWritable(_ path: String) -> Bool {
+    func isWritable(_ path: String) -> Bool {
         guard let native = fileSystem.nativePath(path) else { return true }
         return access(native, W_OK) == 0 || errno == ENOENT
     }

@@ -39,6 +39,8 @@ package final class Ledger {
     package var lockMode: LedgerLock.Request.Mode? { lock?.mode }
     /// The newest segment while it is unsealed (appends go there).
     var active: ActiveSegment?
+    /// The newest segment's watermark as opening read it.
+    var newestWatermark: SegmentWatermark?
     let decoder = LZ4FrameDecoder()
     let blockDecoder = ColumnarBlockDecoder()
     let blockEncoder = ColumnarBlockEncoder()

@@ -15,6 +15,9 @@ package struct SalvagedSegment: Sendable {
     package var footer: SegmentSummary?
     /// The first fault; `nil` for an intact segment.
     package var damage: LedgerError?
+    /// The newest segment's watermark's local seq (Schemas/segment-format.md §5b): the local
+    /// device issued every seq up to it, so a repair must restore them all.
+    package var acknowledgedLocalSeq: UInt64?
 
     package var isIntact: Bool { damage == nil }
 
@@ -23,6 +26,10 @@ package struct SalvagedSegment: Sendable {
     package static func read(number: UInt32, path: String, ledgerID: [UInt8], isNewest: Bool,
                              fileSystem: any FileSystem) -> SalvagedSegment {
         var segment = SalvagedSegment(number: number, path: path)
+        // The watermark before the bytes: a server appending meanwhile only moves both forward,
+        // so the bytes read are never shorter than the watermark read.
+        let watermark = isNewest ? SegmentWatermark.read(of: number, segmentsPath: Path.parent(of: path), fileSystem: fileSystem)
+                                 : .success(nil)
         let bytes: [UInt8]
         do { bytes = try fileSystem.readFile(path) } catch let error as LedgerError {
             segment.damage = error
@@ -31,8 +38,20 @@ package struct SalvagedSegment: Sendable {
             segment.damage = LedgerError(.io, "\(error)", file: path)
             return segment
         }
-        let reader = SegmentReader(path: path, policy: .salvage,
-                                   expectation: .init(number: number, ledgerID: ledgerID, mustBeSealed: !isNewest))
+        var expectation = SegmentReader.Expectation(number: number, ledgerID: ledgerID, mustBeSealed: !isNewest)
+        if isNewest {
+            // Below the watermark, damage is damage, never a tear to tolerate.
+            switch watermark {
+            case .success(let mark?) where mark.durableLength > bytes.count:
+                segment.damage = mark.missingBytes(segmentLength: bytes.count, segmentPath: path)
+            case .success(let mark):
+                expectation.durableLength = mark?.durableLength ?? 0
+                segment.acknowledgedLocalSeq = mark?.localSeq
+            case .failure(let error):
+                segment.damage = error
+            }
+        }
+        let reader = SegmentReader(path: path, policy: .salvage, expectation: expectation)
         var records: [LedgerRecord] = []
         bytes.withUnsafeBytes { buffer in
             segment.footer = SegmentReader.intactFooter(of: buffer, number: number)
@@ -42,7 +61,7 @@ package struct SalvagedSegment: Sendable {
                 return .continue
             }
             segment.header = outcome?.header
-            segment.damage = outcome?.fault?.error
+            segment.damage = segment.damage ?? outcome?.fault?.error
         }
         segment.records = records
         return segment

@@ -27,6 +27,9 @@ package struct SegmentReader {
         package var firstRecordPosition: UInt64?
         /// Every segment but the newest must end in a footer, and only the newest may be torn.
         package var mustBeSealed: Bool
+        /// Bytes acknowledged as durable (the newest segment's watermark, §5b): no tear can
+        /// start before this offset, so a fault there is corruption under every policy.
+        package var durableLength = 0
 
         package init(number: UInt32, ledgerID: [UInt8]?, firstRecordPosition: UInt64? = nil, mustBeSealed: Bool) {
             self.number = number
@@ -117,7 +120,7 @@ package struct SegmentReader {
             let kind: SegmentFault.Kind
             if case .malformed(let reason) = failure { kind = .headerMalformed(reason) } else { kind = .headerCutOff }
             let fault = SegmentFault(kind, file: path, offset: 0)
-            guard toleratesTear && n <= SegmentHeader.frameSize else { throw fault }
+            guard toleratesTear && n <= SegmentHeader.frameSize && expectation.durableLength == 0 else { throw fault }
             outcome.tear = fault
             return
         }
@@ -144,7 +147,9 @@ package struct SegmentReader {
                 return
             case .fault(let kind):
                 let fault = SegmentFault(kind, file: path, offset: offset)
-                guard toleratesTear && !frames.validFrameFollows(offset) else { throw fault }
+                guard toleratesTear && offset >= expectation.durableLength && !frames.validFrameFollows(offset) else {
+                    throw fault
+                }
                 outcome.tear = fault
                 return
             }

@@ -78,6 +78,12 @@ struct FaultInjectingFileSystem: FileSystem {
         try base.truncateFile(path, to: size)
     }
 
+    /// In place: a full disk has room for it (the file keeps its size), a read-only one has not.
+    func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
+        if fault == .readOnly { throw failure("cannot open", path) }
+        try base.overwrite(path, at: offset, with: bytes)
+    }
+
     func rename(_ from: String, to: String) throws {
         if fault == .readOnly { throw failure("cannot rename \(from) to", to) }
         try base.rename(from, to: to)

@@ -204,6 +204,20 @@ package final class CrashableFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// Two operations, as a crash can fall between them: the in-place write (lost by a crash
+    /// before the sync, the synced bytes surviving) and the data sync.
+    package func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
+        let node = try locked { try existing(path, "cannot open") }
+        try mutate(.write, path) { fault in
+            guard !node.isDirectory, offset >= 0, offset + bytes.count <= node.data.count else {
+                throw Self.error("cannot write", path, "out of the file's bounds")
+            }
+            if let fault { throw Self.error(for: fault, "cannot write", path) }
+            node.data.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+        }
+        try sync(node, path: path)
+    }
+
     package func rename(_ from: String, to: String) throws {
         try mutate(.rename, from) { _ in
             let (fromParent, fromName) = try parentAndName(from, "cannot rename \(from) to")

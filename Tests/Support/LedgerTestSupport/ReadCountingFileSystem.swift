@@ -58,6 +58,7 @@ package final class ReadCountingFileSystem: FileSystem, @unchecked Sendable {
     package func fileSize(_ path: String) throws -> Int { try base.fileSize(path) }
     package func openForAppend(_ path: String, create: Bool) throws -> any WritableFile { try base.openForAppend(path, create: create) }
     package func truncateFile(_ path: String, to size: Int) throws { try base.truncateFile(path, to: size) }
+    package func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws { try base.overwrite(path, at: offset, with: bytes) }
     package func rename(_ from: String, to: String) throws { try base.rename(from, to: to) }
     package func removeFile(_ path: String) throws { try base.removeFile(path) }
     package func removeDirectory(_ path: String) throws { try base.removeDirectory(path) }
