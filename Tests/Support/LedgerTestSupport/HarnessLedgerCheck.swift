@@ -69,4 +69,15 @@ package enum HarnessLedgerCheck {
         defer { reopened.close() }
         return try check(reopened, acknowledged: next)
     }
+
+    /// After opening, every byte of an unsealed newest segment is below its watermark
+    /// (Schemas/segment-format.md §5b): from here on, no flip in it can pass for a tear.
+    package static func checkWatermarkCoversTheNewestSegment(_ ledger: Ledger) throws {
+        guard let newest = ledger.segments.last, !newest.sealed else { return }
+        let read = SegmentWatermark.read(of: newest.number, segmentsPath: ledger.segmentsPath, fileSystem: ledger.fileSystem)
+        guard let mark = try read.get() else { throw Failure("no watermark for \(newest.path) after opening") }
+        guard mark.durableLength == newest.fileSize else {
+            throw Failure("the watermark covers \(mark.durableLength) of \(newest.fileSize) bytes after opening")
+        }
+    }
 }

@@ -204,6 +204,7 @@ package struct ProcessKillTrials {
             }
         }
         try HarnessLedgerCheck.check(opened, acknowledged: acknowledged)
+        try HarnessLedgerCheck.checkWatermarkCoversTheNewestSegment(opened)
         let sealed = opened.segments.filter(\.sealed).count
         opened.rollThreshold = configuration.rollThreshold
         try HarnessLedgerCheck.checkAppendContinues(opened) { try Ledger.open(directory: copy) }
