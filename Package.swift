@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // NIOHTTPTypes: the request parts a channel handler of the server sees.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // NIOSSL: the PostgreSQL store's TLS configuration (already in the graph through postgres-nio).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // gzip for the web app's files and the catalogue document on the wire (zlib).
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // HTTPTypes: the request and response heads those channel handlers read and write.
@@ -110,6 +112,8 @@ let package = Package(
                 "LedgerCore", "LedgerSync", "SyncServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // TLS to the database (`sslmode`, `sslrootcert`), the library postgres-nio uses.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -216,6 +220,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),  // PostgresTLSTests: what NIOSSL is told to check
             ],
             swiftSettings: swiftSettings),
     ]

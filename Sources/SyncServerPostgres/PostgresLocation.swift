@@ -3,7 +3,7 @@ import LedgerCore
 import PostgresNIO
 
 /// A `--store` / `ORITSUBUSHI_STORE` value: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
-/// (TCP; TLS is not used: run the database on the same host or a private network), or
+/// (TCP, with TLS as `sslmode` and `sslrootcert` ask: `PostgresTLS`), or
 /// `postgres://USER@/DATABASE?host=/run/postgresql` for a Unix socket directory.
 package struct PostgresLocation: Sendable, Equatable {
     package var username: String
@@ -13,11 +13,13 @@ package struct PostgresLocation: Sendable, Equatable {
     /// A Unix-domain socket directory (the `host` query parameter), instead of TCP.
     package var socketDirectory: String?
     package var database: String
+    package var tls: PostgresTLS
 
-    /// The URL without its password, for logs and messages.
+    /// The URL without its password, for logs and messages (`sslmode` when it is not the default).
     package var redacted: String {
         let target = socketDirectory.map { "/\(database)?host=\($0)" } ?? "\(host ?? ""):\(port)/\(database)"
-        return "postgres://\(username)@\(target)"
+        let mode = tls.mode == .prefer ? "" : (socketDirectory == nil ? "?" : "&") + "sslmode=\(tls.mode.rawValue)"
+        return "postgres://\(username)@\(target)\(mode)"
     }
 
     package init(url text: String) throws {
@@ -38,16 +40,26 @@ package struct PostgresLocation: Sendable, Equatable {
         port = components.port ?? 5432
         guard (1...65535).contains(port) else { throw refuse("port \(port) is not a TCP port") }
         guard host != nil || socketDirectory != nil else { throw refuse("it names no host") }
+        tls = try PostgresTLS(query: components.queryItems ?? [], unixSocket: socketDirectory != nil, refuse: { why in
+            LedgerError(.usage, "--store '\(Self.redact(text))': \(why)")
+        })
     }
 
-    /// The client configuration: TCP without TLS, or the socket `DIR/.s.PGSQL.PORT`.
+    /// The pool's configuration: TCP with `tls`, or the socket `DIR/.s.PGSQL.PORT`.
     package var configuration: PostgresClient.Configuration {
         if let socketDirectory {
             return PostgresClient.Configuration(
                 unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         }
         return PostgresClient.Configuration(host: host ?? "127.0.0.1", port: port, username: username, password: password,
-                                            database: database, tls: .disable)
+                                            database: database, tls: tls.client)
+    }
+
+    /// The same for one connection outside the pool (`PostgresStore.checkTLS`); nil for a socket.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration? {
+        guard socketDirectory == nil else { return nil }
+        return PostgresConnection.Configuration(host: host ?? "127.0.0.1", port: port, username: username, password: password,
+                                                database: database, tls: try tls.connection())
     }
 
     /// Blanks a password out of a URL for an error message.

@@ -41,6 +41,7 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     /// Refuses with exit 69 (unavailable) when the database cannot be reached.
     package func start() async throws {
         let (client, logger, location) = (self.client, self.logger, self.location)
+        try await Self.checkTLS(location, logger: logger)
         do {
             try await PostgresDeadline.run {
                 for try await _ in try await client.query("SELECT 1", logger: logger).decode(Int32.self) {}
@@ -50,6 +51,28 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): no answer within \(PostgresDeadline.seconds) s (is the server running and reachable?)")
         } catch {
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(Self.describe(error))")
+        }
+    }
+
+    /// postgres-nio's pool retries a connection that fails, with back-off, and keeps the cause to
+    /// itself; a TLS failure (the server offers no TLS, its certificate is not accepted) or a
+    /// refused login (SQLSTATE class 28, such as a missing client certificate) does not heal by
+    /// retrying, so a store that insists on TLS or logs in by certificate first connects once
+    /// outside the pool to name it at once (exit 69). Any other failure is left to the deadline
+    /// of `start`.
+    static func checkTLS(_ location: PostgresLocation, logger: Logger) async throws {
+        guard location.tls.isStrict || location.tls.clientKey != nil,
+              let configuration = try location.connectionConfiguration() else { return }
+        do {
+            try await PostgresDeadline.run {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                try await connection.close()
+            }
+        } catch {
+            let refused = (error as? PSQLError)?.serverInfo?[.sqlState]?.hasPrefix("28") == true
+            guard let why = location.tls.describe(error, host: location.host ?? "127.0.0.1") ?? (refused ? describe(error) : nil)
+            else { return }
+            throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(why)")
         }
     }
 

@@ -33,6 +33,24 @@ enum TestPostgres {
         }
     }
 
+    /// The test cluster's TLS files (Tools/lib/postgres.sh `test_postgres_tls`): `ca.crt`, which
+    /// signed its certificate for 127.0.0.1 and localhost, and `other-ca.crt`, which signed nothing.
+    static var tlsDirectory: String? { ProcessInfo.processInfo.environment["ORITSUBUSHI_TEST_POSTGRES_TLS"] }
+
+    /// A server that speaks TLS: skipped without one on a developer's machine, a failure under CI=true.
+    static func checkTLSAvailable() throws -> Bool {
+        guard try checkAvailable() else { return false }
+        if tlsDirectory != nil { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" { throw MissingTLS() }
+        return false
+    }
+
+    struct MissingTLS: Error, CustomStringConvertible {
+        var description: String {
+            "CI=true but ORITSUBUSHI_TEST_POSTGRES_TLS is not set: run the tests through Tools/test, whose PostgreSQL speaks TLS with certificates made by openssl"
+        }
+    }
+
     struct Missing: Error, CustomStringConvertible {
         var description: String {
             "CI=true but ORITSUBUSHI_TEST_POSTGRES is not set: run the tests through Tools/test, which starts a throwaway PostgreSQL (Debian's postgresql package)"
@@ -128,6 +146,15 @@ extension Trait where Self == ConditionTrait {
     static var requiresPostgres: Self {
         .enabled("needs PostgreSQL: run Tools/test (it starts a throwaway cluster; install Debian's postgresql package)") {
             try TestPostgres.checkAvailable()
+        }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test only with a PostgreSQL server that speaks TLS (Tools/test starts one).
+    static var requiresPostgresTLS: Self {
+        .enabled("needs PostgreSQL with TLS: run Tools/test (it starts a throwaway cluster with certificates made by openssl)") {
+            try TestPostgres.checkTLSAvailable()
         }
     }
 }

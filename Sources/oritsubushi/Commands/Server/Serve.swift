@@ -41,7 +41,8 @@ struct ServeOptions: ParsableArguments {
         The store is --data DIR (the files store: each user's events in DIR/ledgers/<user>/, the \
         same segment engine; users and token hashes in DIR/users.json) or --store \
         postgres://USER@HOST:PORT/DB (PostgreSQL, default $ORITSUBUSHI_STORE: several instances \
-        on one database are one server; the schema is created and migrated at start). A push is \
+        on one database are one server; the schema is created and migrated at start; TLS as libpq's \
+        ?sslmode=…&sslrootcert=FILE ask, default prefer). A push is \
         acknowledged only once it is durable, so a graceful or abrupt stop loses no acknowledged \
         push. GET /metrics (Prometheus text) answers on the main port unless --metrics-port moves \
         it to 127.0.0.1:PORT. Pushed station edits must name a station of --catalog LEDGER_DIR \
