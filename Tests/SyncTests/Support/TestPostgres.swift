@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LedgerCore
 import LedgerSync
+import LedgerTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -19,24 +20,15 @@ enum TestPostgres {
     static var url: String? { ProcessInfo.processInfo.environment["ORITSUBUSHI_TEST_POSTGRES"] }
 
     /// Skipped without a server on a developer's machine; a failure under CI=true.
-    static func checkAvailable() throws -> Bool {
-        if url != nil { return true }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
-        return false
-    }
+    static let component = TestComponent(
+        "a PostgreSQL server named by ORITSUBUSHI_TEST_POSTGRES",
+        remedy: "run the tests through Tools/test, which starts a throwaway cluster of Debian's postgresql package"
+    ) { url != nil }
 
     /// For a test that takes the store as a parameter: without a server it is cancelled with what
     /// to install (a failure under CI=true).
     static func require() throws {
-        guard try checkAvailable() else {
-            try Test.cancel("needs PostgreSQL: run Tools/test (it starts a throwaway cluster; install Debian's postgresql package)")
-        }
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var description: String {
-            "CI=true but ORITSUBUSHI_TEST_POSTGRES is not set: run the tests through Tools/test, which starts a throwaway PostgreSQL (Debian's postgresql package)"
-        }
+        try component.require()
     }
 
     static let logger: Logger = {
@@ -125,11 +117,7 @@ enum TestPostgres {
 extension Trait where Self == ConditionTrait {
     /// Runs the test only with a PostgreSQL server (Tools/test starts one): reported as skipped
     /// without it ("install postgresql"), failed on CI.
-    static var requiresPostgres: Self {
-        .enabled("needs PostgreSQL: run Tools/test (it starts a throwaway cluster; install Debian's postgresql package)") {
-            try TestPostgres.checkAvailable()
-        }
-    }
+    static var requiresPostgres: Self { .requires(TestPostgres.component) }
 }
 
 /// The real sync server on loopback over any store (the conformance suite's and the
