@@ -209,7 +209,7 @@ import Glibc
     /// A real read-only ledger (`chmod -R a-w`). Root ignores file permissions, so the command
     /// runs as the unprivileged user `nobody` when the tests run as root (ReadOnlyLedgerTests
     /// covers the commands that only read).
-    @Test(.enabled(if: CLIRunner.canRunUnprivileged, "cannot drop root here (no setpriv)"), arguments: writeCommands)
+    @Test(.requires(.setpriv), arguments: writeCommands)
     func realReadOnlyLedger(_ command: [String]) throws {
         let work = FileManager.default.temporaryDirectory.path + "/oritsubushi-bad-\(UUID().uuidString.prefix(8))"
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: work)

@@ -1,29 +1,15 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// Debian's headless `chromium`, which renders the report in ReportBrowserTests. Missing, the
-/// tests are skipped with the package to install; under CI=true they fail instead (like
-/// SharedData's `.requiresSharedData`), so a CI image without it cannot pass silently.
+/// tests are skipped with the package to install; under CI=true they fail instead
+/// (`TestComponent`), so a CI image without it cannot pass silently.
 enum Chromium {
-    static let executable: String? = {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            for name in ["chromium", "chromium-browser"] {
-                let path = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-        }
-        return nil
-    }()
+    static let executable = TestComponent.executable(names: ["chromium", "chromium-browser"])
 
-    static func checkAvailable() throws -> Bool {
-        if executable != nil { return true }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
-        return false
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "CI=true but chromium is not installed (apt-get install chromium; Tools/test installs it as root)" }
-    }
+    static let component = TestComponent("headless chromium",
+                                         remedy: "apt-get install chromium; Tools/test installs it as root") { executable != nil }
 
     /// Runs headless Chromium on `file` (own profile directory, no sandbox: the tests may run as
     /// root) and returns its stdout; killed after 120 s.
@@ -51,7 +37,5 @@ enum Chromium {
 
 extension Trait where Self == ConditionTrait {
     /// Runs the test only where headless Chromium is installed: skipped without it, failed on CI.
-    static var requiresChromium: Self {
-        .enabled("needs headless chromium (apt-get install chromium)") { try Chromium.checkAvailable() }
-    }
+    static var requiresChromium: Self { .requires(Chromium.component) }
 }

@@ -8,7 +8,7 @@ import Testing
 /// `LOCK` to create; when the projection cannot be saved it is computed in memory from the log,
 /// and a note says so once. An edit of such a ledger, or of one whose directory alone is
 /// read-only, is refused before anything is appended (exit 74).
-@Suite(.serialized, .enabled(if: CLIRunner.canRunUnprivileged, "cannot drop root here (no setpriv)"))
+@Suite(.serialized, .requires(.setpriv))
 struct ReadOnlyLedgerTests {
     static let fixture = BundledLedgerFixture(label: "readonly", setup: [["complete", "201111", "2013-09-01", "--memo", "津"],
                                                                        ["complete", "300260", "2014"]])

@@ -12,8 +12,8 @@ import Testing
         let bytes = try BundledCatalog.bytes()
         #expect(bytes.count == 2_475_900)
         #expect(String(decoding: bytes.prefix(100), as: UTF8.self).hasPrefix(#"CREATE TABLE IF NOT EXISTS "lines" ("l_id""#))
-        if FileManager.default.fileExists(atPath: SharedData.directory + "/stations-176.sql") {
-            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: SharedData.directory + "/stations-176.sql"))) == bytes)
+        if let original = SharedData.original(176) {
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: original))) == bytes)
         }
     }
 

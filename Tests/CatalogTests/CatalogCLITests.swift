@@ -113,8 +113,8 @@ import Testing
         #expect(try cli.run("stats", "dates", "--json").stdout.contains("\"completed\":2,"))
     }
 
-    /// 152 from ../shared/data, then the bundled 176 (`catalog import` without FILE).
-    @Test(.requiresSharedData) func bothRealDumpsImportThroughTheCLI() throws {
+    /// 152 (the fixture), then the bundled 176 (`catalog import` without FILE).
+    @Test func bothRealDumpsImportThroughTheCLI() throws {
         let (dir, cli) = try Self.setUp(catalog: false)
         defer { dir.remove() }
         let first = try cli.run("catalog", "import", SharedData.dump(152))

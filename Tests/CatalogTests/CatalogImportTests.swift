@@ -33,8 +33,25 @@ import Testing
         try Self.checkImport(176)
     }
 
-    @Test(.requiresSharedData) func the152DumpImportsWithoutErrorsAndMatchesTheDocumentedCounts() throws {
+    @Test func the152DumpImportsWithoutErrorsAndMatchesTheDocumentedCounts() throws {
         try Self.checkImport(152)
+    }
+
+    /// The fixture is kept compressed in the repository (Tests/Fixtures) and read decompressed.
+    @Test func the152FixtureDecompressesToTheDumpTheTestsRead() throws {
+        let bytes = try SharedData.decompress(Array(try Data(contentsOf: URL(fileURLWithPath: SharedData.fixture152))),
+                                              file: SharedData.fixture152)
+        #expect(bytes.count == 2_437_440)
+        #expect(String(decoding: bytes.prefix(100), as: UTF8.self).hasPrefix(#"CREATE TABLE IF NOT EXISTS "lines" ("l_id""#))
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: SharedData.dump(152)))) == bytes)
+    }
+
+    /// Where the original dump is beside the clone, the fixture must not have drifted from it.
+    @Test(.enabled(if: SharedData.original(152) != nil, "no ../shared/data/stations-152.sql beside this clone to compare with"))
+    func the152FixtureIsTheOriginalDump() throws {
+        let original = try #require(SharedData.original(152))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: original)) == Data(contentsOf: URL(fileURLWithPath: SharedData.dump(152))),
+                "\(original) differs from Tests/Fixtures/stations-152.sql.lz4")
     }
 
     static func checkImport(_ version: Int) throws {
@@ -54,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(.requiresSharedData) func importing152Then176GivesTheSameCatalogueAs176Alone() throws {
+    @Test func importing152Then176GivesTheSameCatalogueAs176Alone() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let upgraded = try Harness.createLedger(dir, name: "a")
@@ -73,7 +90,7 @@ import Testing
 
     /// Completes the sources of every carry-over introduced after 152, plus a few older ones,
     /// then upgrades: the new carry-overs fire once, with the source's hlc; old ones never again.
-    @Test(.requiresSharedData) func upgrade152To176CarriesCompletionsOverOnce() throws {
+    @Test func upgrade152To176CarriesCompletionsOverOnce() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)
@@ -125,7 +142,7 @@ import Testing
         #expect(try ProjectionStore.load(ledger).row(306029)?.compDate == 20090801)
     }
 
-    @Test(.requiresSharedData) func the302456CarryOverNeverOverwritesALaterUserEdit() throws {
+    @Test func the302456CarryOverNeverOverwritesALaterUserEdit() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let ledger = try Harness.createLedger(dir)

@@ -37,6 +37,28 @@ import Testing
         #expect(kinds.all.allSatisfy { $0 > 0 }, "\(kinds)")
     }
 
+    /// The rebuild that makes the new file's empty image on a second thread (`SideBySide`) writes
+    /// the same file as the one-thread rebuild. Both paths are forced, so that a one-CPU runner
+    /// compares them too.
+    @Test(arguments: 1...24 as ClosedRange<UInt64>)
+    func sideBySideRebuildWritesTheSameFile(seed: UInt64) throws {
+        let fileSystem = CrashableFileSystem()
+        let ledger = try Ledger.create(directory: "/l", deviceName: "test", fileSystem: fileSystem,
+                                       clock: FixedClock(milliseconds: 1_790_000_000_000), useLock: false)
+        defer { ledger.close() }
+        var schedule = ProjectionSchedule(seed: seed)
+        try schedule.run(on: ledger)
+        var rebuilt: [SideBySide.Mode: (rows: [(station: UInt32, row: ProjectedStation)], file: [UInt8])] = [:]
+        for mode in [SideBySide.Mode.never, .always] {
+            let projection = try SideBySide.$forced.withValue(mode) { try ProjectionStore.rebuild(ledger) }
+            rebuilt[mode] = (projection.sortedRows(), try fileSystem.readFile(ProjectionStore.path(ledger)))
+        }
+        let alone = try #require(rebuilt[.never]), together = try #require(rebuilt[.always])
+        #expect(together.rows.map(\.station) == alone.rows.map(\.station) && together.rows.map(\.row) == alone.rows.map(\.row),
+                "seed \(seed)")
+        #expect(together.file == alone.file, "seed \(seed): the projection files differ")
+    }
+
     static func check(seed: UInt64, onDisk: Bool) throws -> ProjectionSchedule.Kinds {
         let dir = onDisk ? try TemporaryDirectory() : nil
         defer { dir?.remove() }

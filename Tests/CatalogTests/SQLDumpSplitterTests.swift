@@ -58,7 +58,7 @@ import Testing
         #expect(BundledCatalog.version == 176)
     }
 
-    @Test(.requiresSharedData) func the152DumpSplitsIntoTheDocumentedStatementCount() throws {
+    @Test func the152DumpSplitsIntoTheDocumentedStatementCount() throws {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: SharedData.dump(152))))
         #expect(try SQLDumpSplitter.split(bytes, file: SharedData.dump(152)).count == 22_270)
     }

@@ -152,7 +152,7 @@ import Testing
         try Self.checkEveryLevel(version: 176, seed: 2)
     }
 
-    @Test(.requiresSharedData) func everyLevelMatchesTheSQLOracleOn152() throws {
+    @Test func everyLevelMatchesTheSQLOracleOn152() throws {
         try Self.checkEveryLevel(version: 152, seed: 1)
     }
 

@@ -77,11 +77,8 @@ import Testing
         #expect(encoded == blocks)
     }
 
-    static let lz4Tool = ["/usr/bin/lz4", "/usr/local/bin/lz4", "/bin/lz4"].first(where: FileManager.default.isExecutableFile(atPath:))
     /// Without the `lz4` command these tests are skipped, except under CI, where they fail.
-    static let canRunLZ4 = lz4Tool != nil || ProcessInfo.processInfo.environment["CI"] == "true"
-
-    @Test(.enabled(if: canRunLZ4, "needs the lz4 command (Debian package lz4)"))
+    @Test(.requires(.lz4))
     func writerReproducesFormatTwoGoldenSegment() throws {
         let dir = try TemporaryDirectory("golden-write")
         defer { dir.remove() }
@@ -95,7 +92,7 @@ import Testing
         #expect(try decompressWithStockTool(dir.sub("ledger") + Self.segment) == (try PosixFileSystem().readFile(Self.goldenV2Blocks)))
     }
 
-    @Test(.enabled(if: canRunLZ4, "needs the lz4 command (Debian package lz4)"))
+    @Test(.requires(.lz4))
     func stockLZ4ToolDecodesGoldenSegmentsToTheirDocumentedStreams() throws {
         let v1 = try decompressWithStockTool(Self.goldenV1 + Self.segment)
         #expect(v1 == Self.stream(GoldenLedger.records))
@@ -104,9 +101,7 @@ import Testing
     }
 
     private func decompressWithStockTool(_ path: String) throws -> [UInt8] {
-        guard let lz4 = Self.lz4Tool else {
-            throw LedgerError(.missingLedger, "the lz4 command is missing: install Debian's lz4 package")
-        }
+        let lz4 = try #require(TestComponent.lz4Tool)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lz4)
         process.arguments = ["-dc", path]

@@ -23,6 +23,17 @@ struct SideBySideTests {
         #expect(foreground.1, "the foreground closure ran on the caller's thread")
     }
 
+    @Test("a forced mode decides whether two threads run, over the CPU count", arguments: SideBySide.Mode.allCases)
+    func forcedMode(mode: SideBySide.Mode) {
+        let worthwhile = SideBySide.$forced.withValue(mode) { SideBySide.isWorthwhile }
+        switch mode {
+        case .always: #expect(worthwhile)
+        case .never: #expect(!worthwhile)
+        case .automatic: #expect(worthwhile == (sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2))
+        }
+        #expect(SideBySide.forced == nil, "the mode is forced only for the work it wraps")
+    }
+
     @Test("a handed value is changed in place by the background and taken back whole")
     func handedValue() {
         let handed = Handed([Int]())

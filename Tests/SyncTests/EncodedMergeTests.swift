@@ -77,10 +77,13 @@ struct EncodedMergeTests {
         sequential.runsSideBySide = false
         var seenTogether: [UInt64] = [], seenAlone: [UInt64] = []
         let heldBefore = b.versionVector
-        let together = try LedgerMerger.merge(from: a, into: b, options: sideBySide,
-                                              observe: { seenTogether.append(RecordFingerprint.of($0)) })
-        let alone = try LedgerMerger.merge(from: a, into: twin, options: sequential,
-                                           observe: { seenAlone.append(RecordFingerprint.of($0)) })
+        // Forced both ways, so that a one-CPU runner compares the two-thread path too.
+        let together = try SideBySide.$forced.withValue(.always) {
+            try LedgerMerger.merge(from: a, into: b, options: sideBySide, observe: { seenTogether.append(RecordFingerprint.of($0)) })
+        }
+        let alone = try SideBySide.$forced.withValue(.never) {
+            try LedgerMerger.merge(from: a, into: twin, options: sequential, observe: { seenAlone.append(RecordFingerprint.of($0)) })
+        }
         #expect(together.eventsIn == alone.eventsIn && together.duplicates == alone.duplicates, "seed \(seed)")
         #expect(together.batches == alone.batches && together.marksWritten == alone.marksWritten, "seed \(seed)")
         #expect(Array(together.newConflicts) == Array(alone.newConflicts), "seed \(seed)")
@@ -95,6 +98,32 @@ struct EncodedMergeTests {
         let past = { (id: EventID) in id.seq > heldBefore[id.device] ?? 0 }
         #expect(Array(together.newConflicts) == (try b.conflicts()).filter { past($0.winner.id) || past($0.loser.id) },
                 "seed \(seed)")
+    }
+
+    @Test("forced either way on the same seeded input, the merge writes byte-identical ledgers", arguments: 1...20)
+    func sideBySideWritesTheSameBytes(seed: UInt64) throws {
+        let dir = try TemporaryDirectory("side-by-side-bytes")
+        defer { dir.remove() }
+        let (a, b) = try Self.pair(dir, seed: seed)
+        defer { a.close() }
+        b.close()
+        var options = mergeOptions()
+        options.sideBySideMinimum = 0
+        var merged: [SideBySide.Mode: (report: MergeReport, files: [String: Data])] = [:]
+        for mode in [SideBySide.Mode.always, .never] {
+            // Two copies of b on one fixed clock: their knowledge marks are dated alike.
+            let path = dir.sub("b-\(mode)")
+            try FileManager.default.copyItem(atPath: dir.sub("b"), toPath: path)
+            try? FileManager.default.removeItem(atPath: path + "/LOCK")
+            let copy = try Ledger.open(directory: path, clock: FixedClock(milliseconds: 1_800_000_000_000))
+            let report = try SideBySide.$forced.withValue(mode) { try LedgerMerger.merge(from: a, into: copy, options: options) }
+            copy.close()
+            merged[mode] = (report, try directorySnapshot(path).filter { $0.key != "LOCK" })
+        }
+        let together = try #require(merged[.always]), alone = try #require(merged[.never])
+        #expect(together.report.eventsIn == alone.report.eventsIn, "seed \(seed)")
+        #expect(Array(together.report.newConflicts) == Array(alone.report.newConflicts), "seed \(seed)")
+        #expect(snapshotDifferences(together.files, alone.files).isEmpty, "seed \(seed)")
     }
 
     @Test("records appended as bytes read back as the same records, framed alike")

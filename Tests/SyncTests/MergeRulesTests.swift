@@ -54,18 +54,19 @@ struct MergeRulesTests {
     }
 
     /// Both ways a local merge runs: one thread, or both logs read at once (the side-by-side
-    /// path is otherwise taken only from 10,000 incoming events on).
-    static let modes: [MergeOptions] = {
+    /// path is otherwise taken only from 10,000 incoming events on, and only with a second core:
+    /// `forced` takes it on a one-CPU runner too).
+    static let modes: [(options: MergeOptions, forced: SideBySide.Mode)] = {
         var sequential = MergeOptions()
         sequential.runsSideBySide = false
         var sideBySide = MergeOptions()
         sideBySide.sideBySideMinimum = 0
-        return [sequential, sideBySide]
+        return [(sequential, .never), (sideBySide, .always)]
     }()
 
     @Test("events more than a day ahead are refused, naming the device, and nothing is written",
           arguments: MergeRulesTests.modes)
-    func clockTooFarAhead(options: MergeOptions) throws {
+    func clockTooFarAhead(options: MergeOptions, forced: SideBySide.Mode) throws {
         let dir = try TemporaryDirectory("ahead")
         defer { dir.remove() }
         let wrong = try Ledger.create(directory: dir.sub("a"), deviceName: "broken-clock", clock: DeviceClock(skew: 30 * Self.hour))
@@ -73,7 +74,9 @@ struct MergeRulesTests {
         defer { wrong.close(); right.close() }
         _ = try wrong.edit(1, date: .unknown)
         let before = try directorySnapshot(dir.sub("b"))
-        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: wrong, into: right, options: options) }
+        let error = #expect(throws: LedgerError.self) {
+            try SideBySide.$forced.withValue(forced) { try LedgerMerger.merge(from: wrong, into: right, options: options) }
+        }
         #expect(error?.message.contains("broken-clock") == true)
         #expect(error?.message.contains("clock") == true)
         let after = try directorySnapshot(dir.sub("b"))
@@ -81,7 +84,7 @@ struct MergeRulesTests {
     }
 
     @Test("an event id with different content refuses the merge and writes nothing", arguments: MergeRulesTests.modes)
-    func forgedEvent(options: MergeOptions) throws {
+    func forgedEvent(options: MergeOptions, forced: SideBySide.Mode) throws {
         let dir = try TemporaryDirectory("forged")
         defer { dir.remove() }
         let a = try Ledger.create(directory: dir.sub("a"), deviceName: "a", clock: DeviceClock())
@@ -104,7 +107,9 @@ struct MergeRulesTests {
         }
         try forger.appendReplicated(copied + [.stationEdit(fresher)])
         let before = try directorySnapshot(dir.sub("b"))
-        let error = #expect(throws: LedgerError.self) { try LedgerMerger.merge(from: forger, into: b, options: options) }
+        let error = #expect(throws: LedgerError.self) {
+            try SideBySide.$forced.withValue(forced) { try LedgerMerger.merge(from: forger, into: b, options: options) }
+        }
         #expect(error?.message.contains("\(original.id)") == true, "names the altered event: \(error?.message ?? "")")
         let after = try directorySnapshot(dir.sub("b"))
         #expect(after == before, "changed: \(snapshotDifferences(before, after))")

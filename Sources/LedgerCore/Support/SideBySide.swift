@@ -15,9 +15,50 @@ import Synchronization
 /// captures anything the caller (or the foreground closure) can still reach, and its result
 /// comes back the same way. Errors are returned, not thrown, so that neither side is abandoned
 /// mid-way.
+///
+/// Where two threads would run, `isWorthwhile` says whether to: with a second core, unless
+/// `ORITSUBUSHI_SIDE_BY_SIDE` says `always` or `never` (README "Environment"), so that a one-CPU
+/// runner still runs, and compares, the two-thread paths of the merge and the rebuild.
 package enum SideBySide {
-    /// Whether a second core is there to run on.
-    package static var isWorthwhile: Bool { sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 }
+    /// When the side-by-side paths are taken; their results are the same either way.
+    package enum Mode: String, Sendable, CaseIterable {
+        /// With a second core only: the product's default.
+        case automatic
+        /// Even on one CPU (the two threads then take turns).
+        case always
+        /// Never: one thread.
+        case never
+    }
+
+    /// The environment variable that sets the mode.
+    package static let variable = "ORITSUBUSHI_SIDE_BY_SIDE"
+
+    /// `ORITSUBUSHI_SIDE_BY_SIDE`, read once; unset or empty is `automatic`, a value that is no
+    /// mode is refused by the CLI before any command runs (`environmentProblem`).
+    package static let configured: Mode? = {
+        guard let raw = getenv(variable), raw.pointee != 0 else { return .automatic }
+        return Mode(rawValue: String(cString: raw))
+    }()
+
+    /// The sentence that refuses a bad `ORITSUBUSHI_SIDE_BY_SIDE`, or nil.
+    package static var environmentProblem: String? {
+        guard configured == nil, let raw = getenv(variable) else { return nil }
+        let modes = Mode.allCases.map(\.rawValue).joined(separator: ", ")
+        return "\(variable)='\(String(cString: raw))' is not a mode; use one of \(modes)"
+    }
+
+    /// The mode for the work this task runs, over the environment's: how tests run one seeded
+    /// input both ways in one process (`SideBySide.$forced.withValue(.always) { … }`).
+    @TaskLocal package static var forced: Mode?
+
+    /// Whether to run two threads here: a second core is there to run on, or the mode says so.
+    package static var isWorthwhile: Bool {
+        switch forced ?? configured ?? .automatic {
+        case .always: true
+        case .never: false
+        case .automatic: sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2
+        }
+    }
 
     package static func run<Background, Foreground>(
         background: sending @escaping () -> sending Background, foreground: () -> Foreground

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LedgerCore
 import LedgerSync
+import LedgerTestSupport
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -19,18 +20,15 @@ enum TestPostgres {
     static var url: String? { ProcessInfo.processInfo.environment["ORITSUBUSHI_TEST_POSTGRES"] }
 
     /// Skipped without a server on a developer's machine; a failure under CI=true.
-    static func checkAvailable() throws -> Bool {
-        if url != nil { return true }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
-        return false
-    }
+    static let component = TestComponent(
+        "a PostgreSQL server named by ORITSUBUSHI_TEST_POSTGRES",
+        remedy: "run the tests through Tools/test, which starts a throwaway cluster of Debian's postgresql package"
+    ) { url != nil }
 
     /// For a test that takes the store as a parameter: without a server it is cancelled with what
     /// to install (a failure under CI=true).
     static func require() throws {
-        guard try checkAvailable() else {
-            try Test.cancel("needs PostgreSQL: run Tools/test (it starts a throwaway cluster; install Debian's postgresql package)")
-        }
+        try component.require()
     }
 
     /// The test cluster's TLS files (Tools/lib/postgres.sh `test_postgres_tls`): `ca.crt`, which
@@ -38,24 +36,10 @@ enum TestPostgres {
     static var tlsDirectory: String? { ProcessInfo.processInfo.environment["ORITSUBUSHI_TEST_POSTGRES_TLS"] }
 
     /// A server that speaks TLS: skipped without one on a developer's machine, a failure under CI=true.
-    static func checkTLSAvailable() throws -> Bool {
-        guard try checkAvailable() else { return false }
-        if tlsDirectory != nil { return true }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw MissingTLS() }
-        return false
-    }
-
-    struct MissingTLS: Error, CustomStringConvertible {
-        var description: String {
-            "CI=true but ORITSUBUSHI_TEST_POSTGRES_TLS is not set: run the tests through Tools/test, whose PostgreSQL speaks TLS with certificates made by openssl"
-        }
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var description: String {
-            "CI=true but ORITSUBUSHI_TEST_POSTGRES is not set: run the tests through Tools/test, which starts a throwaway PostgreSQL (Debian's postgresql package)"
-        }
-    }
+    static let tlsComponent = TestComponent(
+        "a PostgreSQL server with TLS named by ORITSUBUSHI_TEST_POSTGRES and ORITSUBUSHI_TEST_POSTGRES_TLS",
+        remedy: "run the tests through Tools/test, whose throwaway cluster speaks TLS with certificates made by openssl"
+    ) { url != nil && tlsDirectory != nil }
 
     static let logger: Logger = {
         var logger = Logger(label: "postgres-test")
@@ -143,20 +127,12 @@ enum TestPostgres {
 extension Trait where Self == ConditionTrait {
     /// Runs the test only with a PostgreSQL server (Tools/test starts one): reported as skipped
     /// without it ("install postgresql"), failed on CI.
-    static var requiresPostgres: Self {
-        .enabled("needs PostgreSQL: run Tools/test (it starts a throwaway cluster; install Debian's postgresql package)") {
-            try TestPostgres.checkAvailable()
-        }
-    }
+    static var requiresPostgres: Self { .requires(TestPostgres.component) }
 }
 
 extension Trait where Self == ConditionTrait {
     /// Runs the test only with a PostgreSQL server that speaks TLS (Tools/test starts one).
-    static var requiresPostgresTLS: Self {
-        .enabled("needs PostgreSQL with TLS: run Tools/test (it starts a throwaway cluster with certificates made by openssl)") {
-            try TestPostgres.checkTLSAvailable()
-        }
-    }
+    static var requiresPostgresTLS: Self { .requires(TestPostgres.tlsComponent) }
 }
 
 /// The real sync server on loopback over any store (the conformance suite's and the

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import LedgerTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -23,14 +24,13 @@ final class WebDriver: @unchecked Sendable {
     static let driverPath: String? = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static func require() throws {
-        if driverPath != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") { return }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw Missing() }
-        try Test.cancel("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    static let component = TestComponent("chromium and chromedriver",
+                                         remedy: "apt-get install chromium chromium-driver; Tools/test installs them as root") {
+        driverPath != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     }
 
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "CI=true but chromium or chromedriver is missing (apt-get install chromium chromium-driver; Tools/test installs them as root)" }
+    static func require() throws {
+        try component.require()
     }
 
     struct Failure: Error, CustomStringConvertible {
