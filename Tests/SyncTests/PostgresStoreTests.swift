@@ -198,26 +198,48 @@ struct PostgresStoreTests {
         let resync = try await SyncSession(connection: try SyncConnection(server: server.url, token: alice)).run(reopened)
         #expect(resync.pulled == 0 && resync.pushed == 0, "nothing lost, nothing new")
 
-        // Export opens as a ledger with every event; delete leaves no row of alice's.
+        // Export opens as a ledger with every event; delete leaves no row of alice's and every
+        // row of bob's. Every table with a user_id column is counted (a table added later is
+        // counted too), and each holds a row of alice's first, so that each count can fail.
         let exported = try await store.export(user: "alice", to: dir.sub("export"), now: StoreFixture.now)
         let copy = try Ledger.open(directory: dir.sub("export"))
         #expect(exported == 12 && copy.versionVector[phone.localDevice] == 12)
         #expect(try copy.projection() == reopened.projection())
         copy.close()
         reopened.close()
+        for user in ["alice", "bob"] {
+            try await store.addPairingCode(user: user, codeHash: TestPostgres.token().hash, now: StoreFixture.now,
+                                           expires: StoreFixture.now + 600_000)
+        }
+        let aliceRows = try await Self.rowsPerTable(of: "alice", database)
+        let bobRows = try await Self.rowsPerTable(of: "bob", database)
+        #expect(aliceRows.count >= 7 && aliceRows.values.allSatisfy { $0 > 0 }, "\(aliceRows)")
         try await store.deleteUser("alice")
         let (afterDelete, _) = try await server.send(.POST, "/v1/pull", token: alice, json: try Wire.pull())
-        var left: [String] = []
-        for table in ["tokens", "devices", "events", "device_names", "quarantine_events"] {
-            left += try await database.sql("SELECT '\(table)' FROM \(table) t JOIN users u ON u.id = t.user_id WHERE u.name = 'alice'")
-        }
-        let orphans = try await database.sql("SELECT count(*)::text FROM events WHERE user_id NOT IN (SELECT id FROM users)")
+        let aliceLeft = try await Self.rowsPerTable(of: "alice", database, id: aliceRows["users"] ?? 0)
+        let bobLeft = try await Self.rowsPerTable(of: "bob", database)
         let users = try await store.users().map(\.name)
         await server.stop()
         await store.close()
         await database.drop()
         #expect(afterDelete == 401)
-        #expect(left.isEmpty && orphans == ["0"])
+        #expect(aliceLeft.values.allSatisfy { $0 == 0 }, "left behind: \(aliceLeft)")
+        #expect(bobLeft == bobRows && bobLeft["events"] == 1 && bobLeft["pairing_codes"] == 1, "\(bobLeft)")
         #expect(users == ["bob"])
+    }
+
+    /// The user's rows in every table with a `user_id` column (information_schema, so none is
+    /// left out), keyed by table; under "users" the user's id (0 without a row). `id` names a
+    /// deleted user.
+    static func rowsPerTable(of user: String, _ database: TestPostgres.Database, id: Int64? = nil) async throws -> [String: Int64] {
+        let known = try await database.sql("SELECT id::text FROM users WHERE name = '\(user)'").first.flatMap { Int64($0) }
+        let userID = id ?? known ?? 0
+        var rows: [String: Int64] = ["users": known ?? 0]
+        for table in try await database.sql("""
+            SELECT table_name::text FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id'
+            """) {
+            rows[table] = Int64(try await database.sql("SELECT count(*)::text FROM \(table) WHERE user_id = \(userID)").first ?? "") ?? -1
+        }
+        return rows
     }
 }
