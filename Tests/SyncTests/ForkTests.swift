@@ -9,12 +9,14 @@ import Testing
 /// real sync server, with ledger directories copied as a user copies them.
 @Suite("Copied ledgers (forks)")
 struct ForkTests {
-    /// `cp -r` of a synced ledger, a different station recorded on each copy (the copy records
-    /// `copyEdits` of them: 1 makes the server refuse the pull with 409 `fork`; 2 leaves the copy
-    /// ahead of the server, which the client sees from `server_digests`), then both sync twice
-    /// in both orders: every replica and a fresh device hold every completion.
-    @Test("a copy is re-identified and both copies converge", arguments: [1, 2], StoreKind.allCases)
-    func copyConverges(copyEdits: Int, store: StoreKind) async throws {
+    /// `cp -r` of a synced ledger, a different station recorded on each copy, then one syncs
+    /// first and the other second, in both orders: the one that syncs second is re-identified
+    /// and the first keeps the device id, whichever of them was copied (merge.md §10). The second
+    /// records `secondEdits` events: 1 makes the server refuse its pull with 409 `fork`; 2 leaves
+    /// it ahead of the server, which the client sees from `server_digests`. Then both sync twice:
+    /// every replica and a fresh device hold every completion.
+    @Test("a copy: whichever syncs second is re-identified, and both converge", arguments: ForkOrder.cases, StoreKind.allCases)
+    func copyConverges(order: ForkOrder, store: StoreKind) async throws {
         let dir = try TemporaryDirectory("fork-copy")
         defer { dir.remove() }
         let server = try await SyncTestServer.start(dir, store)
@@ -28,32 +30,48 @@ struct ForkTests {
 
         try CLI.run("complete", "120004", "2021-03-04", "--ledger", original).expectSuccess()
         try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
-        if copyEdits > 1 { try CLI.run("memo", "130001", "コピー側", "--ledger", copy).expectSuccess() }
-        try server.sync(original).expectSuccess()
-        let first = try server.sync(copy)
-        first.expectSuccess()
-        #expect(first.stdout.contains("this ledger was a copy of another replica: device \(oldDevice)'s events #"), "\(first.stdout)")
-        let newDevice = try deviceID(of: copy)
+        let (first, second) = order.copyFirst ? (copy, original) : (original, copy)
+        if order.secondEdits > 1 {
+            try CLI.run("memo", order.copyFirst ? "120004" : "130001", "後から同期", "--ledger", second).expectSuccess()
+        }
+        try server.sync(first).expectSuccess()
+        let reidentified = try server.sync(second)
+        reidentified.expectSuccess()
+        #expect(reidentified.stdout.contains("this ledger was a copy of another replica: device \(oldDevice)'s events #"),
+                "\(reidentified.stdout)")
+        let newDevice = try deviceID(of: second)
         #expect(newDevice != oldDevice)
-        #expect(first.stdout.contains(newDevice.description))
-        for ledger in [original, copy, original, copy] { try server.sync(ledger).expectSuccess() }
+        #expect(reidentified.stdout.contains(newDevice.description))
+        for ledger in [first, second, first, second] { try server.sync(ledger).expectSuccess() }
         try CLI.run("init", "--ledger", fresh, "--device", "tablet", "--no-catalog").expectSuccess()
         try server.sync(fresh).expectSuccess()
 
         let exports = try [original, copy, fresh].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
         #expect(exports[0] == exports[1] && exports[1] == exports[2])
         for station in ["202919", "120004", "130001"] { #expect(exports[0].contains(station), "\(station) lost") }
-        if copyEdits > 1 { #expect(exports[2].contains("コピー側")) }
+        if order.secondEdits > 1 { #expect(exports[2].contains("後から同期")) }
 
-        // The old segments are kept in quarantine, the swap finished, the copy verifies.
-        let runs = try FileManager.default.contentsOfDirectory(atPath: copy + "/quarantine")
+        // The second's old segments are kept in quarantine, the swap finished, it verifies; the
+        // first was not touched.
+        let runs = try FileManager.default.contentsOfDirectory(atPath: second + "/quarantine")
         #expect(runs.count == 1)
-        let run = copy + "/quarantine/" + runs[0]
+        let run = second + "/quarantine/" + runs[0]
         #expect(FileManager.default.fileExists(atPath: run + "/segments/00000001.seg"))
         #expect(!FileManager.default.fileExists(atPath: run + "/" + LedgerSwap.unfinishedMarker))
-        #expect(!FileManager.default.fileExists(atPath: copy + "/" + LedgerSwap.stagingDirectory))
-        try CLI.run("verify", "--ledger", copy).expectSuccess()
-        #expect(try deviceID(of: original) == oldDevice, "the replica the server knew keeps its id")
+        #expect(!FileManager.default.fileExists(atPath: second + "/" + LedgerSwap.stagingDirectory))
+        try CLI.run("verify", "--ledger", second).expectSuccess()
+        #expect(try deviceID(of: first) == oldDevice, "the replica that synced first keeps its id")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: first + "/quarantine")) ?? []).isEmpty)
+    }
+
+    /// Which of the two copies syncs first after the copy, and how many events the second records.
+    struct ForkOrder: Sendable, CustomTestStringConvertible {
+        var copyFirst: Bool
+        var secondEdits: Int
+
+        static let cases = [false, true].flatMap { copyFirst in [1, 2].map { ForkOrder(copyFirst: copyFirst, secondEdits: $0) } }
+
+        var testDescription: String { "\(copyFirst ? "the copy" : "the original") first, \(secondEdits) on the second" }
     }
 
     /// A replica that received a copy's diverging events by `merge` cannot be re-identified (they

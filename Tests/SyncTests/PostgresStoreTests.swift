@@ -3,6 +3,7 @@ import NIOHTTP1
 import LedgerCore
 import LedgerSync
 import LedgerTestSupport
+import PostgresNIO
 import SyncClient
 import SyncServer
 import SyncServerPostgres
@@ -51,28 +52,68 @@ struct PostgresStoreTests {
         #expect(seqs == [4], "the other instance resumes at the first one's cursor")
     }
 
-    @Test("two instances receiving two versions of one (device, seq) at once: one accepted, the other 409", arguments: 0..<5)
-    func sameIDRace(round: Int) async throws {
-        let database = try await TestPostgres.database()
-        let stores = try await Self.stores(2, database)
-        let (outcomes, held) = try await Self.whileRunning(stores[...]) {
-            _ = try await Self.addUser(stores[0], "alice")
-            let outcomes = await withTaskGroup(of: String.self) { group in
-                for (index, store) in stores.enumerated() {
-                    group.addTask {
-                        do {
-                            _ = try await store.push(user: "alice", request: PushRequest(records: [WireRecord(Wire.edit(1, year: 2000 + index))]))
-                            return "ok"
-                        } catch let error as SyncServerError { return error.kind.code } catch { return "\(error)" }
+    /// Forced, not hoped for: the test's own session holds alice's user row (the row every push
+    /// locks first, inside its transaction: PostgresStore+Push.swift), both `serve` instances
+    /// get their push, and the row is released only once pg_stat_activity shows both pushes
+    /// waiting on it with their transactions open. PostgreSQL grants the row in arrival order,
+    /// so `first` decides the winner: its push 200, the other 409 `fork`, its content stored.
+    @Test("two serve instances push two versions of one (device, seq), both transactions open: the first 200, the other 409 fork",
+          arguments: [0, 1])
+    func sameIDRace(first: Int) async throws {
+        let dir = try TemporaryDirectory("pg-same-id")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(.postgres, in: dir)
+        let database = try #require(store.database)
+        let token = try store.addUser("alice")
+        let servers = [try store.serve(), try store.serve()]
+        defer { servers.forEach { $0.terminate() } }
+        let versions = (0..<2).map { Wire.edit(1, year: 2000 + $0) }
+        let bodies = try versions.map { try Wire.push([$0]) }
+        let urls = servers.map { $0.url + "/v1/push" }
+
+        let answers = try await TestPostgres.withClient(database.location) { client in
+            try await client.withConnection { barrier in
+                _ = try await barrier.query("BEGIN", logger: TestPostgres.logger)
+                _ = try await barrier.query("SELECT id FROM users WHERE name = 'alice' FOR UPDATE", logger: TestPostgres.logger)
+                var pushes: [Int: Task<(Int, [UInt8]), any Error>] = [:]
+                var waited = true
+                for (arrived, index) in [first, 1 - first].enumerated() where waited {
+                    let url = urls[index], body = bodies[index]
+                    pushes[index] = Task {
+                        let (status, _, bytes) = try await testRequest(.POST, url, token: token, json: body)
+                        return (status, bytes)
                     }
+                    waited = try await Self.waitForPushesOnTheRow(arrived + 1, database)
                 }
-                return await group.reduce(into: []) { $0.append($1) }
+                _ = try await barrier.query("COMMIT", logger: TestPostgres.logger)
+                #expect(waited, "both pushes waited on the row with their transactions open")
+                var answers: [(Int, [UInt8])] = []
+                for index in 0..<2 { answers.append(try await pushes[index]?.value ?? (0, [])) }
+                return answers
             }
-            return (outcomes, try await database.sql("SELECT count(*)::text FROM events"))
         }
+        let digests = try await database.sql("SELECT digest FROM events")
         await database.drop()
-        #expect(outcomes.sorted() == ["fork", "ok"], "round \(round)")  // the loser is told which copy parted (merge.md §10)
-        #expect(held == ["1"])
+        #expect(answers[first].0 == 200, "\(String(decoding: answers[first].1, as: UTF8.self))")
+        let refusal = (try? JSONSerialization.jsonObject(with: Data(answers[1 - first].1))) as? [String: Any] ?? [:]
+        #expect(answers[1 - first].0 == 409 && refusal["error"] as? String == "fork" && refusal["seq"] as? Int == 1,
+                "\(String(decoding: answers[1 - first].1, as: UTF8.self))")
+        #expect(digests == [EventDigest.hex(versions[first])], "the stored event is the winner's")
+    }
+
+    /// Waits (60 s at most) until `count` backends of the database wait on a lock at the push's
+    /// first statement with their transaction open; false if they never do.
+    static func waitForPushesOnTheRow(_ count: Int, _ database: TestPostgres.Database) async throws -> Bool {
+        for _ in 0..<1_200 {
+            let waiting = try await database.sql("""
+                SELECT count(*)::text FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND xact_start IS NOT NULL
+                  AND query = 'SELECT id, damage FROM users WHERE name = $1 FOR UPDATE'
+                """)
+            if waiting == [String(count)] { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
     }
 
     @Test("two users claiming one device at once: one owns it, the other gets 403", arguments: 0..<5)
@@ -157,26 +198,48 @@ struct PostgresStoreTests {
         let resync = try await SyncSession(connection: try SyncConnection(server: server.url, token: alice)).run(reopened)
         #expect(resync.pulled == 0 && resync.pushed == 0, "nothing lost, nothing new")
 
-        // Export opens as a ledger with every event; delete leaves no row of alice's.
+        // Export opens as a ledger with every event; delete leaves no row of alice's and every
+        // row of bob's. Every table with a user_id column is counted (a table added later is
+        // counted too), and each holds a row of alice's first, so that each count can fail.
         let exported = try await store.export(user: "alice", to: dir.sub("export"), now: StoreFixture.now)
         let copy = try Ledger.open(directory: dir.sub("export"))
         #expect(exported == 12 && copy.versionVector[phone.localDevice] == 12)
         #expect(try copy.projection() == reopened.projection())
         copy.close()
         reopened.close()
+        for user in ["alice", "bob"] {
+            try await store.addPairingCode(user: user, codeHash: TestPostgres.token().hash, now: StoreFixture.now,
+                                           expires: StoreFixture.now + 600_000)
+        }
+        let aliceRows = try await Self.rowsPerTable(of: "alice", database)
+        let bobRows = try await Self.rowsPerTable(of: "bob", database)
+        #expect(aliceRows.count >= 7 && aliceRows.values.allSatisfy { $0 > 0 }, "\(aliceRows)")
         try await store.deleteUser("alice")
         let (afterDelete, _) = try await server.send(.POST, "/v1/pull", token: alice, json: try Wire.pull())
-        var left: [String] = []
-        for table in ["tokens", "devices", "events", "device_names", "quarantine_events"] {
-            left += try await database.sql("SELECT '\(table)' FROM \(table) t JOIN users u ON u.id = t.user_id WHERE u.name = 'alice'")
-        }
-        let orphans = try await database.sql("SELECT count(*)::text FROM events WHERE user_id NOT IN (SELECT id FROM users)")
+        let aliceLeft = try await Self.rowsPerTable(of: "alice", database, id: aliceRows["users"] ?? 0)
+        let bobLeft = try await Self.rowsPerTable(of: "bob", database)
         let users = try await store.users().map(\.name)
         await server.stop()
         await store.close()
         await database.drop()
         #expect(afterDelete == 401)
-        #expect(left.isEmpty && orphans == ["0"])
+        #expect(aliceLeft.values.allSatisfy { $0 == 0 }, "left behind: \(aliceLeft)")
+        #expect(bobLeft == bobRows && bobLeft["events"] == 1 && bobLeft["pairing_codes"] == 1, "\(bobLeft)")
         #expect(users == ["bob"])
+    }
+
+    /// The user's rows in every table with a `user_id` column (information_schema, so none is
+    /// left out), keyed by table; under "users" the user's id (0 without a row). `id` names a
+    /// deleted user.
+    static func rowsPerTable(of user: String, _ database: TestPostgres.Database, id: Int64? = nil) async throws -> [String: Int64] {
+        let known = try await database.sql("SELECT id::text FROM users WHERE name = '\(user)'").first.flatMap { Int64($0) }
+        let userID = id ?? known ?? 0
+        var rows: [String: Int64] = ["users": known ?? 0]
+        for table in try await database.sql("""
+            SELECT table_name::text FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id'
+            """) {
+            rows[table] = Int64(try await database.sql("SELECT count(*)::text FROM \(table) WHERE user_id = \(userID)").first ?? "") ?? -1
+        }
+        return rows
     }
 }

@@ -309,6 +309,8 @@ struct ServerOpsTests {
         defer { server.terminate() }
         let url = server.url, phone = carol.ledger, carolToken = carol.token, aliceToken = alice.token
 
+        // A pairing code of hers too: the one kind of her data no sync writes.
+        try store.server("pair", "carol", "--url", url).expectSuccess()
         let before = try await StoredState.capture(store)
         #expect(try await !StoredState.leftovers(of: "carol", token: carolToken, in: store).isEmpty, "the probe sees her data")
         let unconfirmed = try store.server("delete-user", "carol")

@@ -78,8 +78,11 @@ enum StoredState {
         let database = try #require(store.database)
         var left = try await database.sql("SELECT 'users ' || id FROM users WHERE name = '\(user)'")
         left += try await database.sql("SELECT 'tokens ' || user_id FROM tokens WHERE hash = '\(TokenHash.hex(token))'")
-        // Rows whose user is gone are hers too (the ids of the users that remain are the others').
-        for table in ["tokens", "devices", "events", "device_names", "quarantine_events"] {
+        // Rows whose user is gone are hers too (the ids of the users that remain are the others'),
+        // in every table with a user_id column: information_schema, so none is left out.
+        for table in try await database.sql("""
+            SELECT table_name::text FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id'
+            """) {
             left += try await database.sql("SELECT '\(table) ' || user_id FROM \(table) WHERE user_id NOT IN (SELECT id FROM users)")
         }
         return left

@@ -131,7 +131,16 @@ final class LoadClient: @unchecked Sendable {
             }
         }
         let started = ContinuousClock.now
-        let reply = try await next().connection.push(request)
+        let (connection, port) = next()
+        let push = await progress?.pushSent(port: port)
+        let reply: PushResponse
+        do {
+            reply = try await connection.push(request)
+        } catch {
+            if let push { await progress?.pushEnded(push, answered: !Self.unanswered(error)) }
+            throw error
+        }
+        if let push { await progress?.pushEnded(push, answered: true) }
         statistics.pushMilliseconds.append(Self.milliseconds(since: started))
         statistics.duplicatesReported += reply.duplicates
         for record in events {
@@ -164,6 +173,12 @@ final class LoadClient: @unchecked Sendable {
             statistics.acknowledged[view.eventID] = RecordFingerprint.of(view)
             statistics.confirmedByPull += 1
         }
+    }
+
+    /// Whether a request failed without an HTTP answer: `SyncConnection.exchange` says "cannot
+    /// reach" only when the connection failed before a response came.
+    static func unanswered(_ error: any Error) -> Bool {
+        (error as? LedgerError).map { $0.category == .unavailable && $0.message.hasPrefix("cannot reach ") } ?? false
     }
 
     static func milliseconds(since start: ContinuousClock.Instant) -> Double {

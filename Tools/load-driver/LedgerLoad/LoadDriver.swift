@@ -75,7 +75,7 @@ package enum LoadDriver {
                                   revokedToken: revokedToken, interval: configuration.probeInterval)
         let probing = Task { await probe.run(progress: progress, concurrency: 4) }
         let victim = servers[Int(configuration.seed % UInt64(servers.count))]
-        let restarting = Task { try await restartOnce(victim, configuration, progress, httpClient, log) }
+        let restarting = Task { try await restart(victim, configuration, progress, log) }
         let machineBefore = ProcessSample.MachineTicks.now(), ownCPUBefore = ProcessSample.ownCPUSeconds()
         let serverCPUBefore = servers.map(\.cpuSeconds).reduce(0, +)
         let started = ContinuousClock.now
@@ -157,8 +157,10 @@ package enum LoadDriver {
         report.duplicatesReported = statistics.duplicatesReported
         report.confirmedByPull = statistics.confirmedByPull
         report.finalRounds = finalRounds
-        report.restarts = restarts
+        report.restarts = restarts.count
         report.restartSignal = configuration.restartWithKill ? "SIGKILL" : "SIGTERM"
+        report.pushesInFlightAtRestart = restarts.inFlight
+        report.pushesCutByRestart = restarts.cut
         report.retries = statistics.retries
         report.unauthorizedSent = tally.totalAnswered
         report.unauthorizedRefused = tally.totalRefused
@@ -171,11 +173,27 @@ package enum LoadDriver {
         return report
     }
 
-    /// Restarts the server once, after the configured time or half of all events, while the
-    /// clients keep going; returns how many restarts happened (0 if the clients finished first).
-    private static func restartOnce(_ server: LoadServer, _ configuration: LoadConfiguration, _ progress: LoadProgress,
-                                    _ httpClient: HTTPClient, _ log: @escaping @Sendable (String) -> Void) async throws -> Int {
+    /// What `restart` did: how many times it stopped the server, and for the last time the
+    /// pushes in flight at the signal and how many of them then ended without an answer.
+    struct Restarts {
+        var count = 0
+        var inFlight = 0
+        var cut = 0
+    }
+
+    /// A kill repeated at most this often: see `restart`.
+    package static let maximumKills = 5
+
+    /// Restarts the server after the configured time or half of all events, while the clients
+    /// keep going, and only while a push to it is in flight (sent, not answered). A client
+    /// records an answer only when its task resumes, so on a busy machine every push counted in
+    /// flight may in fact have been answered just before the signal; a SIGKILL that, once those
+    /// pushes ended, cut none of them is repeated at the next push in flight (at most
+    /// `maximumKills` times), so that the run always holds a kill that landed mid-push.
+    private static func restart(_ server: LoadServer, _ configuration: LoadConfiguration, _ progress: LoadProgress,
+                                _ log: @escaping @Sendable (String) -> Void) async throws -> Restarts {
         let started = ContinuousClock.now
+        var restarts = Restarts()
         while await !progress.finished {
             let due: Bool
             if let seconds = configuration.restartAfterSeconds {
@@ -183,15 +201,26 @@ package enum LoadDriver {
             } else {
                 due = await progress.acknowledgedEvents >= configuration.totalEvents / 2
             }
-            if due {
-                let acknowledged = await progress.acknowledgedEvents
+            let acknowledged = await progress.acknowledgedEvents
+            // The snapshot right before the signal: a push in it that then fails without an
+            // answer was cut by the kill.
+            let inFlight = due ? await progress.openPushes(port: server.port) : []
+            if !inFlight.isEmpty {
                 await server.stop(signal: configuration.restartWithKill ? SIGKILL : SIGTERM)
-                log("server on \(server.url) stopped (\(configuration.restartWithKill ? "SIGKILL" : "SIGTERM")) after \(acknowledged) acknowledged events; restarting it on its port")
+                log("server on \(server.url) stopped (\(configuration.restartWithKill ? "SIGKILL" : "SIGTERM")) after \(acknowledged) acknowledged events, \(inFlight.count) pushes in flight; restarting it on its port")
                 try await server.start()
-                return 1
+                restarts.count += 1
+                restarts.inFlight = inFlight.count
+                let waiting = ContinuousClock.now
+                while await progress.stillOpen(among: inFlight) > 0, ContinuousClock.now - waiting < .seconds(60) {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                restarts.cut = await progress.unanswered(among: inFlight)
+                if restarts.cut > 0 || !configuration.restartWithKill || restarts.count == maximumKills { return restarts }
+                log("that SIGKILL cut no push (each had been answered); once more at the next push in flight")
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        return 0
+        return restarts
     }
 }

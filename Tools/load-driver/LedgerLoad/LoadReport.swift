@@ -45,6 +45,10 @@ package struct LoadReport: Sendable, Codable {
     package var finalRounds = 0
     package var restarts = 0
     package var restartSignal = ""
+    /// Pushes to the restarted instance sent and not answered when it was stopped, and how many
+    /// of them then failed without an answer (with SIGKILL: proof that it landed mid-push).
+    package var pushesInFlightAtRestart = 0
+    package var pushesCutByRestart = 0
     package var retries = 0
     package var unauthorizedSent = 0
     package var unauthorizedRefused = 0
@@ -90,6 +94,7 @@ package struct LoadReport: Sendable, Codable {
             "| events whose push reply was lost (confirmed by the next pull) | \(confirmedByPull) |",
             "| final sync rounds until quiet | \(finalRounds) |",
             "| server restarts | \(restarts) (\(restartSignal)) |",
+            "| pushes in flight at the restart (of them never answered) | \(pushesInFlightAtRestart) (\(pushesCutByRestart)) |",
             "| client retries | \(retries) |",
             "| unauthorized requests refused / answered | \(unauthorizedRefused) / \(unauthorizedSent) (\(refusedShare)); \(kinds.joined(separator: ", ")); \(unauthorizedUnanswered) unanswered during the restart |",
             "| seed | \(seed) |",
