@@ -228,7 +228,12 @@ import Testing
         defer { scratch.remove() }
         let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        // The last append cut short, as a crash leaves it: its watermark never moved past the
+        // frame before (Schemas/segment-format.md §5b).
+        let magic = Data([0x04, 0x22, 0x4d, 0x18])  // an LZ4 frame's magic number, little-endian
+        let lastFrame = try #require(bytes.range(of: magic, options: .backwards)).lowerBound
         try bytes.dropLast(7).write(to: URL(fileURLWithPath: segment))
+        try WatermarkRewind.rewind(segment, to: lastFrame, fileSystem: PosixFileSystem())
         let status = try cli.run("replay", "--format", "jsonl")
         #expect(status.status == 0)
         #expect(status.stderr.contains("torn"))
@@ -236,6 +241,23 @@ import Testing
         let next = try cli.run("complete", "7", "2015")
         #expect(next.stdout.contains("#2)"))
         #expect(try cli.run("verify").status == 0)
+    }
+
+    /// The same cut of an append that returned: acknowledged bytes are missing, and no command
+    /// takes that for a tear (exit 65 naming the segment, nothing changed).
+    @Test func aCutAcknowledgedAppendIsCorruption() throws {
+        let scratch = try TemporaryDirectory("cli")
+        defer { scratch.remove() }
+        let (cli, segment) = try ledgerWithTwoCompletions(in: scratch)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        try bytes.dropLast(7).write(to: URL(fileURLWithPath: segment))
+        let before = try directorySnapshot(scratch.path)
+        for command in [["replay"], ["verify"], ["complete", "7", "2015"]] {
+            let result = try cli.run(command)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(segment) && result.stderr.contains("acknowledged"), "\(result.stderr)")
+        }
+        #expect(try directorySnapshot(scratch.path) == before)
     }
 
     @Test func corruptionIsReportedWithFileAndOffset() throws {
