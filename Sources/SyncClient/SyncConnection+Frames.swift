@@ -20,7 +20,7 @@ extension SyncConnection {
     /// One pull page, asked for as record frames; a server that does not offer them answers JSON,
     /// which is taken the same way.
     package func pullPage(_ request: PullRequest) async throws -> PulledPage {
-        let reply = try await exchange("/v1/pull", body: try JSONEncoder().encode(request), contentType: "application/json",
+        let reply = try await exchange("/v1/pull", body: try WireJSON.encode(request), contentType: "application/json",
                                        accept: Self.framesFirst)
         guard reply.contentType.map({ $0.hasPrefix(FramesBody.mediaType) }) == true else {
             var page = try decodeJSON(PullResponse.self, reply.body)

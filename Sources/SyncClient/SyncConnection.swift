@@ -33,8 +33,9 @@ package struct SyncConnection: Sendable {
         try await post("/v1/push", request)
     }
 
+    /// A JSON exchange; a push's records are written by the streaming writer (`WireJSON`).
     private func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body) async throws -> Reply {
-        let reply = try await exchange(path, body: try JSONEncoder().encode(body), contentType: "application/json")
+        let reply = try await exchange(path, body: try WireJSON.encode(body), contentType: "application/json")
         return try decodeJSON(Reply.self, reply.body)
     }
 
@@ -78,8 +79,9 @@ package struct SyncConnection: Sendable {
         return Reply(contentType: response.headers.first(name: "Content-Type"), body: bytes)
     }
 
+    /// A reply's JSON; a pull answer's records are read by the streaming reader (`WireJSON`).
     func decodeJSON<Reply: Decodable>(_ type: Reply.Type, _ bytes: ByteBuffer) throws -> Reply {
-        do { return try JSONDecoder().decode(Reply.self, from: Data(bytes.readableBytesView)) } catch {
+        do { return try bytes.withUnsafeReadableBytes { try WireJSON.decode(Reply.self, from: $0) } } catch {
             throw LedgerError(.unavailable, "the sync server at \(server) sent a reply that is not the sync API's JSON")
         }
     }

@@ -55,36 +55,53 @@ struct WireJSONTests {
         return Array(try encoder.encode(value))
     }
 
+    private static func response(_ g: inout SeededGenerator, records: [WireRecord]) -> PullResponse {
+        let vector = Dictionary((0..<Int.random(in: 0...5, using: &g)).map { _ in (Self.device(&g), Self.number(&g)) }) { a, _ in a }
+        return PullResponse(
+            records: records, more: Bool.random(using: &g), cursor: Self.number(&g), serverHas: vector,
+            catalogVersion: Self.maybe(&g) { UInt32(truncatingIfNeeded: Self.number(&$0)) },
+            serverDigests: vector.mapValues { _ in Self.text(&g, maxCount: 8) })
+    }
+
     @Test("pull responses and push requests: byte for byte what JSONEncoder (.sortedKeys) writes", arguments: [1, 2, 3] as [UInt64])
     func encodesAsFoundation(seed: UInt64) throws {
         var g = SeededGenerator(seed: seed)
         for _ in 0..<300 {
-            let vector = Dictionary((0..<Int.random(in: 0...5, using: &g)).map { _ in (Self.device(&g), Self.number(&g)) }) { a, _ in a }
-            let response = PullResponse(
-                records: Self.records(&g), more: Bool.random(using: &g), cursor: Self.number(&g), serverHas: vector,
-                catalogVersion: Self.maybe(&g) { UInt32(truncatingIfNeeded: Self.number(&$0)) },
-                serverDigests: vector.mapValues { _ in Self.text(&g, maxCount: 8) })
+            let response = Self.response(&g, records: Self.records(&g))
             #expect(try WireJSON.encode(response) == Self.foundation(response))
             let request = PushRequest(records: response.records)
             #expect(try WireJSON.encode(request) == Self.foundation(request))
         }
     }
 
+    /// The two bodies the streaming reader reads: push requests (the server) and pull responses (`sync`).
+    enum Body: String, Sendable, CaseIterable {
+        case push, pull
+    }
+
     private enum Outcome: Equatable {
-        case records([WireRecord])
+        /// What was read, written back by `JSONEncoder` (`.sortedKeys`) to compare it.
+        case decoded([UInt8])
         case refused(String)
     }
 
     /// What `WireJSON.decode` answers and what `JSONDecoder` answers (the server's 400 message
     /// is made from the decoding error), and whether the streaming reader took the body.
-    private static func outcomes(_ body: [UInt8]) -> (new: Outcome, old: Outcome, streamed: Bool) {
-        func run(_ decode: () throws -> PushRequest) -> Outcome {
-            do { return .records(try decode().records) } catch { return .refused("\(error)") }
+    private static func outcomes(_ body: [UInt8], as kind: Body) -> (new: Outcome, old: Outcome, streamed: Bool) {
+        switch kind {
+        case .push: outcomes(body, PushRequest.self, streaming: WireJSONReader.pushRequest)
+        case .pull: outcomes(body, PullResponse.self, streaming: WireJSONReader.pullResponse)
         }
-        let new = run { try body.withUnsafeBytes { try WireJSON.decode(PushRequest.self, from: $0) } }
-        let old = run { try JSONDecoder().decode(PushRequest.self, from: Data(body)) }
-        let streamed = body.withUnsafeBytes { WireJSONReader.pushRequest($0) } != nil
-        return (new, old, streamed)
+    }
+
+    private static func outcomes<T: Codable>(_ body: [UInt8], _ type: T.Type, streaming: (UnsafeRawBufferPointer) -> T?)
+        -> (new: Outcome, old: Outcome, streamed: Bool) {
+        func run(_ decode: () throws -> T) -> Outcome {
+            do { return .decoded(try foundation(try decode())) } catch { return .refused("\(error)") }
+        }
+        let new = run { try body.withUnsafeBytes { try WireJSON.decode(T.self, from: $0) } }
+        let old = run { try JSONDecoder().decode(T.self, from: Data(body)) }
+        return (new, old, body.withUnsafeBytes { streaming($0) } != nil)
     }
 
     @Test("push bodies: the streaming reader takes what clients send and reads the same records", arguments: [4, 5, 6] as [UInt64])
@@ -115,13 +132,28 @@ struct WireJSONTests {
         return out
     }
 
-    @Test("mutated push bodies: the same records or the same refusal as JSONDecoder", arguments: [7, 8] as [UInt64])
-    func mutationsAnswerAsFoundation(seed: UInt64) throws {
+    @Test("pull bodies: the streaming reader takes what servers send and reads what JSONDecoder reads", arguments: [9, 10, 11] as [UInt64])
+    func decodesPullAsFoundation(seed: UInt64) throws {
+        var g = SeededGenerator(seed: seed)
+        for _ in 0..<300 {
+            let response = Self.response(&g, records: Self.records(&g))
+            for body in [try Self.foundation(response, sorted: false), try Self.foundation(response), Self.spaced(try Self.foundation(response), &g)] {
+                let streamed = try #require(body.withUnsafeBytes { WireJSONReader.pullResponse($0) })
+                #expect(try Self.foundation(streamed) == Self.foundation(response))
+                #expect(try Self.foundation(streamed) == Self.foundation(JSONDecoder().decode(PullResponse.self, from: Data(body))))
+            }
+        }
+    }
+
+    @Test("mutated bodies: the same value or the same refusal as JSONDecoder",
+          arguments: [(7, .push), (8, .push), (12, .pull), (13, .pull)] as [(UInt64, Body)])
+    func mutationsAnswerAsFoundation(seed: UInt64, kind: Body) throws {
         var g = SeededGenerator(seed: seed)
         let alphabet = Array("{}[]:,\"\\/0123456789.e-+ nultrfaskidvhcmoqgb\u{0}\u{1F}".utf8) + [0x80, 0xC3, 0xE6, 0xFF]
         var streamed = 0
         for _ in 0..<2000 {
-            var body = try Self.foundation(PushRequest(records: (0..<Int.random(in: 1...3, using: &g)).map { _ in Self.record(&g) }))
+            let records = (0..<Int.random(in: 1...3, using: &g)).map { _ in Self.record(&g) }
+            var body = try kind == .push ? Self.foundation(PushRequest(records: records)) : Self.foundation(Self.response(&g, records: records))
             for _ in 0..<Int.random(in: 1...3, using: &g) where !body.isEmpty {
                 let at = Int.random(in: 0..<body.count, using: &g)
                 switch Int.random(in: 0..<4, using: &g) {
@@ -131,7 +163,7 @@ struct WireJSONTests {
                 default: body.insert(contentsOf: body[at..<min(body.count, at + Int.random(in: 1...12, using: &g))], at: at)
                 }
             }
-            let outcome = Self.outcomes(body)
+            let outcome = Self.outcomes(body, as: kind)
             #expect(outcome.new == outcome.old, "\(String(decoding: body, as: UTF8.self))")
             if outcome.streamed { streamed += 1 }
         }
@@ -166,17 +198,44 @@ struct WireJSONTests {
         String(repeating: "[", count: 10_000), #"{"records":["# + String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600) + "]}",
     ])
     func malformedAnswersAsFoundation(_ body: String) {
-        let outcome = Self.outcomes(Array(body.utf8))
+        let outcome = Self.outcomes(Array(body.utf8), as: .push)
         #expect(outcome.new == outcome.old)
+    }
+
+    private static let pullRest = #""more":true,"records":[],"server_digests":{},"server_has":{}"#
+
+    @Test("malformed pull bodies: the same value or refusal as JSONDecoder; the plain ones streamed", arguments: [
+        (#"{"cursor":1,\#(pullRest)}"#, true), (#"{"catalog_version":176,"cursor":1,\#(pullRest)}"#, true),
+        (#"{"catalog_version":null,"cursor":1,\#(pullRest)}"#, true),  // null is absent, as decodeIfPresent reads it
+        (#" { "server_has" : {"a":1} , "cursor":0,"more":false,"records":[],"server_digests":{"a":"x"} } "#, true),
+        (#"{"cursor":1,\#(pullRest),"extra":1}"#, false),  // an unknown key: Foundation ignores it
+        (#"{"cursor":1,"cursor":2,\#(pullRest)}"#, false),  // a repeated key
+        (#"{\#(pullRest)}"#, false),  // cursor missing
+        (#"{"cursor":-1,\#(pullRest)}"#, false), (#"{"cursor":1.0,\#(pullRest)}"#, false), (#"{"cursor":"1",\#(pullRest)}"#, false),
+        (#"{"cursor":1,"more":1,"records":[],"server_digests":{},"server_has":{}}"#, false),
+        (#"{"cursor":1,"more":null,"records":[],"server_digests":{},"server_has":{}}"#, false),
+        (#"{"cursor":1,"more":truex,"records":[],"server_digests":{},"server_has":{}}"#, false),
+        (#"{"cursor":1,"more":tru,"records":[],"server_digests":{},"server_has":{}}"#, false),
+        (#"{"catalog_version":4294967296,"cursor":1,\#(pullRest)}"#, false),
+        (#"{"cursor":1,"more":true,"records":null,"server_digests":{},"server_has":{}}"#, false),
+        (#"{"cursor":1,"more":true,"records":[],"server_digests":{"a":1},"server_has":{}}"#, false),
+        (#"{"cursor":1,"more":true,"records":[],"server_digests":{},"server_has":{"a":1,"a":2}}"#, false),
+        (#"{"cursor":1,"more":true,"records":[{"device":"00000000000000a1","hlc":"1"}],"server_digests":{},"server_has":{}}"#, false),
+        (#"{"cursor":1,\#(pullRest)} x"#, false), (#"{"cursor":1,\#(pullRest),}"#, false), (#"{}"#, false), ("", false),
+    ] as [(String, Bool)])
+    func malformedPullAnswersAsFoundation(_ body: String, plain: Bool) {
+        let outcome = Self.outcomes(Array(body.utf8), as: .pull)
+        #expect(outcome.new == outcome.old)
+        #expect(outcome.streamed == plain)
     }
 
     @Test("bad UTF-8 inside a string is refused as before")
     func badUTF8() {
         for bad: [UInt8] in [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]] {
             let body = Array(#"{"records":[{"device":"00000000000000a1","hlc":"1","kind":"x","memo":""#.utf8) + bad + Array(#""}]}"#.utf8)
-            let outcome = Self.outcomes(body)
+            let outcome = Self.outcomes(body, as: .push)
             #expect(outcome.new == outcome.old && !outcome.streamed, "\(bad)")
-            if case .records = outcome.old { Issue.record("bad UTF-8 \(bad) was accepted") }
+            if case .decoded = outcome.old { Issue.record("bad UTF-8 \(bad) was accepted") }
         }
     }
 }

@@ -1,11 +1,13 @@
-/// Reads a push request body (`{"records":[…]}`, Schemas/sync-api.yaml) straight from its bytes.
+/// Reads the sync API's record-carrying bodies (Schemas/sync-api.yaml) straight from their bytes:
+/// a push request (`{"records":[…]}`, read by the server) and a pull response (read by `sync` from a
+/// server that answers JSON).
 ///
-/// It takes only the plain shape real clients send: the one top-level key, each record's keys at
-/// most once and all known, strings of valid UTF-8, integers as digits without sign, fraction or
-/// exponent that fit their field. Anything else (unknown or repeated keys, other number spellings,
-/// surrogate escapes, bad UTF-8, wrong types, missing keys, deep nesting, trailing bytes) makes it
-/// answer nil, and the caller decodes the body with Foundation's `JSONDecoder` as before, so every
-/// refusal keeps today's status and message (`WireJSON.decode`).
+/// It takes only the plain shape real clients and servers send: each key at most once and all
+/// known, strings of valid UTF-8, integers as digits without sign, fraction or exponent that fit
+/// their field. Anything else (unknown or repeated keys, other number spellings, surrogate escapes,
+/// bad UTF-8, wrong types, missing keys, deep nesting, trailing bytes) makes it answer nil, and the
+/// caller decodes the body with Foundation's `JSONDecoder` as before, so every refusal keeps
+/// today's status and message (`WireJSON.decode`).
 package struct WireJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -15,22 +17,55 @@ package struct WireJSONReader {
     /// The request in `body`, or nil when it is not of the plain shape.
     package static func pushRequest(_ body: UnsafeRawBufferPointer) -> PushRequest? {
         var reader = WireJSONReader(body.bindMemory(to: UInt8.self))
-        return reader.pushRequest()
+        guard reader.take(0x7B), let name = reader.keyName(), name == "records", let records = reader.records(),
+              reader.take(0x7D), reader.atEnd() else { return nil }
+        return PushRequest(records: records)
     }
 
-    private mutating func pushRequest() -> PushRequest? {
-        guard take(0x7B), let name = keyName(), name == "records", take(0x5B) else { return nil }
-        var records: [WireRecord] = []
-        if !take(0x5D) {
+    /// The response in `body` (its keys in any order), or nil when it is not of the plain shape.
+    package static func pullResponse(_ body: UnsafeRawBufferPointer) -> PullResponse? {
+        var reader = WireJSONReader(body.bindMemory(to: UInt8.self))
+        return reader.pullResponse()
+    }
+
+    private mutating func pullResponse() -> PullResponse? {
+        guard take(0x7B) else { return nil }
+        var records: [WireRecord]?, more: Bool?, cursor: UInt64?, serverHas: [String: UInt64]?
+        var serverDigests: [String: String]?, catalogVersion: UInt64?
+        var seen = 0
+        if !take(0x7D) {
             repeat {
-                guard let record = record() else { return nil }
-                records.append(record)
+                guard let name = keyName(), let bit = Self.pullKeys[name], seen & bit == 0 else { return nil }
+                seen |= bit
+                // A bad value leaves the body to Foundation, which decides.
+                switch name {
+                case "records": guard let value = self.records() else { return nil }; records = value
+                case "more": guard let value = boolean() else { return nil }; more = value
+                case "cursor": guard let value = integer(max: .max) else { return nil }; cursor = value
+                case "server_has": guard let value = integerMap() else { return nil }; serverHas = value
+                case "server_digests": guard let value = stringMap() else { return nil }; serverDigests = value
+                default: guard let value = optionalInteger(max: UInt64(UInt32.max)) else { return nil }; catalogVersion = value
+                }
             } while take(0x2C)
-            guard take(0x5D) else { return nil }
+            guard take(0x7D) else { return nil }
         }
-        guard take(0x7D) else { return nil }
-        skipSpace()
-        return index == bytes.count ? PushRequest(records: records) : nil
+        guard atEnd(), let records, let more, let cursor, let serverHas, let serverDigests else { return nil }
+        return PullResponse(records: records, more: more, cursor: cursor, serverHas: serverHas,
+                            catalogVersion: catalogVersion.map { UInt32($0) }, serverDigests: serverDigests)
+    }
+
+    private static let pullKeys = ["records": 1, "more": 2, "cursor": 4, "server_has": 8, "server_digests": 16, "catalog_version": 32]
+
+    /// `[record, …]`.
+    private mutating func records() -> [WireRecord]? {
+        guard take(0x5B) else { return nil }
+        var records: [WireRecord] = []
+        if take(0x5D) { return records }
+        repeat {
+            guard let record = record() else { return nil }
+            records.append(record)
+        } while take(0x2C)
+        return take(0x5D) ? records : nil
     }
 
     private mutating func record() -> WireRecord? {
@@ -58,14 +93,29 @@ package struct WireJSONReader {
 
     mutating func optionalKnowledge() -> [String: UInt64]?? {
         if takeNull() { return .some(nil) }
+        return integerMap().map { .some($0) }
+    }
+
+    /// `{"key":digits,…}`, each key once.
+    private mutating func integerMap() -> [String: UInt64]? { map { $0.integer(max: .max) } }
+
+    /// `{"key":"text",…}`, each key once.
+    private mutating func stringMap() -> [String: String]? { map { $0.string() } }
+
+    private mutating func map<V>(_ value: (inout Self) -> V?) -> [String: V]? {
         guard take(0x7B) else { return nil }
-        var entries: [String: UInt64] = [:]
-        if take(0x7D) { return .some(entries) }
+        var entries: [String: V] = [:]
+        if take(0x7D) { return entries }
         repeat {
-            guard let key = keyName(), entries[key] == nil, let value = integer(max: .max) else { return nil }
-            entries[key] = value
+            guard let key = keyName(), entries[key] == nil, let v = value(&self) else { return nil }
+            entries[key] = v
         } while take(0x2C)
-        return take(0x7D) ? .some(entries) : nil
+        return take(0x7D) ? entries : nil
+    }
+
+    private mutating func boolean() -> Bool? {
+        if takeWord(Self.trueBytes) { return true }
+        return takeWord(Self.falseBytes) ? false : nil
     }
 
     /// A string followed by `:`.
@@ -155,12 +205,21 @@ package struct WireJSONReader {
         }
     }
 
-    private mutating func takeNull() -> Bool {
+    private mutating func takeNull() -> Bool { takeWord(Self.nullBytes) }
+
+    private mutating func takeWord(_ word: [UInt8]) -> Bool {
         skipSpace()
-        guard index + 4 <= bytes.count, bytes[index] == 0x6E, bytes[index + 1] == 0x75,
-              bytes[index + 2] == 0x6C, bytes[index + 3] == 0x6C else { return false }
-        index += 4
+        guard index + word.count <= bytes.count, bytes[index..<(index + word.count)].elementsEqual(word) else { return false }
+        index += word.count
         return true
+    }
+
+    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+
+    /// Nothing but whitespace left.
+    private mutating func atEnd() -> Bool {
+        skipSpace()
+        return index == bytes.count
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {
