@@ -118,7 +118,7 @@ final class ActiveSegment {
             try recordDurable(length: length + bytes.count, localSeq: localSeq)
         } catch {
             close()
-            undoWatermark(after: error)
+            undoWatermark()
             throw error
         }
         length += bytes.count
@@ -129,7 +129,7 @@ final class ActiveSegment {
     /// only then cut the frames off, so that a failed append leaves every file as it found it; if
     /// even that fails, the frames stay (they are durable and valid, so the next open keeps them)
     /// and this segment takes no more appends.
-    private func undoWatermark(after error: any Error) {
+    private func undoWatermark() {
         let watermarkPath = SegmentWatermark.path(of: number, segmentsPath: segmentsPath)
         do {
             if watermark == nil {
