@@ -32,8 +32,11 @@ package enum SyncProgress: Sendable {
 package struct SyncSession {
     package var connection: SyncConnection
     package var options = MergeOptions()
-    /// Records per pull page asked for and per push request.
+    /// Records per pull page asked for and per push request, in JSON.
     package var pageSize = 2_000
+    /// The same once the server speaks frames (Schemas/sync-frames.md: a server takes at least
+    /// 100,000 records a frames push, and caps a pull's `limit` at what it serves).
+    package var framesPageSize = 100_000
     package var maximumRounds = 8
     /// Called after every page; throwing from it interrupts the sync (tests use this).
     package var progress: (SyncProgress) throws -> Void = { _ in }
@@ -41,6 +44,8 @@ package struct SyncSession {
     package init(connection: SyncConnection) { self.connection = connection }
 
     static let pushBytes = 2 << 20
+    /// Record bytes per frames push: compressed, well under the server's 8 MiB body limit.
+    static let framesPushBytes = 6 << 20
 
     package func run(_ ledger: Ledger) async throws -> SyncReport {
         var report = SyncReport()
@@ -65,7 +70,7 @@ package struct SyncSession {
             while true {
                 let held = ledger.versionVector
                 let page = try await connection.pullPage(PullRequest(
-                    have: WireVersionVector.encode(held), cursor: cursor, limit: pageSize,
+                    have: WireVersionVector.encode(held), cursor: cursor, limit: framed ? framesPageSize : pageSize,
                     haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
                 serverHas = try WireVersionVector.decode(page.response.serverHas)
                 serverDigests = page.response.serverDigests
@@ -114,8 +119,11 @@ package struct SyncSession {
             var sent = 0
             var done = 0
             // At most pageSize records and about 2 MiB of JSON a request (the server's body limit
-            // is 8 MiB by default; a memo can be 4 KiB); frames are smaller still.
-            for page in outgoing.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 }) where events > 0 {
+            // is 8 MiB by default; a memo can be 4 KiB); as frames, larger pages of record bytes.
+            let pages = framed
+                ? outgoing.pages(records: framesPageSize, bytes: Self.framesPushBytes, size: { $0.length })
+                : outgoing.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
+            for page in pages where events > 0 {
                 let reply = try await connection.push(page, asFrames: framed)
                 sent += reply.appended
                 serverHas = try WireVersionVector.decode(reply.serverHas)

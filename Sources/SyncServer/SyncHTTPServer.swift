@@ -74,11 +74,10 @@ package enum SyncHTTPServer {
         router.post("/v1/pull") { request, _ async throws -> Response in
             let user = try await authenticate(request, storage)
             let body: PullRequest = try await decode(request, limit: limit)
-            let answer = try await storage.pullAnswer(user: user, request: body)
+            let framed = offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept])
+            let answer = try await storage.pullAnswer(user: user, request: body, as: framed ? .frames : .json)
             logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
-            if offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept]) {
-                return frames(try answer.frames(writer: RecordFrames.Writer()))
-            }
+            if framed { return frames(try answer.frames(writer: RecordFrames.Writer())) }
             return try encode(200, answer.json)
         }
 

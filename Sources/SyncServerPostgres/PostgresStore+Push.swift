@@ -8,11 +8,11 @@ extension PostgresStore {
     /// and `MergeAdmission` runs against what the rows hold; the event key
     /// `(device, seq)` decides between two instances inserting one id at the same moment.
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.maximumPushRecords))
+        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.json.pushRecords))
     }
 
     package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
-        try PushRecords.check(records, maximum: limits.maximumPushRecords)
+        try PushRecords.check(records, maximum: limits.frames.pushRecords)
         let now = clock.nowMilliseconds()
         do {
             return try await PostgresDeadline.serving(client, logger) { connection in

@@ -121,6 +121,7 @@ struct SyncServerTests {
                 group.addTask {
                     var session = try server.session(token)
                     session.pageSize = 16
+                    session.framesPageSize = 16
                     _ = try await session.run(box.value)
                 }
             }
@@ -154,6 +155,7 @@ struct SyncServerTests {
         for n in 0..<50 { _ = try phone.edit(UInt32(n + 1), date: .unknown) }
         var session = try server.session(token)
         session.pageSize = 10
+        session.framesPageSize = 10
         var pushedPages = 0
         session.progress = { event in
             if case .pushed = event {
@@ -263,6 +265,7 @@ extension SyncServerTests {
             } else {
                 var session = try server.session(token)
                 session.pageSize = Int.random(in: 1...5, using: &rng)
+                session.framesPageSize = session.pageSize
                 let interrupted = Int.random(in: 0..<4, using: &rng) == 0
                 if interrupted {
                     session.progress = { _ in throw CancellationError() }  // interrupted after one page

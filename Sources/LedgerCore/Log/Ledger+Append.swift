@@ -177,6 +177,8 @@ extension Ledger {
         guard lockMode != .shared else { throw LedgerError(.io, "the ledger is open for reading only; nothing was appended") }
         let segment: ActiveSegment
         let localSeq = continuity.versionVector[localDevice] ?? 0
+        // The batch's first frame starts where the segment ends now (or after a new one's header).
+        let firstFrame = FrameIndex.Start(position: recordCount, offset: active?.length ?? SegmentHeader.frameSize)
         if let active {
             segment = active
             try segment.append(frames, localSeq: localSeq)
@@ -191,6 +193,7 @@ extension Ledger {
         }
         // Durable: the batch is acknowledged, so its effects take hold.
         let index = segments.count - 1
+        frameIndex.note(segment: segment.number, [firstFrame])
         segments[index].fileSize = segment.length
         segments[index].summary = summary
         versionVector = continuity.versionVector

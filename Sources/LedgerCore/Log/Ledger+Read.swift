@@ -17,20 +17,38 @@ extension Ledger {
         from position: UInt64 = 0, _ body: (RecordView, UInt64) throws -> RecordIteration
     ) throws {
         for segment in segments where segment.endPosition > position {
-            let bytes = try fileSystem.readFile(segment.path)
-            var index = segment.header.firstRecordPosition
             // Opening checked where each segment belongs; reading checks what it holds.
             let reader = SegmentReader(path: segment.path, policy: .strict,
                                        expectation: expectation(of: segment.number, firstRecordPosition: nil, mustBeSealed: false),
                                        decoder: decoder, blockDecoder: blockDecoder)
-            let outcome = try bytes.withUnsafeBytes { (buffer) throws in
-                try reader.read(buffer) { (view, _) throws -> RecordIteration in
-                    defer { index += 1 }
-                    guard index >= position else { return .continue }
-                    do { return try body(view, index) } catch let error as LedgerError { throw error } catch {
-                        throw LedgerError(.io, "\(error)")
-                    }
+            let resume = frameIndex.nearest(segment: segment.number, atOrBefore: position)
+                .flatMap { $0.offset > SegmentHeader.frameSize && $0.offset < segment.fileSize ? $0 : nil }
+            var index = resume?.position ?? segment.header.firstRecordPosition
+            var met: [FrameIndex.Start] = []
+            var lastFrame = -1
+            func visit(_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration {
+                defer { index += 1 }
+                if frameOffset != lastFrame {
+                    lastFrame = frameOffset
+                    met.append(.init(position: index, offset: frameOffset))
                 }
+                guard index >= position else { return .continue }
+                do { return try body(view, index) } catch let error as LedgerError { throw error } catch {
+                    throw LedgerError(.io, "\(error)")
+                }
+            }
+            let outcome: SegmentReader.Outcome
+            defer { frameIndex.note(segment: segment.number, met) }
+            if let resume {
+                // Only the header and the frames from the one that holds `position` are read.
+                let header = try fileSystem.readFile(segment.path, offset: 0, length: SegmentHeader.frameSize)
+                let tail = try fileSystem.readFile(segment.path, offset: resume.offset, length: segment.fileSize - resume.offset)
+                outcome = try header.withUnsafeBytes { head in
+                    try tail.withUnsafeBytes { try reader.read(header: head, tail: $0, at: resume.offset, visit) }
+                }
+            } else {
+                let bytes = try fileSystem.readFile(segment.path)
+                outcome = try bytes.withUnsafeBytes { try reader.read($0, visit) }
             }
             if outcome.stopped { return }
         }
@@ -42,6 +60,7 @@ extension Ledger {
     package func readingCopy() -> sending Ledger {
         let copy = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: nil)
         copy.segments = segments
+        copy.frameIndex = frameIndex
         copy.versionVector = versionVector
         copy.deviceNames = deviceNames
         copy.lastHLC = lastHLC

@@ -41,6 +41,8 @@ package final class Ledger {
     var active: ActiveSegment?
     /// The newest segment's watermark as opening read it.
     var newestWatermark: SegmentWatermark?
+    /// Frame starts met so far, so that a read from a position starts near it.
+    var frameIndex = FrameIndex()
     let decoder = LZ4FrameDecoder()
     let blockDecoder = ColumnarBlockDecoder()
     let blockEncoder = ColumnarBlockEncoder()

@@ -105,56 +105,90 @@ package struct SegmentReader {
         return outcome
     }
 
+    /// Reads on from the data frame at `frameOffset` (a frame start this ledger recorded while
+    /// reading or writing the segment): `header` is the file's first bytes (at least the header
+    /// frame), `tail` the file from `frameOffset` to its end. Faults and `visit` get file offsets.
+    /// Only the strict policy: a resumed read never judges tears.
+    package func read(
+        header: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer, at frameOffset: Int,
+        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration
+    ) throws -> Outcome {
+        precondition(policy == .strict && frameOffset >= SegmentHeader.frameSize)
+        var outcome = Outcome()
+        do {
+            guard let columnar = try checkHeader(header, into: &outcome) else { return outcome }
+            try scanFrames(tail, base: frameOffset, columnar: columnar, summarize: false, into: &outcome, visit)
+        } catch let fault as SegmentFault {
+            throw fault.error
+        }
+        return outcome
+    }
+
     private func scan(
         _ bytes: UnsafeRawBufferPointer, summarize: Bool, into outcome: inout Outcome,
         _ visit: (RecordView, Int) throws -> RecordIteration
     ) throws {
-        let n = bytes.count
-        let columnar: Bool
+        guard let columnar = try checkHeader(bytes, into: &outcome) else { return }
+        try scanFrames(UnsafeRawBufferPointer(rebasing: bytes[SegmentHeader.frameSize...]), base: SegmentHeader.frameSize,
+                       columnar: columnar, summarize: summarize, into: &outcome, visit)
+    }
+
+    /// Checks the header frame at the start of `bytes`: whether the segment is columnar (format
+    /// 2), or `nil` for a header torn off at the end of a segment that may be torn.
+    private func checkHeader(_ bytes: UnsafeRawBufferPointer, into outcome: inout Outcome) throws -> Bool? {
         switch SegmentHeader.decode(bytes) {
         case .success(let header):
             outcome.header = header
-            columnar = header.formatVersion >= 2
             if let fault = expectation.check(header, path: path) { throw fault }
+            return header.formatVersion >= 2
         case .failure(let failure):
             let kind: SegmentFault.Kind
             if case .malformed(let reason) = failure { kind = .headerMalformed(reason) } else { kind = .headerCutOff }
             let fault = SegmentFault(kind, file: path, offset: 0)
-            guard toleratesTear && n <= SegmentHeader.frameSize && expectation.durableLength == 0 else { throw fault }
+            guard toleratesTear && bytes.count <= SegmentHeader.frameSize && expectation.durableLength == 0 else { throw fault }
             outcome.tear = fault
-            return
+            return nil
         }
+    }
+
+    /// Every frame of `bytes`, the file from offset `base` to its end.
+    private func scanFrames(
+        _ bytes: UnsafeRawBufferPointer, base: Int, columnar: Bool, summarize: Bool, into outcome: inout Outcome,
+        _ visit: (RecordView, Int) throws -> RecordIteration
+    ) throws {
+        let n = bytes.count
         let frames = SegmentFrames(bytes: bytes, decoder: decoder)
-        var offset = SegmentHeader.frameSize
+        var offset = 0
         while offset < n {
+            let fileOffset = base + offset
             switch frames.examine(at: offset) {
             case .data(let end, let content):
-                let records = try columnar ? decodeBlocks(content, frameOffset: offset) : content
+                let records = try columnar ? decodeBlocks(content, frameOffset: fileOffset) : content
                 if summarize { outcome.summary.addFrame(rawBytes: records.count) }
-                if try self.records(in: records, frameOffset: offset, summarize: summarize, into: &outcome, visit) == .stop {
+                if try self.records(in: records, frameOffset: fileOffset, summarize: summarize, into: &outcome, visit) == .stop {
                     outcome.stopped = true
                     return
                 }
                 offset = end
             case .footer(let end):
-                guard end == n else { throw SegmentFault(.bytesAfterFooter, file: path, offset: end) }
+                guard end == n else { throw SegmentFault(.bytesAfterFooter, file: path, offset: base + end) }
                 let footer = SegmentFooter.decodeFrame(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                outcome.footerOffset = offset
+                outcome.footerOffset = fileOffset
                 outcome.footer = footer?.summary
                 if summarize && footer?.summary != outcome.summary {
-                    throw SegmentFault(.footerMismatch, file: path, offset: offset)
+                    throw SegmentFault(.footerMismatch, file: path, offset: fileOffset)
                 }
                 return
             case .fault(let kind):
-                let fault = SegmentFault(kind, file: path, offset: offset)
-                guard toleratesTear && offset >= expectation.durableLength && !frames.validFrameFollows(offset) else {
+                let fault = SegmentFault(kind, file: path, offset: fileOffset)
+                guard toleratesTear && fileOffset >= expectation.durableLength && !frames.validFrameFollows(offset) else {
                     throw fault
                 }
                 outcome.tear = fault
                 return
             }
         }
-        if expectation.mustBeSealed { throw SegmentFault(.notSealed, file: path, offset: n) }
+        if expectation.mustBeSealed { throw SegmentFault(.notSealed, file: path, offset: base + n) }
     }
 
     /// The raw record stream of a format-2 frame; a malformed block is a fault of the frame.

@@ -70,18 +70,18 @@ package final class FilesStore: SyncStorage {
         try tokens.user(forTokenHash: hash)
     }
 
-    package func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer {
+    package func pullAnswer(user: String, request: PullRequest, as representation: WireRepresentation) async throws -> PullAnswer {
         let have = try ForkCheck.decodeHave(request)
-        return try await ledger(user).pull(request, have: have)
+        return try await ledger(user).pull(request, have: have, pages: limits.pages(representation))
     }
 
     package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
-        try PushRecords.check(records, maximum: limits.maximumPushRecords)
+        try PushRecords.check(records, maximum: limits.frames.pushRecords)
         return try await ledger(user).push(records)
     }
 
     package func push(user: String, request: PushRequest) async throws -> PushResponse {
-        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.maximumPushRecords))
+        try await push(user: user, records: try PushRecords.decode(request, maximum: limits.json.pushRecords))
     }
 
     package func status(user: String) async throws -> StoreStatus {

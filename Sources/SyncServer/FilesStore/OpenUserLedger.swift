@@ -52,7 +52,7 @@ final class OpenUserLedger: @unchecked Sendable {
 
     /// The records `have` lacks, in log order from `request.cursor`, up to the page limits
     /// (`PullPage`); the server ledger's own device name is never sent.
-    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws -> PullAnswer {
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits.Pages) throws -> PullAnswer {
         var page = try PullPage(request, have: have, limits: limits)
         let local = ledger.localDevice
         try ledger.forEachRecord(from: page.start(end: ledger.recordCount)) { (view, position) -> RecordIteration in

@@ -31,8 +31,7 @@ actor UserLedger {
         activity = UserActivity.read(dataDirectory: store.dataDirectory, user: user, fileSystem: store.fileSystem)
     }
 
-    func pull(_ request: PullRequest, have: [DeviceID: UInt64]) async throws -> PullAnswer {
-        let limits = store.limits
+    func pull(_ request: PullRequest, have: [DeviceID: UInt64], pages limits: SyncLimits.Pages) async throws -> PullAnswer {
         let response = try await serialised { open in
             try await ForkCheck.check(have, request) { device, seq in open.digests.digest(device, seq) }
             return try await self.io(open) { try $0.pull(request, have: have, limits: limits) }

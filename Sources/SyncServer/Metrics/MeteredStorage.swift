@@ -17,8 +17,8 @@ package struct MeteredStorage: SyncStorage {
 
     package func user(forTokenHash hash: String) async throws -> String? { try await base.user(forTokenHash: hash) }
 
-    package func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer {
-        let answer = try await base.pullAnswer(user: user, request: request)
+    package func pullAnswer(user: String, request: PullRequest, as representation: WireRepresentation) async throws -> PullAnswer {
+        let answer = try await base.pullAnswer(user: user, request: request, as: representation)
         metrics.recordPulled(answer.records.count)
         return answer
     }

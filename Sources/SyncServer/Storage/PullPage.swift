@@ -17,11 +17,12 @@ package struct PullPage {
     /// True once a record was found that does not fit: the client asks again from `cursor`.
     package private(set) var more = false
 
-    /// Checks the request's `limit` (below 1 is refused, 422).
-    package init(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits) throws {
+    /// Checks the request's `limit` (below 1 is refused, 422); the page's bounds are those of
+    /// the representation the answer goes out in.
+    package init(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits.Pages) throws {
         self.have = have
-        limit = try ForkCheck.pageLimit(request, maximum: limits.maximumPullRecords)
-        maximumBytes = limits.maximumPullBytes
+        limit = try ForkCheck.pageLimit(request, maximum: limits.pullRecords)
+        maximumBytes = limits.pullBytes
         cursor = request.cursor ?? 0
     }
 

@@ -23,11 +23,12 @@ package protocol SyncStorage: StoreLifecycle {
     func user(forTokenHash hash: String) async throws -> String?
     /// The records `request.have` lacks, in the user's log order from `request.cursor`.
     /// Runs `ForkCheck` on `request.haveDigests` first and fills `serverDigests`.
-    func pullAnswer(user: String, request: PullRequest) async throws -> PullAnswer
+    /// Pages are bounded by `limits.pages(representation)`.
+    func pullAnswer(user: String, request: PullRequest, as representation: WireRepresentation) async throws -> PullAnswer
     /// Appends the records the store lacks, all or nothing, durably before returning.
     func push(user: String, request: PushRequest) async throws -> PushResponse
     /// The same for records that came as frames (Schemas/sync-frames.md), refused as
-    /// `PushRecords.check` refuses them.
+    /// `PushRecords.check` refuses them (at most `limits.frames.pushRecords`).
     func push(user: String, records: EncodedRecords) async throws -> PushResponse
     /// What the store holds for `user`.
     func status(user: String) async throws -> StoreStatus
@@ -45,7 +46,7 @@ extension SyncStorage {
 
     /// `pullAnswer` as the JSON body.
     package func pull(user: String, request: PullRequest) async throws -> PullResponse {
-        try await pullAnswer(user: user, request: request).json
+        try await pullAnswer(user: user, request: request, as: .json).json
     }
 }
 
