@@ -42,9 +42,11 @@ package enum LedgerMerger {
     /// Appends an admitted batch in durable batches (one fsync each), with the local device's
     /// knowledge mark after each that brought station edits; new conflicts are counted (one scan
     /// of the affected stations' events before the append) when `options.countsConflicts`.
+    /// `observe` sees every appended record in log order (before the batch is durable; a failed
+    /// append throws).
     @discardableResult
     package static func apply(_ admitted: AdmittedBatch, to ledger: Ledger, options: MergeOptions = MergeOptions(),
-                              progress: ((Int) -> Void)? = nil) throws -> MergeReport {
+                              progress: ((Int) -> Void)? = nil, observe: (RecordView) -> Void = { _ in }) throws -> MergeReport {
         var detector: ConflictDetector?
         if options.countsConflicts && !admitted.isEmpty {
             var affected = StationBitmap()
@@ -58,7 +60,7 @@ package enum LedgerMerger {
         // Two threads only where the local merge would use them.
         var options = options
         options.runsSideBySide = options.runsSideBySide && UInt64(admitted.eventCount) >= options.sideBySideMinimum
-        return try apply(admitted, to: ledger, options: options, detector: detector.take(), progress: progress) { _ in }
+        return try apply(admitted, to: ledger, options: options, detector: detector.take(), progress: progress, observe: observe)
     }
 
     /// The local device's knowledge mark for a batch (Schemas/merge.md §5): its next seq, an hlc
@@ -72,14 +74,15 @@ package enum LedgerMerger {
                              hlc: .next(after: maxHLC, wallClock: ledger.clock.nowMilliseconds()), knowledge: others)
     }
 
-    /// The conflicts that appending `appended` created: exactly those with at least one side
-    /// among them. (A conflict between two events held before existed before with the same
-    /// winner, since that winner is still the greatest; and any conflict whose winner changed
-    /// now has an appended winner.) One scan of the log.
-    package static func newConflicts(in ledger: Ledger, stations: Set<UInt32>, appended: Set<EventID>) throws -> [Conflict] {
-        guard !appended.isEmpty else { return [] }
-        return try ledger.conflicts(stations: stations)
-            .filter { appended.contains($0.winner.id) || appended.contains($0.loser.id) }
+    /// The conflicts that appending the events beyond `held` created (a sync: the ledger is
+    /// locked, so every event it gained since `held` was appended by it): exactly those with at
+    /// least one side among them. (A conflict between two events held before existed before with
+    /// the same winner, since that winner is still the greatest; and any conflict whose winner
+    /// changed now has an appended winner.) One scan of the log.
+    package static func newConflicts(in ledger: Ledger, stations: Set<UInt32>, newSince held: [DeviceID: UInt64]) throws -> [Conflict] {
+        guard !stations.isEmpty else { return [] }
+        func appended(_ id: EventID) -> Bool { id.seq > held[id.device] ?? 0 }
+        return try ledger.conflicts(stations: stations).filter { appended($0.winner.id) || appended($0.loser.id) }
     }
 
     // MARK: - Knowledge marks
@@ -101,12 +104,21 @@ package enum LedgerMerger {
             }
         }
         guard let edit = lastForeignEdit, edit > lastMark ?? 0 || lastMark == nil else { return false }
+        try appendKnowledgeMark(ledger)
+        return true
+    }
+
+    /// Appends a knowledge mark of the local device recording what the ledger holds now (for a
+    /// caller that knows one is owed: it just appended other devices' edits).
+    @discardableResult
+    package static func appendKnowledgeMark(_ ledger: Ledger) throws -> KnowledgeMark {
+        let local = ledger.localDevice
         var knowledge = ledger.versionVector
         knowledge[local] = nil
         let mark = KnowledgeMark(id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
                                  hlc: ledger.nextLocalHLC(), knowledge: knowledge)
         try ledger.appendReplicated([.knowledgeMark(mark)])
-        return true
+        return mark
     }
 
 }

@@ -58,15 +58,20 @@ package struct SyncSession {
         // Whether the server answers pulls with frames: then pushes go as frames too.
         var framed = false
         var affected: Set<UInt32> = []
-        var appended: Set<EventID> = []
+        // Every station edit this sync appends is one the ledger did not hold at its start.
+        let heldAtStart = ledger.versionVector
+        var outgoing = OutgoingRecords(ledger)
+        // The cursor is kept across rounds: the log before it was examined for this ledger, and
+        // the server only appends (a cursor it cannot use makes it scan from the start).
+        var cursor: UInt64?
+        // The digest of this ledger's last event of each device, kept as pages and marks append.
+        var digests = try ledger.eventDigests(at: ledger.versionVector)
         while report.rounds < maximumRounds {
             report.rounds += 1
             var serverHas: [DeviceID: UInt64] = [:]
             var serverDigests: [String: String] = [:]
-            var cursor: UInt64?
             var pulledThisRound = 0
-            // The newest segment, usually: the digests then follow what each page appends.
-            var digests = try ledger.eventDigests(at: ledger.versionVector)
+            var pulledEdits = false
             while true {
                 let held = ledger.versionVector
                 let page = try await connection.pullPage(PullRequest(
@@ -90,7 +95,7 @@ package struct SyncSession {
                     if id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(view) }
                     if view.kind == .stationEdit {
                         affected.insert(view.station)
-                        appended.insert(id)
+                        if id.device != ledger.localDevice { pulledEdits = true }
                     }
                 }
                 report.catalogVersion = page.response.catalogVersion
@@ -99,45 +104,40 @@ package struct SyncSession {
                 if !page.response.more { break }
             }
             report.pulled += pulledThisRound
-            if options.writesKnowledgeMarks { try LedgerMerger.appendKnowledgeMarkIfOwed(ledger) }
-
-            var outgoing = EncodedRecords()
-            var events = 0
-            var fork: SyncFork?
-            try ledger.forEachRecord { view, _ in
-                let theirs = serverHas[view.device] ?? 0
-                if view.kind == .deviceName || view.seq > theirs {
-                    outgoing.append(view)
-                    if view.hasEventID { events += 1 }
-                } else if view.seq == theirs, fork == nil, let digest = serverDigests[view.device.description],
-                          digest != EventDigest.hex(view) {
-                    fork = SyncFork(device: view.device, seq: theirs)
-                }
+            if options.writesKnowledgeMarks && pulledEdits {
+                // Other devices' edits were appended just now: a mark is owed without a scan.
+                outgoing.noteLocalAppend()
+                let mark = try LedgerMerger.appendKnowledgeMark(ledger)
+                digests[ledger.localDevice] = EventDigest.hex(.knowledgeMark(mark))
             }
-            // Nothing is pushed over a fork: the server holds other events under these ids.
-            if let fork { throw fork }
+
+            let (records, events) = try outgoing.collect(serverHas: serverHas, serverDigests: serverDigests,
+                                                         owesMarkCheck: options.writesKnowledgeMarks && report.rounds == 1 && !pulledEdits)
+            if let mark = records.catchUpMark { digests[ledger.localDevice] = EventDigest.hex(.knowledgeMark(mark)) }
             var sent = 0
             var done = 0
             // At most pageSize records and about 2 MiB of JSON a request (the server's body limit
             // is 8 MiB by default; a memo can be 4 KiB); as frames, larger pages of record bytes.
             let pages = framed
-                ? outgoing.pages(records: framesPageSize, bytes: Self.framesPushBytes, size: { $0.length })
-                : outgoing.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
+                ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes, size: { $0.length })
+                : records.records.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
             for page in pages where events > 0 {
                 let reply = try await connection.push(page, asFrames: framed)
                 sent += reply.appended
                 serverHas = try WireVersionVector.decode(reply.serverHas)
                 done += page.count
-                try progress(.pushed(done: done, total: outgoing.count))
+                try progress(.pushed(done: done, total: records.records.count))
             }
             report.pushed += sent
             report.serverHas = serverHas
             if pulledThisRound == 0 && events == 0 { break }
+            // The server holds exactly this ledger's events: another pull could bring none.
+            if events > 0 && serverHas.filter({ $0.value > 0 }) == ledger.versionVector.filter({ $0.value > 0 }) { break }
         }
         try SyncState.record(report.serverHas, server: connection.server, directory: ledger.directory, fileSystem: ledger.fileSystem,
                              now: ledger.clock.nowMilliseconds())
         if options.countsConflicts {
-            report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, appended: appended)
+            report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, newSince: heldAtStart)
         }
         return report
     }

@@ -1,12 +1,14 @@
 import LedgerCore
 import LedgerSync
 
-/// One user's open ledger and what the files store keeps in memory for it (event digests, the
+/// One user's open ledger and what the files store keeps in memory for it (event positions, the
 /// winning catalogue version), built by one scan at open. Not thread-safe: only its
 /// `UserLedger` uses it, one operation at a time, on the store's I/O threads.
 final class OpenUserLedger: @unchecked Sendable {
     let ledger: Ledger
-    private(set) var digests = DigestIndex()
+    private var positions = EventPositions()
+    /// Digests read lately (the heads every pull names), so that a pull rarely reads a frame.
+    private var digestCache: [EventID: String] = [:]
     private var catalogVersion: (order: EventOrder, version: UInt32)?
 
     /// Opens (or creates) `directory` and reads every record once, checking every frame. The
@@ -18,10 +20,10 @@ final class OpenUserLedger: @unchecked Sendable {
             : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, fileSystem: fileSystem,
                                 clock: clock, useLock: useLock)
         do {
-            try ledger.forEachRecord { view, _ in
+            try ledger.forEachRecord { view, position in
                 guard view.hasEventID else { return }
                 if view.kind == .catalogVersion { note(EventOrder(view), view.catalogVersion) }
-                digests.append(device: view.device, seq: view.seq, digest: EventDigest.value(view))
+                positions.append(device: view.device, seq: view.seq, position: position)
             }
         } catch {
             ledger.close()
@@ -42,10 +44,32 @@ final class OpenUserLedger: @unchecked Sendable {
     var latestCatalogVersion: UInt32? { catalogVersion?.version }
 
     /// `serverDigests` of a pull: the digest of the event at `serverHas[device]` for every device.
-    var headDigests: [String: String] {
+    func headDigests() throws -> [String: String] {
         var result: [String: String] = [:]
-        for (device, seq) in ledger.versionVector where seq > 0 {
-            if let digest = digests.digest(device, seq) { result[device.description] = digest }
+        for (device, digest) in try digests(at: ledger.versionVector) { result[device.description] = digest }
+        return result
+    }
+
+    /// The digest of the event at `wanted[device]` for every device that holds it, each read from
+    /// its frame (`EventPositions`) unless read lately.
+    func digests(at wanted: [DeviceID: UInt64]) throws -> [DeviceID: String] {
+        var result: [DeviceID: String] = [:]
+        for (device, seq) in wanted where seq > 0 {
+            let id = EventID(device: device, seq: seq)
+            if let known = digestCache[id] {
+                result[device] = known
+                continue
+            }
+            guard let position = positions.position(device, seq) else { continue }
+            try ledger.forEachRecord(from: position) { (view, _) throws -> RecordIteration in
+                if view.hasEventID && view.eventID == id { result[device] = EventDigest.hex(view) }
+                return .stop
+            }
+            guard let digest = result[device] else {
+                throw LedgerError(.corruption, "event \(id) is not at log position \(position), where opening found it")
+            }
+            if digestCache.count >= 4_096 { digestCache.removeAll(keepingCapacity: true) }
+            digestCache[id] = digest
         }
         return result
     }
@@ -61,7 +85,7 @@ final class OpenUserLedger: @unchecked Sendable {
             if lacked { page.append(view) }
             return .continue
         }
-        return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: headDigests)
+        return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: try headDigests())
     }
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them
@@ -86,14 +110,19 @@ final class OpenUserLedger: @unchecked Sendable {
             throw SyncServerError(refusedMerge: error)
         }
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.appendedSize)
-        let report = try LedgerMerger.apply(prepared, to: ledger, options: options)
-        prepared.forEachEvent { view in
-            let id = view.eventID
-            if view.kind == .catalogVersion, case .catalogVersion(let e) = view.record {
-                note(EventOrder(hlc: e.hlc, device: id.device, seq: id.seq), e.version)
-            }
-            digests.append(device: id.device, seq: id.seq, digest: EventDigest.value(view))
-        }
+        var position = ledger.recordCount
+        var appended: [(device: DeviceID, seq: UInt64, position: UInt64)] = []
+        var catalogVersions: [(EventOrder, UInt32)] = []
+        appended.reserveCapacity(prepared.eventCount)
+        let report = try LedgerMerger.apply(prepared, to: ledger, options: options, observe: { view in
+            defer { position += 1 }
+            guard view.hasEventID else { return }
+            appended.append((view.device, view.seq, position))
+            if view.kind == .catalogVersion { catalogVersions.append((EventOrder(view), view.catalogVersion)) }
+        })
+        // Only once the batch is durable (apply returned).
+        for event in appended { positions.append(device: event.device, seq: event.seq, position: event.position) }
+        for (order, version) in catalogVersions { note(order, version) }
         return PushResponse(appended: report.eventsIn + report.namesIn, duplicates: prepared.duplicates, serverHas: serverHas)
     }
 
