@@ -21,6 +21,19 @@ package struct AdmittedBatch {
         }
     }
 
+    /// The newest new event of each device: the last of each device's run.
+    package func forEachNewest(_ body: (RecordView) throws -> Void) rethrows {
+        try batch.bytes.withUnsafeBytes { buffer in
+            var previous: RecordView?
+            for (offset, length) in order {
+                let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
+                if let last = previous, last.device != view.device { try body(last) }
+                previous = view
+            }
+            if let previous { try body(previous) }
+        }
+    }
+
     /// The new events decoded, in (device, seq) order.
     package var events: [LedgerRecord] {
         var records: [LedgerRecord] = []

@@ -31,14 +31,19 @@ package enum RecordChecks {
     /// The same for a station edit's encoded record (a local merge keeps records as bytes).
     package static func checkContent(_ view: RecordView, options: MergeOptions) throws {
         guard view.kind == .stationEdit else { return }
-        // A validated record passes `Ledger.validate`; the record path words any refusal.
-        if view.station == 0 || !(view.hasCompDate || view.hasMemo) || view.memoBytes.count > StationEdit.maximumMemoBytes
-            || options.plausibility != nil {
+        // Checked on the bytes; the record path (decoding the record) only words a refusal.
+        if !Ledger.isValid(view) || !isPlausible(view, options: options) {
             try checkContent(view.record, options: options)
         }
         guard options.stations.isKnown(view.station) else {
             throw LedgerError(.badInput, "event \(view.eventID) is for station \(view.station), which the catalogue does not know; nothing was written")
         }
+    }
+
+    /// Whether a station edit's date passes `checkDate` (read from its code, not decoded).
+    private static func isPlausible(_ view: RecordView, options: MergeOptions) -> Bool {
+        guard let latest = options.plausibility?.latestDay, view.hasCompDate else { return true }
+        return (try? CompletionDate(code: view.compDateCode, today: latest)) != nil
     }
 
     /// Refuses a completion date after the plausibility's latest day (the date every client

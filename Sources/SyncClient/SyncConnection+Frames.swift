@@ -42,8 +42,16 @@ extension SyncConnection {
     /// Pushes records as frames (to a server that answered a pull with frames) or as JSON.
     package func push(_ records: EncodedRecords, asFrames: Bool) async throws -> PushResponse {
         guard asFrames else { return try await push(PushRequest(records: records.wireRecords)) }
-        let body = try FramesBody.encode(header: PushFramesHeader(count: records.count), records: records,
-                                         writer: RecordFrames.Writer())
-        return try decodeJSON(PushResponse.self, try await exchange("/v1/push", body: body, contentType: FramesBody.mediaType).body)
+        return try await push(framesBody: try Self.framesBody(records))
+    }
+
+    /// A frames push's body (made apart from sending it, so that the next can be made meanwhile).
+    package static func framesBody(_ records: EncodedRecords) throws -> [UInt8] {
+        try FramesBody.encode(header: PushFramesHeader(count: records.count), records: records, writer: RecordFrames.Writer())
+    }
+
+    /// Pushes a body made by `framesBody`.
+    package func push(framesBody body: [UInt8]) async throws -> PushResponse {
+        try decodeJSON(PushResponse.self, try await exchange("/v1/push", body: body, contentType: FramesBody.mediaType).body)
     }
 }

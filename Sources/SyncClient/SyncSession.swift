@@ -60,6 +60,11 @@ package struct SyncSession {
         var affected: Set<UInt32> = []
         // Every station edit this sync appends is one the ledger did not hold at its start.
         let heldAtStart = ledger.versionVector
+        let local = ledger.localDevice
+        // A ledger that held no event has no old event to compare: its conflicts are found as the
+        // pages append (as `merge` finds them), not by reading the whole log again at the end.
+        var detector = options.countsConflicts && heldAtStart.values.allSatisfy({ $0 == 0 })
+            ? ConflictDetector(deduplicates: false) : nil
         var outgoing = OutgoingRecords(ledger)
         // The cursor is kept across rounds: the log before it was examined for this ledger, and
         // the server only appends (a cursor it cannot use makes it scan from the start).
@@ -72,11 +77,17 @@ package struct SyncSession {
             var serverDigests: [String: String] = [:]
             var pulledThisRound = 0
             var pulledEdits = false
+            // The next page is asked for while this one is appended (what this ledger will hold
+            // once it is, is known from the admitted page), so the server works while we write.
+            func request(_ have: [DeviceID: UInt64]) -> PullRequest {
+                PullRequest(have: WireVersionVector.encode(have), cursor: cursor, limit: framed ? framesPageSize : pageSize,
+                            haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) }))
+            }
+            let connection = self.connection
+            var nextPage = Task { [first = request(ledger.versionVector)] in try await connection.pullPage(first) }
             while true {
+                let page = try await nextPage.value
                 let held = ledger.versionVector
-                let page = try await connection.pullPage(PullRequest(
-                    have: WireVersionVector.encode(held), cursor: cursor, limit: framed ? framesPageSize : pageSize,
-                    haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) })))
                 serverHas = try WireVersionVector.decode(page.response.serverHas)
                 serverDigests = page.response.serverDigests
                 // Where the server stopped at the seq this ledger holds last, its digest is known.
@@ -87,20 +98,34 @@ package struct SyncSession {
                 }
                 framed = page.framed
                 let prepared = try LedgerMerger.prepare(page.records, for: ledger, options: pageOptions)
-                let merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions)
+                var willHold = held
+                prepared.forEachNewest { newest in
+                    digests[newest.device] = EventDigest.hex(newest)
+                    willHold[newest.device] = max(willHold[newest.device] ?? 0, newest.seq)
+                }
+                cursor = page.response.cursor
+                if page.response.more {
+                    nextPage = Task { [next = request(willHold)] in try await connection.pullPage(next) }
+                }
+                let merged: MergeReport
+                do {
+                    merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { detector?.add($0) })
+                } catch {
+                    nextPage.cancel()
+                    throw error
+                }
                 pulledThisRound += merged.eventsIn
                 prepared.forEachEvent { view in
-                    let id = view.eventID
-                    // Sorted by (device, seq): the last of a device's run is its newest.
-                    if id.seq == ledger.versionVector[id.device] { digests[id.device] = EventDigest.hex(view) }
                     if view.kind == .stationEdit {
                         affected.insert(view.station)
-                        if id.device != ledger.localDevice { pulledEdits = true }
+                        if view.device != local { pulledEdits = true }
                     }
                 }
                 report.catalogVersion = page.response.catalogVersion
-                cursor = page.response.cursor
-                try progress(.pulled(report.pulled + pulledThisRound))
+                do { try progress(.pulled(report.pulled + pulledThisRound)) } catch {
+                    nextPage.cancel()
+                    throw error
+                }
                 if !page.response.more { break }
             }
             report.pulled += pulledThisRound
@@ -108,12 +133,16 @@ package struct SyncSession {
                 // Other devices' edits were appended just now: a mark is owed without a scan.
                 outgoing.noteLocalAppend()
                 let mark = try LedgerMerger.appendKnowledgeMark(ledger)
-                digests[ledger.localDevice] = EventDigest.hex(.knowledgeMark(mark))
+                detector?.add(.knowledgeMark(mark))
+                digests[local] = EventDigest.hex(.knowledgeMark(mark))
             }
 
             let (records, events) = try outgoing.collect(serverHas: serverHas, serverDigests: serverDigests,
                                                          owesMarkCheck: options.writesKnowledgeMarks && report.rounds == 1 && !pulledEdits)
-            if let mark = records.catchUpMark { digests[ledger.localDevice] = EventDigest.hex(.knowledgeMark(mark)) }
+            if let mark = records.catchUpMark {
+                detector?.add(.knowledgeMark(mark))
+                digests[local] = EventDigest.hex(.knowledgeMark(mark))
+            }
             var sent = 0
             var done = 0
             // At most pageSize records and about 2 MiB of JSON a request (the server's body limit
@@ -121,8 +150,17 @@ package struct SyncSession {
             let pages = framed
                 ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes, size: { $0.length })
                 : records.records.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
-            for page in pages where events > 0 {
-                let reply = try await connection.push(page, asFrames: framed)
+            // As frames, the next page's body is made while this one is sent and appended.
+            var nextBody = framed && events > 0 && !pages.isEmpty ? Task { [first = pages[0]] in try SyncConnection.framesBody(first) } : nil
+            for (index, page) in pages.enumerated() where events > 0 {
+                let reply: PushResponse
+                if let body = nextBody {
+                    let bytes = try await body.value
+                    nextBody = index + 1 < pages.count ? Task { [next = pages[index + 1]] in try SyncConnection.framesBody(next) } : nil
+                    reply = try await connection.push(framesBody: bytes)
+                } else {
+                    reply = try await connection.push(page, asFrames: framed)
+                }
                 sent += reply.appended
                 serverHas = try WireVersionVector.decode(reply.serverHas)
                 done += page.count
@@ -136,7 +174,9 @@ package struct SyncSession {
         }
         try SyncState.record(report.serverHas, server: connection.server, directory: ledger.directory, fileSystem: ledger.fileSystem,
                              now: ledger.clock.nowMilliseconds())
-        if options.countsConflicts {
+        if var detector {
+            report.newConflicts = Array(detector.conflictList(newSince: heldAtStart))
+        } else if options.countsConflicts {
             report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, newSince: heldAtStart)
         }
         return report

@@ -55,6 +55,12 @@ extension Ledger {
         try validate(station: e.station, compDate: e.compDate, memo: e.memo)
     }
 
+    /// Whether an encoded station edit passes `validate`, read from its bytes: a caller decodes
+    /// the record only to word a refusal.
+    package static func isValid(_ view: RecordView) -> Bool {
+        view.station > 0 && (view.hasCompDate || view.hasMemo) && view.memoBytes.count <= StationEdit.maximumMemoBytes
+    }
+
     private static func validate(station: UInt32, compDate: CompletionDate?, memo: String?) throws {
         guard station > 0 else { throw LedgerError(.badInput, "station 0 is not a station id") }
         guard compDate != nil || memo != nil else {

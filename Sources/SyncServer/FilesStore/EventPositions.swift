@@ -6,17 +6,31 @@ import LedgerCore
 /// ledger is open. (Keeping the digests themselves cost a SHA-256 of every pushed event, the
 /// largest part of a push's work, for the few a pull asks about.)
 struct EventPositions {
-    private var devices: [DeviceID: ContiguousArray<UInt64>] = [:]
+    private var lists: [ContiguousArray<UInt64>] = []
+    private var listOfDevice: [DeviceID: Int] = [:]
+    /// A log holds long runs of one device's events: the last device's list is found without hashing.
+    private var lastDevice: DeviceID?
+    private var lastList = 0
 
     /// Records the position of `device`'s next event (seqs are contiguous from 1).
     mutating func append(device: DeviceID, seq: UInt64, position: UInt64) {
-        guard seq == UInt64(devices[device]?.count ?? 0) + 1 else { return }
-        devices[device, default: []].append(position)
+        if device != lastDevice {
+            if let known = listOfDevice[device] {
+                lastList = known
+            } else {
+                lists.append([])
+                lastList = lists.count - 1
+                listOfDevice[device] = lastList
+            }
+            lastDevice = device
+        }
+        guard seq == UInt64(lists[lastList].count) + 1 else { return }
+        lists[lastList].append(position)
     }
 
     /// The position of the event at (device, seq), nil when not held.
     func position(_ device: DeviceID, _ seq: UInt64) -> UInt64? {
-        guard seq >= 1, let list = devices[device], seq <= UInt64(list.count) else { return nil }
+        guard seq >= 1, let list = listOfDevice[device].map({ lists[$0] }), seq <= UInt64(list.count) else { return nil }
         return list[Int(seq - 1)]
     }
 }

@@ -85,7 +85,29 @@ final class OpenUserLedger: @unchecked Sendable {
             if lacked { page.append(view) }
             return .continue
         }
+        cacheNewestDigests(of: page.records)
         return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: try headDigests())
+    }
+
+    /// The client's next pull names the newest event of each device this page sends (its
+    /// `have_digests`): their digests are taken now, from the page's bytes, not from a frame then.
+    private func cacheNewestDigests(of records: EncodedRecords) {
+        var newest: [DeviceID: UInt64] = [:]
+        var run: (device: DeviceID, seq: UInt64)?  // pages hold long runs of one device: hash once a run
+        records.forEach { view in
+            guard view.hasEventID else { return }
+            if let current = run, current.device != view.device { newest[current.device] = current.seq }
+            run = (view.device, view.seq)
+        }
+        guard let last = run else { return }
+        newest[last.device] = last.seq
+        if digestCache.count + newest.count > 4_096 { digestCache.removeAll(keepingCapacity: true) }
+        var remaining = newest.count
+        records.forEach { view in
+            guard remaining > 0, view.hasEventID, newest[view.device] == view.seq else { return }
+            digestCache[view.eventID] = EventDigest.hex(view)
+            remaining -= 1
+        }
     }
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them

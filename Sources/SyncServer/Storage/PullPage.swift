@@ -47,7 +47,16 @@ package struct PullPage {
     }
 
     /// Whether the client lacks event `seq` of `device` (device names are the store's to decide).
-    package func lacks(device: DeviceID, seq: UInt64) -> Bool { seq > have[device] ?? 0 }
+    package mutating func lacks(device: DeviceID, seq: UInt64) -> Bool {
+        // A log holds long runs of one device's events: the last device's seq is kept at hand.
+        if device != lastDevice {
+            lastDevice = device
+            lastHave = have[device] ?? 0
+        }
+        return seq > lastHave
+    }
+    private var lastDevice: DeviceID?
+    private var lastHave: UInt64 = 0
 
     /// Adds a record the client lacks (a validated record of the store's log).
     package mutating func append(_ view: RecordView) {

@@ -26,7 +26,7 @@ package enum PushRecords {
             if view.device.rawValue == 0 { throw refuse("device 0000000000000000 is not a device id (not all zero)") }
             if view.hlc.rawValue > WireGrammar.maximumHLC { throw refuse("hlc \(view.hlc.rawValue) is beyond \(WireGrammar.maximumHLC)") }
             if view.hasEventID && view.seq == 0 { throw refuse("a record needs a positive seq") }
-            if view.kind == .stationEdit, case .stationEdit(let edit) = view.record {
+            if view.kind == .stationEdit, !Ledger.isValid(view), case .stationEdit(let edit) = view.record {
                 do { try Ledger.validate(edit) } catch let error as LedgerError { throw refuse(error.message) }
             }
             index += 1

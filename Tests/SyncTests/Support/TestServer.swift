@@ -21,13 +21,15 @@ struct TestServer {
     var url: String { "http://127.0.0.1:\(port)" }
 
     static func start(data: String, stations: any StationDirectory = AnyPositiveStation(),
-                      maximumBodyBytes: Int = 8 << 20, tuning: FilesStore.Tuning = FilesStore.Tuning()) async throws -> TestServer {
+                      maximumBodyBytes: Int = 8 << 20, tuning: FilesStore.Tuning = FilesStore.Tuning(),
+                      offersFrames: Bool = true) async throws -> TestServer {
         var logger = Logger(label: "sync-test")
         logger.logLevel = .critical
         let store = try FilesStore(dataDirectory: data, stations: stations, tuning: tuning)
         var configuration = SyncHTTPServer.Configuration()
         configuration.port = 0
         configuration.maximumBodyBytes = maximumBodyBytes
+        configuration.offersFrames = offersFrames
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = SyncHTTPServer.makeApplication(
             storage: store, configuration: configuration, logger: logger,
