@@ -7,8 +7,16 @@ import LedgerCore
 package struct EncodedRecords: Sendable {
     package private(set) var bytes: [UInt8] = []
     package private(set) var count = 0
+    /// The frames these records were read from, when they came as frames and nothing was added
+    /// since: a receiver that takes them all appends these bytes as they are.
+    package private(set) var frames: RecordFrames.Received?
 
     package init() {}
+
+    /// Keeps `frames`, the frames exactly these records were read from, in order.
+    package mutating func keep(readFrom frames: RecordFrames.Received) {
+        self.frames = frames
+    }
 
     package init(_ records: some Sequence<LedgerRecord>) {
         var encoder = RecordEncoder()
@@ -21,9 +29,11 @@ package struct EncodedRecords: Sendable {
     package mutating func append(_ view: RecordView) {
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: view.base, count: view.length))
         count += 1
+        frames = nil
     }
 
     package mutating func append(_ record: LedgerRecord) {
+        frames = nil
         var encoder = RecordEncoder()
         encoder.append(record)
         bytes.append(contentsOf: encoder.bytes)

@@ -69,8 +69,10 @@ package enum FramesBody {
             throw Refusal(kind: .tooLarge, message: "a batch may carry at most \(maximumRecords) records; send smaller pages")
         }
         var records = EncodedRecords()
+        let frames = UnsafeRawBufferPointer(rebasing: body[(8 + length)...])
+        let frameCount: Int
         do {
-            try reader.forEachRecord(in: UnsafeRawBufferPointer(rebasing: body[(8 + length)...])) { view in
+            frameCount = try reader.forEachRecord(in: frames) { view in
                 guard records.count < header.count else { throw MoreThanCounted() }
                 records.append(view)
             }
@@ -85,6 +87,7 @@ package enum FramesBody {
         guard records.count == header.count else {
             throw malformed("its frames hold \(records.count) records, not the \(header.count) of its header")
         }
+        records.keep(readFrom: RecordFrames.Received(bytes: Array(frames), frameCount: frameCount))
         return (header, records)
     }
 }

@@ -55,9 +55,19 @@ extension LedgerMerger {
                                       observe: (RecordView) -> Void) throws -> MergeReport {
         var report = MergeReport()
         report.duplicates = admitted.duplicates
+        let batchSize = max(1, options.batchSize)
+        if let received = admitted.asReceived, let frames = received.frames, !options.writesKnowledgeMarks,
+           admitted.order.count <= batchSize {
+            // One durable batch of the frames as they came (Schemas/sync-frames.md).
+            try ledger.appendReplicated(encoded: received.bytes, frames: frames, visit: observe)
+            report.batches = 1
+            report.eventsIn = admitted.order.count
+            report.namesIn = admitted.names.count
+            progress?(admitted.order.count)
+            return report
+        }
         var pendingNames = admitted.names
         var start = 0
-        let batchSize = max(1, options.batchSize)
         var batch: [UInt8] = []
         repeat {
             let end = min(admitted.order.count, start + batchSize)

@@ -17,6 +17,8 @@ package struct RecordBatch {
     private var runSlot = -1
 
     var count: Int { devices.reduce(0) { $0 + $1.records.count } }
+    /// Whether every device's events came in ascending seq order.
+    var isInOrder: Bool { devices.allSatisfy(\.inOrder) }
 
     init() {}
 

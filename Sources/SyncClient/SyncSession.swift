@@ -38,6 +38,9 @@ package struct SyncSession {
     /// 100,000 records a frames push, and caps a pull's `limit` at what it serves).
     package var framesPageSize = 100_000
     package var maximumRounds = 8
+    /// A log of at most this many records is read whole at the start to find conflicts as pages
+    /// append; a longer one is read once at the end, for the stations the sync touched.
+    package var shortLog: UInt64 = 10_000
     /// Called after every page; throwing from it interrupts the sync (tests use this).
     package var progress: (SyncProgress) throws -> Void = { _ in }
 
@@ -61,10 +64,14 @@ package struct SyncSession {
         // Every station edit this sync appends is one the ledger did not hold at its start.
         let heldAtStart = ledger.versionVector
         let local = ledger.localDevice
-        // A ledger that held no event has no old event to compare: its conflicts are found as the
-        // pages append (as `merge` finds them), not by reading the whole log again at the end.
-        var detector = options.countsConflicts && heldAtStart.values.allSatisfy({ $0 == 0 })
-            ? ConflictDetector(deduplicates: false) : nil
+        // A short log (a device joining) is read into a detector now, and its conflicts are found
+        // as the pages append (as `merge` finds them), not by reading the whole log again at the end.
+        var detector: ConflictDetector?
+        if options.countsConflicts && ledger.recordCount <= shortLog {
+            var fed = ConflictDetector(deduplicates: false)
+            try ledger.forEachRecord { view, _ in fed.add(view) }
+            detector = fed
+        }
         var outgoing = OutgoingRecords(ledger)
         // The cursor is kept across rounds: the log before it was examined for this ledger, and
         // the server only appends (a cursor it cannot use makes it scan from the start).

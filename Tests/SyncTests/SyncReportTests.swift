@@ -10,8 +10,13 @@ import LedgerTestSupport
 @Suite("Sync reports")
 struct SyncReportTests {
     @Test("a sync reports exactly the conflicts it created, into an empty ledger and into one holding events",
-          arguments: [false, true])
-    func newConflictsAreExact(framed: Bool) async throws {
+          arguments: [false, true], [0, 10_000])
+    func newConflictsAreExact(framed: Bool, shortLog: UInt64) async throws {
+        func session(_ token: String, _ server: TestServer) throws -> SyncSession {
+            var session = try server.session(token)
+            session.shortLog = shortLog
+            return session
+        }
         let dir = try TemporaryDirectory("report")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"), offersFrames: framed)
@@ -26,18 +31,18 @@ struct SyncReportTests {
             _ = try a.edit(station, date: .day(2020, 1, Int(station)))
             _ = try b.edit(station, date: .day(2021, 2, Int(station)))
         }
-        _ = try await server.session(token).run(a)
-        let toB = try await server.session(token).run(b)
+        _ = try await session(token, server).run(a)
+        let toB = try await session(token, server).run(b)
         #expect(!toB.newConflicts.isEmpty)
         _ = try holding.edit(3, date: .year(1999))
 
-        let intoEmpty = try await server.session(token).run(empty)
+        let intoEmpty = try await session(token, server).run(empty)
         #expect(intoEmpty.pulled > 0)
         #expect(Set(intoEmpty.newConflicts) == Set(try empty.conflicts()))
         #expect(intoEmpty.newConflicts.count >= 6)
 
         let before = Set(try holding.conflicts())
-        let intoHolding = try await server.session(token).run(holding)
+        let intoHolding = try await session(token, server).run(holding)
         #expect(Set(intoHolding.newConflicts) == Set(try holding.conflicts()).subtracting(before))
         #expect(intoHolding.newConflicts.contains { $0.station == 3 })
         await server.stop()

@@ -134,8 +134,14 @@ extension Ledger {
     /// validated as a read validates it, and framed exactly as the same records given as
     /// `LedgerRecord`s would be. `visit` sees each record (before the batch is durable; a failed
     /// append throws).
-    package func appendReplicated(encoded bytes: [UInt8], visit: (RecordView) -> Void = { _ in }) throws {
+    ///
+    /// With `received`, the frames these records were read from (in this order), those frames
+    /// are written as they are instead of encoding the records again, if the segment is of
+    /// format 2 (Schemas/sync-frames.md: frames are stored as they come).
+    package func appendReplicated(encoded bytes: [UInt8], frames received: RecordFrames.Received? = nil,
+                                  visit: (RecordView) -> Void = { _ in }) throws {
         guard !bytes.isEmpty else { return }
+        let asReceived = received != nil && activeFormat >= 2
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
         var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
@@ -149,7 +155,7 @@ extension Ledger {
             // access in the per-record closure would then pay a dynamic exclusivity check.
             do {
                 try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
-                    if offset - frameStart + view.length > frames.contentLimit {
+                    if !asReceived && offset - frameStart + view.length > frames.contentLimit {
                         frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
                         frameStart = offset
                     }
@@ -168,11 +174,13 @@ extension Ledger {
             } catch let fault as RecordStream.Fault {
                 throw LedgerError(.badInput, "an encoded record at byte \(fault.offset) is malformed: \(fault.reason)")
             }
-            if offset > frameStart {
+            if asReceived {
+                summary.addFrames(received!.frameCount, rawBytes: offset)
+            } else if offset > frameStart {
                 frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
             }
         }
-        try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
+        try commit(asReceived ? received!.bytes : frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
                    maxHLC: maxHLC)
     }
 

@@ -19,6 +19,19 @@ package enum RecordFrames {
         }
     }
 
+    /// Frames as they were received and checked (a frames body's), with how many there are: a
+    /// ledger appends them as they are when it takes every record in them, in their order
+    /// (`Ledger.appendReplicated(encoded:frames:)`), instead of encoding the records again.
+    package struct Received: Sendable {
+        package let bytes: [UInt8]
+        package let frameCount: Int
+
+        package init(bytes: [UInt8], frameCount: Int) {
+            self.bytes = bytes
+            self.frameCount = frameCount
+        }
+    }
+
     /// Frames into which records are written; one per thread (it keeps scratch memory).
     package final class Writer {
         private let blockEncoder = ColumnarBlockEncoder()
@@ -61,11 +74,14 @@ package enum RecordFrames {
 
         package init() {}
 
-        /// Calls `visit` for every record of `frames` in order. Anything but whole, valid data
-        /// frames (a cut, a checksum, a malformed block or record, another kind of frame) throws.
-        package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws {
+        /// Calls `visit` for every record of `frames` in order and returns how many frames there
+        /// are. Anything but whole, valid data frames (a cut, a checksum, a malformed block or
+        /// record, another kind of frame) throws.
+        @discardableResult
+        package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws -> Int {
             var offset = 0
             var visited = 0
+            var frameCount = 0
             while offset < frames.count {
                 let rest = UnsafeRawBufferPointer(rebasing: frames[offset...])
                 let content: UnsafeRawBufferPointer
@@ -95,7 +111,9 @@ package enum RecordFrames {
                     throw Fault(offset: offset, reason: fault.reason, record: visited)
                 }
                 offset += length
+                frameCount += 1
             }
+            return frameCount
         }
     }
 }

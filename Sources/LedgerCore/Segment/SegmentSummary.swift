@@ -89,7 +89,12 @@ package struct SegmentSummary: Equatable, Sendable {
     }
 
     package mutating func addFrame(rawBytes count: Int) {
-        frameCount += 1
+        addFrames(1, rawBytes: count)
+    }
+
+    /// Frames appended as they were received, holding `count` bytes of records in all.
+    package mutating func addFrames(_ frames: Int, rawBytes count: Int) {
+        frameCount += UInt32(frames)
         rawBytes += UInt64(count)
     }
 
