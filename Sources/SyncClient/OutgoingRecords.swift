@@ -16,11 +16,31 @@ struct OutgoingRecords {
     private let heldAtStart: [DeviceID: UInt64]
     /// The position of the first record this sync appended itself (a knowledge mark).
     private var localFrom: UInt64?
+    /// The log before the sync, read ahead (`readAhead`): positions are indices.
+    private var before: EncodedRecords?
 
     init(_ ledger: Ledger) {
         self.ledger = ledger
         countAtStart = ledger.recordCount
         heldAtStart = ledger.versionVector
+    }
+
+    /// Reads the log before the sync once, keeping its records, and returns the digest of each
+    /// device's newest event (the first pull's `have_digests`): when events are waiting to be
+    /// pushed, the rounds then filter these records instead of reading the log again.
+    mutating func readAhead() throws -> [DeviceID: String] {
+        var records = EncodedRecords()
+        var digests: [DeviceID: String] = [:]
+        let held = heldAtStart
+        var run: (device: DeviceID, newest: UInt64) = (DeviceID(rawValue: 0), 0)
+        try ledger.forEachRecord { view, _ in
+            records.append(view)
+            guard view.hasEventID else { return }
+            if view.device != run.device { run = (view.device, held[view.device] ?? 0) }
+            if view.seq == run.newest { digests[view.device] = EventDigest.hex(view) }
+        }
+        before = records
+        return digests
     }
 
     /// Call before this sync appends a record of its own.
@@ -68,7 +88,13 @@ struct OutgoingRecords {
             }
         }
         let beyondServer = heldAtStart.contains { $0.value > serverHas[$0.key] ?? 0 }
-        if beyondServer || owesMarkCheck {
+        if let before, beyondServer || owesMarkCheck {
+            var position: UInt64 = 0
+            before.forEach { view in
+                visit(view, position)
+                position += 1
+            }
+        } else if beyondServer || owesMarkCheck {
             try ledger.forEachRecord { (view, position) -> RecordIteration in
                 guard position < countAtStart else { return .stop }
                 visit(view, position)

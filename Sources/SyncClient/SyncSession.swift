@@ -11,6 +11,8 @@ package struct SyncReport: Sendable, Equatable {
     package var catalogVersion: UInt32?
     /// What the server held at the end (also kept in `sync-state.json`).
     package var serverHas: [DeviceID: UInt64] = [:]
+    /// Whether `SyncSession.observe` saw every record of the log (but the sync's knowledge marks).
+    package var observedWholeLog = false
     /// Set when this ledger turned out to be a copy and its local device was re-identified.
     package var reidentified: DeviceReidentification?
     package init() {}
@@ -41,6 +43,10 @@ package struct SyncSession {
     /// A log of at most this many records is read whole at the start to find conflicts as pages
     /// append; a longer one is read once at the end, for the stations the sync touched.
     package var shortLog: UInt64 = 10_000
+    /// Sees, in log order, every record of a short log (read whole at the start) and then every
+    /// record the pulled pages append: a caller folds its projection from them instead of
+    /// reading the log back. `SyncReport.observedWholeLog` says whether the log was short.
+    package var observe: ((RecordView) -> Void)?
     /// Called after every page; throwing from it interrupts the sync (tests use this).
     package var progress: (SyncProgress) throws -> Void = { _ in }
 
@@ -67,17 +73,25 @@ package struct SyncSession {
         // A short log (a device joining) is read into a detector now, and its conflicts are found
         // as the pages append (as `merge` finds them), not by reading the whole log again at the end.
         var detector: ConflictDetector?
-        if options.countsConflicts && ledger.recordCount <= shortLog {
+        let observe = ledger.recordCount <= shortLog ? self.observe : nil
+        report.observedWholeLog = observe != nil
+        if ledger.recordCount <= shortLog && (options.countsConflicts || observe != nil) {
             var fed = ConflictDetector(deduplicates: false)
-            try ledger.forEachRecord { view, _ in fed.add(view) }
-            detector = fed
+            try ledger.forEachRecord { view, _ in
+                fed.add(view)
+                observe?(view)
+            }
+            if options.countsConflicts { detector = fed }
         }
         var outgoing = OutgoingRecords(ledger)
         // The cursor is kept across rounds: the log before it was examined for this ledger, and
         // the server only appends (a cursor it cannot use makes it scan from the start).
         var cursor: UInt64?
         // The digest of this ledger's last event of each device, kept as pages and marks append.
-        var digests = try ledger.eventDigests(at: ledger.versionVector)
+        // With events waiting to be pushed the whole log is read in any case: once, now.
+        let state = (try? SyncState.read(directory: ledger.directory, fileSystem: ledger.fileSystem)) ?? SyncState()
+        let waiting = state.pending(heldAtStart) > 0
+        var digests = waiting ? try outgoing.readAhead() : try ledger.eventDigests(at: ledger.versionVector)
         while report.rounds < maximumRounds {
             report.rounds += 1
             var serverHas: [DeviceID: UInt64] = [:]
@@ -116,7 +130,10 @@ package struct SyncSession {
                 }
                 let merged: MergeReport
                 do {
-                    merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { detector?.add($0) })
+                    merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { view in
+                        detector?.add(view)
+                        observe?(view)
+                    })
                 } catch {
                     nextPage.cancel()
                     throw error

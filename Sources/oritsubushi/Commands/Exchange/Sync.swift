@@ -47,6 +47,10 @@ struct Sync: AsyncParsableCommand {
             case .pushed(let done, let total): bar.show("pushed \(done)/\(total) records")
             }
         }
+        // A short log's records pass by the session (it reads them anyway): the projection is
+        // folded from them, as `merge` folds it, instead of reading the log back afterwards.
+        var fold = CompletionsProjection()
+        session.observe = { fold.apply($0, trackDirty: false) }
         let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection], rehome: rehome)
         defer { ledger.close() }
         bar.finish()
@@ -58,7 +62,8 @@ struct Sync: AsyncParsableCommand {
         }
         if report.pulled > 0 || report.reidentified != nil {
             // Events came in: the carry-overs they make owed are appended before the save.
-            var projection = try ProjectionUpdater.load(ledger)
+            var projection = report.observedWholeLog && report.reidentified == nil
+                ? ProjectionUpdater.adopt(fold, of: ledger) : try ProjectionUpdater.load(ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)
             try ProjectionStore.save(&projection, ledger: ledger)
         }
