@@ -13,6 +13,12 @@ package struct EncodedRecords: Sendable {
 
     package init() {}
 
+    /// Reserves room for `bytes` more bytes of records (growing by doubling copies what was read
+    /// so far into freshly faulted pages; untouched capacity costs no memory).
+    package mutating func reserve(bytes count: Int) {
+        self.bytes.reserveCapacity(self.bytes.count + count)
+    }
+
     /// Keeps `frames`, the frames exactly these records were read from, in order.
     package mutating func keep(readFrom frames: RecordFrames.Received) {
         self.frames = frames

@@ -69,6 +69,9 @@ package enum FramesBody {
             throw Refusal(kind: .tooLarge, message: "a batch may carry at most \(maximumRecords) records; send smaller pages")
         }
         var records = EncodedRecords()
+        // A station edit is 38 bytes and its memo; the header's count is the sender's word, so
+        // the room is capped.
+        records.reserve(bytes: min(header.count, 1 << 20) * 64)
         let frames = UnsafeRawBufferPointer(rebasing: body[(8 + length)...])
         let frameCount: Int
         do {

@@ -27,7 +27,7 @@ package enum LedgerMerger {
     /// then `MergeAdmission.admit`'s checks run. Throws, writing nothing, on any refusal.
     package static func prepare(_ incoming: EncodedRecords, for ledger: Ledger,
                                 options: MergeOptions = MergeOptions()) throws -> AdmittedBatch {
-        var admission = MergeAdmission(into: MergeAdmission.Receiver(ledger), options: options)
+        var admission = MergeAdmission(into: MergeAdmission.Receiver(ledger), options: options, expectingBytes: incoming.bytes.count)
         try incoming.forEach { try admission.receive($0) }
         try admission.checkStored(in: ledger)
         var admitted = try admission.admit()

@@ -56,6 +56,13 @@ package struct MergeAdmission {
         batch = RecordBatch(expecting: counts)
     }
 
+    /// An admission of a received batch of `bytes` bytes of records (room is reserved for them).
+    package init(into receiver: Receiver, options: MergeOptions, expectingBytes bytes: Int) {
+        self.receiver = receiver
+        self.options = options
+        batch = RecordBatch(expectingBytes: bytes)
+    }
+
     /// Whether the receiver holds the event `id`.
     @inline(__always)
     private mutating func holds(_ id: EventID) -> Bool {

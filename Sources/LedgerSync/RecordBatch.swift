@@ -26,6 +26,11 @@ package struct RecordBatch {
     /// vectors). Growing by doubling copied everything read so far at each step, into freshly
     /// faulted pages; capacity never touched costs no memory, so the bytes are reserved
     /// generously, up to a cap.
+    /// Room for `bytes` bytes of records received (a batch read from the wire).
+    init(expectingBytes bytes: Int) {
+        self.bytes.reserveCapacity(bytes)
+    }
+
     init(expecting counts: [(DeviceID, UInt64)]) {
         let total = counts.reduce(0) { $0 + Int(min($1.1, 1 << 26)) }
         bytes.reserveCapacity(min(total * Self.expectedRecordBytes, Self.reservationCap))
