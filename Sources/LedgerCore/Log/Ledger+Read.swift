@@ -23,33 +23,29 @@ extension Ledger {
                                        decoder: decoder, blockDecoder: blockDecoder)
             let resume = frameIndex.nearest(segment: segment.number, atOrBefore: position)
                 .flatMap { $0.offset > SegmentHeader.frameSize && $0.offset < segment.fileSize ? $0 : nil }
-            var index = resume?.position ?? segment.header.firstRecordPosition
-            var met: [FrameIndex.Start] = []
-            var lastFrame = -1
-            func visit(_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration {
-                defer { index += 1 }
-                if frameOffset != lastFrame {
-                    lastFrame = frameOffset
-                    met.append(.init(position: index, offset: frameOffset))
+            let first = resume?.position ?? segment.header.firstRecordPosition
+            var index = first
+            // Reads the segment (from the resumed frame on), visiting records as `visit` does.
+            func read(_ visit: (RecordView, Int) throws -> RecordIteration) throws -> SegmentReader.Outcome {
+                guard let resume else {
+                    let bytes = try fileSystem.readFile(segment.path)
+                    return try bytes.withUnsafeBytes { try reader.read($0, visit) }
                 }
+                // Only the header and the frames from the one that holds `position` are read.
+                let header = try fileSystem.readFile(segment.path, offset: 0, length: SegmentHeader.frameSize)
+                let tail = try fileSystem.readFile(segment.path, offset: resume.offset, length: segment.fileSize - resume.offset)
+                return try header.withUnsafeBytes { head in
+                    try tail.withUnsafeBytes { try reader.read(header: head, tail: $0, at: resume.offset, visit) }
+                }
+            }
+            let outcome = try read { (view, _) throws -> RecordIteration in
+                defer { index += 1 }
                 guard index >= position else { return .continue }
                 do { return try body(view, index) } catch let error as LedgerError { throw error } catch {
                     throw LedgerError(.io, "\(error)")
                 }
             }
-            let outcome: SegmentReader.Outcome
-            defer { frameIndex.note(segment: segment.number, met) }
-            if let resume {
-                // Only the header and the frames from the one that holds `position` are read.
-                let header = try fileSystem.readFile(segment.path, offset: 0, length: SegmentHeader.frameSize)
-                let tail = try fileSystem.readFile(segment.path, offset: resume.offset, length: segment.fileSize - resume.offset)
-                outcome = try header.withUnsafeBytes { head in
-                    try tail.withUnsafeBytes { try reader.read(header: head, tail: $0, at: resume.offset, visit) }
-                }
-            } else {
-                let bytes = try fileSystem.readFile(segment.path)
-                outcome = try bytes.withUnsafeBytes { try reader.read($0, visit) }
-            }
+            frameIndex.note(segment: segment.number, outcome.frameStarts.map { .init(position: first + $0.recordsBefore, offset: $0.offset) })
             if outcome.stopped { return }
         }
     }

@@ -63,6 +63,10 @@ package struct SegmentReader {
         package var fault: SegmentFault?
         /// Whether the visitor ended the read early.
         package var stopped = false
+        /// Records handed to the visitor.
+        package var recordsRead: UInt64 = 0
+        /// Each data frame read: its file offset and how many records were read before it.
+        package var frameStarts: [(offset: Int, recordsBefore: UInt64)] = []
     }
 
     package let path: String
@@ -165,6 +169,7 @@ package struct SegmentReader {
             case .data(let end, let content):
                 let records = try columnar ? decodeBlocks(content, frameOffset: fileOffset) : content
                 if summarize { outcome.summary.addFrame(rawBytes: records.count) }
+                outcome.frameStarts.append((fileOffset, outcome.recordsRead))
                 if try self.records(in: records, frameOffset: fileOffset, summarize: summarize, into: &outcome, visit) == .stop {
                     outcome.stopped = true
                     return
@@ -208,6 +213,7 @@ package struct SegmentReader {
         do {
             return try RecordStream.forEach(in: content) { (view) throws -> RecordIteration in
                 if summarize { outcome.summary.add(view) }
+                outcome.recordsRead += 1
                 return try visit(view, frameOffset)
             }
         } catch let fault as RecordStream.Fault {
