@@ -53,8 +53,8 @@ package struct UserStore: Sendable {
     }
 
     package var path: String { Path.join(dataDirectory, Self.fileName) }
-    /// users.json on the disk, for `TokenIndex`'s stat; nil on a file system in memory.
-    var nativePath: String? { fileSystem.nativePath(path) }
+    /// users.json's stamp, for `TokenIndex`'s cache; nil on a file system in memory.
+    var stamp: FileStamp? { fileSystem.stamp(path) }
 
     /// A user name is also a directory name: 1–64 of [A-Za-z0-9._-], not starting with '.'.
     package static func validate(name: String) throws {

@@ -36,6 +36,23 @@ package protocol FileSystem: Sendable {
     /// Where a library with its own I/O (SQLite) finds `path` on the real disk, or `nil` when the
     /// file lives only inside this file system (an in-memory one): read its bytes instead.
     func nativePath(_ path: String) -> String?
+    /// What changes whenever the file is replaced or written (its inode, size and modification
+    /// time), for a cache of what was read from it; `nil` when there is no such stamp (a file
+    /// system in memory: read the file instead) or the file is missing.
+    func stamp(_ path: String) -> FileStamp?
+}
+
+/// A file's identity and version as `FileSystem.stamp` reads it.
+package struct FileStamp: Equatable, Sendable {
+    package var inode: UInt64
+    package var size: Int
+    package var modifiedNanoseconds: Int64
+
+    package init(inode: UInt64, size: Int, modifiedNanoseconds: Int64) {
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
 }
 
 /// A file open for appending.
@@ -54,6 +71,9 @@ extension FileSystem {
 
     /// A file system that is not the real disk has no native paths.
     package func nativePath(_ path: String) -> String? { nil }
+
+    /// Nor stamps: a cache over it reads the file every time.
+    package func stamp(_ path: String) -> FileStamp? { nil }
 
     package func removeTree(_ path: String) throws {
         for name in try listDirectory(path) {

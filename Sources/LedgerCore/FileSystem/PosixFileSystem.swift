@@ -14,6 +14,18 @@ package struct PosixFileSystem: FileSystem {
 
     package func nativePath(_ path: String) -> String? { path }
 
+    package func stamp(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = st.st_mtimespec
+        #else
+        let modified = st.st_mtim
+        #endif
+        return FileStamp(inode: UInt64(st.st_ino), size: Int(st.st_size),
+                         modifiedNanoseconds: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec))
+    }
+
     package func fileExists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG

@@ -1,4 +1,3 @@
-import Foundation
 import LedgerCore
 import Synchronization
 
@@ -10,9 +9,8 @@ import Synchronization
 /// drops what it holds for a user who was deleted (and perhaps made again) meanwhile. On a file
 /// system in memory (a crash test's) there is nothing to stat: every lookup reads the file.
 final class TokenIndex: Sendable {
-    private struct Stamp: Equatable { var inode: UInt64; var size: UInt64; var modified: Date }
     private struct State {
-        var stamp: Stamp?
+        var stamp: FileStamp?
         var users: [String: String] = [:]
         var generations: [String: String] = [:]
     }
@@ -37,19 +35,12 @@ final class TokenIndex: Sendable {
     }
 
     private func current() throws -> State {
-        let stamp = currentStamp()
+        let stamp = users.stamp
         if let state = state.withLock({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
         let index = try users.accountIndex()
         let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations)
         state.withLock { $0 = fresh }
         reloaded(index.generations)
         return fresh
-    }
-
-    private func currentStamp() -> Stamp? {
-        guard let path = users.nativePath, let info = try? FileManager.default.attributesOfItem(atPath: path),
-              let inode = info[.systemFileNumber] as? UInt64, let size = info[.size] as? UInt64,
-              let modified = info[.modificationDate] as? Date else { return nil }
-        return Stamp(inode: inode, size: size, modified: modified)
     }
 }

@@ -67,4 +67,5 @@ package final class ReadCountingFileSystem: FileSystem, @unchecked Sendable {
     package func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
     package func prepareExternalWrite(_ path: String) throws { try base.prepareExternalWrite(path) }
     package func nativePath(_ path: String) -> String? { base.nativePath(path) }
+    package func stamp(_ path: String) -> FileStamp? { base.stamp(path) }
 }
