@@ -25,6 +25,7 @@ struct FilesStoreRepair {
         let clock = administration.clock
         var sources: [(records: [LedgerRecord], name: String)] = []
         for replica in request.replicas {
+            // A replica is a directory the operator names, outside the store: the real disk.
             let source = try Ledger.open(directory: replica, clock: clock)
             defer { source.close() }
             let records = try source.allRecords()
@@ -36,7 +37,12 @@ struct FilesStoreRepair {
         }
         let devices = Set(sources.flatMap { $0.records.map(\.device) })
         let repair: LedgerRepair
-        do { repair = try LedgerRepair.begin(directory: directory, clock: clock) } catch let error as LedgerError where error.category == .locked {
+        // The store's own files go through its file system, as the server's do (no lock in memory).
+        let fileSystem = administration.fileSystem
+        do {
+            repair = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock,
+                                            useLock: fileSystem.nativePath(directory) != nil)
+        } catch let error as LedgerError where error.category == .locked {
             throw LedgerError(.locked, "a running server holds user '\(user)''s ledger open (it has not found it damaged); stop the server or let it answer this user once (503), then repair again; nothing was changed", file: directory)
         }
         defer { repair.close() }
@@ -55,7 +61,7 @@ struct FilesStoreRepair {
                                      lost: report.lost, applied: false)
         }
         // Still under the repair's lock: the result must open and verify before the server may.
-        let ledger = try Ledger.open(directory: directory, clock: clock, useLock: false)
+        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
         defer { ledger.close() }
         _ = try ledger.verify()
         let claims = DeviceClaims(dataDirectory: administration.dataDirectory, fileSystem: administration.fileSystem)
