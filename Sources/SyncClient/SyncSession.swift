@@ -55,6 +55,8 @@ package struct SyncSession {
     static let pushBytes = 2 << 20
     /// Record bytes per frames push: compressed, well under the server's 8 MiB body limit.
     static let framesPushBytes = 6 << 20
+    /// The longest log whose records a sync keeps in memory (`OutgoingRecords.readAhead`).
+    static let readAheadRecords: UInt64 = 2_000_000
 
     package func run(_ ledger: Ledger) async throws -> SyncReport {
         var report = SyncReport()
@@ -88,9 +90,10 @@ package struct SyncSession {
         // the server only appends (a cursor it cannot use makes it scan from the start).
         var cursor: UInt64?
         // The digest of this ledger's last event of each device, kept as pages and marks append.
-        // With events waiting to be pushed the whole log is read in any case: once, now.
+        // With events waiting to be pushed the whole log is read in any case: once, now, and kept
+        // (about 40 bytes a record, so only up to `readAheadRecords`; a longer log is read again).
         let state = (try? SyncState.read(directory: ledger.directory, fileSystem: ledger.fileSystem)) ?? SyncState()
-        let waiting = state.pending(heldAtStart) > 0
+        let waiting = ledger.recordCount <= Self.readAheadRecords && state.pending(heldAtStart) > 0
         var digests = waiting ? try outgoing.readAhead() : try ledger.eventDigests(at: ledger.versionVector)
         while report.rounds < maximumRounds {
             report.rounds += 1
