@@ -2,8 +2,9 @@ import Foundation
 import LedgerLoad
 import Testing
 
-/// The load driver of Tools/load, bounded for CI: the built `oritsubushi serve` as a child
-/// process on loopback, 50 concurrent clients, cut requests, one SIGKILL restart mid-run and
+/// The load driver of Tools/load, bounded for CI and run as Tools/load runs it (the built
+/// `load-generator`, a process of its own: `LoadGeneratorProcess` says why): the built
+/// `oritsubushi serve` as a child process on loopback, 50 concurrent clients, cut requests, one SIGKILL restart mid-run and
 /// unauthorized probes throughout; the SIGKILL waits for a push in flight to the server, and
 /// the report counts the pushes it cut. The long run is `Tools/load` (RELIABILITY.md).
 @Suite("Server under load and faults", .serialized)
@@ -11,14 +12,11 @@ struct ServerLoadTests {
     @Test("50 clients × 40 events with cut requests and a restart: nothing lost or duplicated, all converge, intruders refused",
           arguments: [(seed: UInt64(7), kill: true)])
     func boundedLoad(seed: UInt64, kill: Bool) async throws {
-        var configuration = LoadConfiguration(executable: LoadConfiguration.executable(near: CommandLine.arguments[0]))
-        configuration.clients = 50
-        configuration.eventsPerClient = 40
-        configuration.batch = 10
-        configuration.disconnectRate = 0.2
-        configuration.restartWithKill = kill
-        configuration.seed = seed
-        let report = try await LoadDriver.run(configuration)
+        let outcome = try await LoadGeneratorProcess.run(
+            ["--clients", "50", "--events", "40", "--batch", "10", "--disconnect-rate", "0.2", "--seed", "\(seed)"]
+                + (kill ? [] : ["--graceful-restart"]))
+        let report = try #require(outcome.report, "load-generator exited \(outcome.status) without a report: \(outcome.log)")
+        #expect(outcome.status == (report.passed ? 0 : 1), "\(outcome.log)")
         for check in report.checks {
             #expect(check.passed, "\(check.name): \(check.detail)")
         }
@@ -38,16 +36,11 @@ struct ServerLoadTests {
           .requiresPostgres)
     func twoInstancesOnPostgres() async throws {
         let database = try await TestPostgres.database()
-        var configuration = LoadConfiguration(executable: LoadConfiguration.executable(near: CommandLine.arguments[0]))
-        configuration.clients = 30
-        configuration.eventsPerClient = 40
-        configuration.batch = 10
-        configuration.disconnectRate = 0.1
-        configuration.restartWithKill = true
-        configuration.seed = 11
-        configuration.store = database.url
-        configuration.servers = 2
-        let report = try await LoadDriver.run(configuration)
+        let outcome = try await LoadGeneratorProcess.run(
+            ["--clients", "30", "--events", "40", "--batch", "10", "--disconnect-rate", "0.1", "--seed", "11",
+             "--store", database.url, "--servers", "2"])
+        let report = try #require(outcome.report, "load-generator exited \(outcome.status) without a report: \(outcome.log)")
+        #expect(outcome.status == (report.passed ? 0 : 1), "\(outcome.log)")
         for check in report.checks {
             #expect(check.passed, "\(check.name): \(check.detail)")
         }
