@@ -126,8 +126,15 @@ import Testing
             301230  津駅  つ  近畿日本鉄道  名古屋線  乗下車済 (日付不明)
 
             """),
-        // 津駅 folds to 津 (a trailing 駅 is optional), so 津新町 matches too.
         (["station", "find", "津駅", "--incomplete", "--pref", "三重"], """
+            201111  津駅  つ  東海旅客鉄道  紀勢本線  none
+
+            """, """
+            201111  津駅  つ  東海旅客鉄道  紀勢本線  未乗下車
+
+            """),
+        // 津 finds 津新町 too; 津駅 does not (a typed 駅 ends the name, as the apps' LIKE did).
+        (["station", "find", "津", "--incomplete", "--pref", "三重"], """
             201111  津駅  つ  東海旅客鉄道  紀勢本線  none
             301231  津新町駅  つしんまち  近畿日本鉄道  名古屋線  none
 

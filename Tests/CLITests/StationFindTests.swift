@@ -28,7 +28,7 @@ import Testing
 
     /// Arguments → the s_ids listed, in order.
     static let finds: [([String], [String])] = [
-        (["津駅", "--pref", "三重"], ["201111", "300260", "301230", "301231"]),   // 津 and 津新町: 駅 is optional
+        (["津駅", "--pref", "三重"], ["201111", "300260", "301230"]),   // a typed 駅 ends the name: not 津新町
         (["つ", "--pref", "三重", "--completed"], ["201111", "300260", "301230"]),   // a reading without --by
         (["津", "--pref", "三重"], ["201111", "300260", "301230", "301231"]),
         (["津", "--pref", "三重", "--incomplete"], ["301231"]),

@@ -165,6 +165,9 @@ struct ConformanceCorpusTests {
         #expect(cases.first { $0.text == "しんじゅく" && $0.by == "yomi" }?.stations.isEmpty == false)
         #expect(cases.first { $0.text == "ｼﾝｼﾞｭｸ" && $0.by == "yomi" }?.stations
                 == cases.first { $0.text == "しんじゅく" && $0.by == "yomi" }?.stations, "half-width katakana reads as hiragana")
+        // A typed 駅 ends the name, as the apps' LIKE '津駅%' did: the three 津駅, not 津新町駅.
+        #expect(cases.first { $0.text == "津駅" && $0.by == "name" && !$0.partial }?.stations == [201111, 300260, 301230])
+        #expect((cases.first { $0.text == "津" && $0.by == "name" && !$0.partial }?.stations.count ?? 0) > 3)
         try Self.check("name-search.jsonl", try Self.lines(cases))
     }
 

@@ -101,7 +101,7 @@ enum ConformanceRecords {
         ("the Pacific", MapBox(south: 30_000_000, west: 150_000_000, north: 31_000_000, east: 151_000_000)),
     ]
 
-    static let searchTexts = ["しんじゅく", "シンジュク", "ｼﾝｼﾞｭｸ", "新宿", "新宿駅", "駒ヶ根", "駒ケ根", "こまがね", "津", "とうきょう",
+    static let searchTexts = ["しんじゅく", "シンジュク", "ｼﾝｼﾞｭｸ", "新宿", "新宿駅", "駒ヶ根", "駒ケ根", "こまがね", "津", "津駅", "高岡駅", "とうきょう",
                               "東京", "ＪＲ", "丸ノ内", "おだわら", "小田原", "はかた", "ヶ", "shinjuku", "", "  新宿  "]
 
     /// (name, lat, lng, limit): on a station, between stations, at sea.

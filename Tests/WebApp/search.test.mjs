@@ -28,7 +28,8 @@ test('names: with or without 駅, by reading, folded (StationResolver)', () => {
 
 test('the shared matching rule (StationTextMatch): folded prefix or partial, by name, reading or either', () => {
   assert.deepEqual(matchStations(catalog, '津', 'name', false), [201111, 300260, 301230, 301231]);
-  assert.deepEqual(matchStations(catalog, '津駅', 'name', false), [201111, 300260, 301230, 301231], 'a trailing 駅 is dropped on both sides');
+  assert.deepEqual(matchStations(catalog, '津駅', 'name', false), [201111, 300260, 301230], 'a typed 駅 ends the name, as LIKE did');
+  assert.deepEqual(matchStations(catalog, '津駅', 'name', true), [201111, 300260, 301230], 'anywhere: names ending in 津駅');
   assert.deepEqual(matchStations(catalog, 'つし', 'yomi', false), [301231]);
   assert.deepEqual(matchStations(catalog, 'ツシ', 'name', false), [], 'a reading is not a name');
   assert.deepEqual(matchStations(catalog, 'ツシ', 'any', false), [301231]);

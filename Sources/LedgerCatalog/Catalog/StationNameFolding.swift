@@ -6,7 +6,8 @@ import Foundation
 /// - full- and half-width forms fold by NFKC (`ＪＲ` = `JR`, `ｹ` = `ケ`), then Latin letters by case;
 /// - ヶ, ケ and ヵ are one letter (the catalogue writes 駒ヶ根 but 牛ケ原);
 /// - surrounding white space is ignored (one catalogue name ends in a space);
-/// - for station names only, a trailing 駅 is optional (`津` = `津駅`).
+/// - for a STATION name (`StationResolver`), a trailing 駅 is optional (`津` = `津駅`); a search
+///   (`StationTextMatch`) keeps it, as the apps' `LIKE` did.
 package enum StationNameFolding {
     package static func fold(_ text: String) -> String {
         let normalized = text.precomposedStringWithCompatibilityMapping.lowercased()

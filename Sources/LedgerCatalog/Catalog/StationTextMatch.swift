@@ -1,7 +1,9 @@
 /// The one rule for matching typed text against stations' names and readings, shared with the
 /// phone app (Conformance/name-search.jsonl checks both): the text and the catalogue's words
-/// are folded alike (`StationNameFolding`: NFKC, case, ヶ/ケ/ヵ, a trailing 駅 of a name, and
-/// katakana read as hiragana for readings), then compared by prefix, or anywhere with `partial`.
+/// are folded alike (`StationNameFolding`: NFKC, case, ヶ/ケ/ヵ, and katakana read as hiragana
+/// for readings), then compared by prefix, or anywhere with `partial`. Names keep their 駅, as
+/// the apps' `LIKE 'word%'` did: `津` finds 津駅 and 津新町駅, `津駅` only 津駅 (and with
+/// `partial`, every name ending in 津).
 package struct StationTextMatch: Sendable {
     package enum Field: String, Sendable, CaseIterable {
         /// The station's name.
@@ -17,14 +19,14 @@ package struct StationTextMatch: Sendable {
     let partial: Bool
 
     package init(_ text: String, field: Field, partial: Bool) {
-        name = field == .yomi ? nil : StationNameFolding.foldStationName(text)
+        name = field == .yomi ? nil : StationNameFolding.fold(text)
         reading = field == .name ? nil : StationNameFolding.foldReading(text)
         self.partial = partial
     }
 
     /// Whether a station with this name and reading matches.
     package func matches(name stationName: String, yomi: String) -> Bool {
-        if let name, !name.isEmpty, fits(name, StationNameFolding.foldStationName(stationName)) { return true }
+        if let name, !name.isEmpty, fits(name, StationNameFolding.fold(stationName)) { return true }
         if let reading, !reading.isEmpty, fits(reading, StationNameFolding.foldReading(yomi)) { return true }
         return false
     }

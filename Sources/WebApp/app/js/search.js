@@ -2,8 +2,9 @@
 //
 // - `matchStations`: StationTextMatch.swift, the one rule shared with the Swift code
 //   (Schemas/conformance.md "Name matching"): the text and the catalogue's words are folded alike
-//   (folding.js), then the folded text must begin the folded name (a trailing 駅 dropped on both
-//   sides), the folded reading, or either (by 'any'); anywhere in it with `partial`. An empty
+//   (folding.js), then the folded text must begin the folded name (its 駅 kept, as the apps'
+//   LIKE 'word%' kept it: 津駅 does not find 津新町駅), the folded reading, or either (by 'any');
+//   anywhere in it with `partial`. An empty
 //   folded text matches nothing. Enabled stations, in s_id order.
 // - `stationsNamed`: the names a STATION argument accepts (StationResolver.swift): the folded
 //   name or reading equals the folded text.
@@ -62,17 +63,18 @@ function passes(s, filters, compDateOf) {
   return acceptsDate(filters, compDateOf(s.id));
 }
 
-/** @type {WeakMap<Catalog, Array<{id: number, name: string, yomi: string}>>} */
+/** @type {WeakMap<Catalog, Array<{id: number, full: string, name: string, yomi: string}>>} */
 const foldedCache = new WeakMap();
 
 /**
- * Enabled stations' folded names and readings, made once per catalogue.
+ * Enabled stations' folded names (`full` with its 駅, for searching; `name` without, for
+ * STATION names) and readings, made once per catalogue.
  * @param {Catalog} catalog
  */
 function foldedEntries(catalog) {
   let entries = foldedCache.get(catalog);
   if (!entries) {
-    entries = catalog.enabledStations.map((s) => ({ id: s.id, name: foldStationName(s.name), yomi: foldReading(s.yomi) }));
+    entries = catalog.enabledStations.map((s) => ({ id: s.id, full: fold(s.name), name: foldStationName(s.name), yomi: foldReading(s.yomi) }));
     foldedCache.set(catalog, entries);
   }
   return entries;
@@ -88,7 +90,7 @@ function foldedEntries(catalog) {
  * @returns {number[]} s_ids in order
  */
 export function matchStations(catalog, text, by, partial) {
-  const name = by === 'yomi' ? '' : foldStationName(text);
+  const name = by === 'yomi' ? '' : fold(text);
   const reading = by === 'name' ? '' : foldReading(text);
   /**
    * @param {string} t
@@ -96,7 +98,7 @@ export function matchStations(catalog, text, by, partial) {
    */
   const fits = (t, word) => (partial ? word.includes(t) : word.startsWith(t));
   return foldedEntries(catalog)
-    .filter((e) => (name !== '' && fits(name, e.name)) || (reading !== '' && fits(reading, e.yomi)))
+    .filter((e) => (name !== '' && fits(name, e.full)) || (reading !== '' && fits(reading, e.yomi)))
     .map((e) => e.id);
 }
 

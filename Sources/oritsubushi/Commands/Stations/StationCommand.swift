@@ -42,8 +42,9 @@ struct StationFind: ParsableCommand {
             TEXT and the filters combine (all must hold); with neither, every enabled station is listed. \
             --date takes the apps' date groups: YYYY (every date in that year, fuzzy or not), YYYY-MM, \
             YYYY-MM-DD, unknown (date unknown), YYYY-unknown (month unknown), YYYY-MM-unknown (day unknown). \
-            TEXT matches as every STATION argument does (a trailing 駅 optional, readings in hiragana or \
-            katakana, full- and half-width alike); --by line matches any part of a line's name or its \
+            TEXT begins the name or reading (anywhere in it with --partial), folded as STATION arguments \
+            are (readings in hiragana or katakana, full- and half-width alike); a typed 駅 ends the name, \
+            as the apps' search did (津駅 finds the three 津駅, 津 also 津新町駅); --by line matches any part of a line's name or its \
             l_id, as --line does. Prints one station per line: s_id, name, reading, operator, lines, \
             completion date.
             """)
