@@ -38,6 +38,29 @@ package struct EncodedRecords: Sendable {
         frames = nil
     }
 
+    /// Appends `count` records checked before (a frame's, a run of another `EncodedRecords`), in
+    /// one copy.
+    package mutating func append(validated records: UnsafeRawBufferPointer, count: Int) {
+        bytes.append(contentsOf: records)
+        self.count += count
+        frames = nil
+    }
+
+    /// Appends every record of a stored frame. Records made only of whole format-2 frames keep
+    /// those frames' bytes (`frames`), so that a pull answer sends them as they are stored.
+    package mutating func append(frame: SegmentReader.Frame) {
+        let keepsFrames = frame.columnar && (count == 0 || frames != nil)
+        let kept = frames
+        append(validated: frame.records, count: frame.count)
+        frames = kept
+        if keepsFrames {
+            if frames == nil { frames = RecordFrames.Received(bytes: [], frameCount: 0) }
+            frames!.append(stored: frame.stored)
+        } else {
+            frames = nil
+        }
+    }
+
     package mutating func append(_ record: LedgerRecord) {
         frames = nil
         var encoder = RecordEncoder()
@@ -48,15 +71,25 @@ package struct EncodedRecords: Sendable {
 
     /// Every record, in order.
     package func forEach(_ body: (RecordView) throws -> Void) rethrows {
-        try bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let bodyLength = UInt16(littleEndian: (base + offset).loadUnaligned(fromByteOffset: 2, as: UInt16.self))
-                let length = RecordLayout.headerSize + Int(bodyLength)
-                try body(RecordView(validated: base + offset, length: length))
-                offset += length
+        try bytes.withUnsafeBytes { try RecordStream.forEachValidated(in: $0, body) }
+    }
+
+    /// Hands `run` each longest run of consecutive records that `isIn` takes, as their bytes
+    /// and how many (every record is shown to `isIn` once, in order).
+    package func forEachRun(where isIn: (RecordView) -> Bool, _ run: (UnsafeRawBufferPointer, Int) -> Void) {
+        bytes.withUnsafeBytes { buffer in
+            var start = 0, offset = 0, count = 0
+            RecordStream.forEachValidated(in: buffer) { view in
+                if isIn(view) {
+                    if count == 0 { start = offset }
+                    count += 1
+                } else if count > 0 {
+                    run(UnsafeRawBufferPointer(rebasing: buffer[start..<offset]), count)
+                    count = 0
+                }
+                offset += view.length
             }
+            if count > 0 { run(UnsafeRawBufferPointer(rebasing: buffer[start..<offset]), count) }
         }
     }
 
@@ -79,20 +112,27 @@ package struct EncodedRecords: Sendable {
     /// Consecutive pages of at most `records` records each; a page takes records while it holds
     /// fewer than `bytes` bytes (by `size` of each record), so it ends at most one record past it.
     package func pages(records limit: Int, bytes budget: Int, size: (RecordView) -> Int) -> [EncodedRecords] {
-        var pages: [EncodedRecords] = []
-        var page = EncodedRecords()
-        var pageBytes = 0
+        // Where each page ends, then one copy of each page's bytes (not one append a record).
+        var ends: [(byteEnd: Int, count: Int)] = []
+        var pageCount = 0, pageBytes = 0, offset = 0
         forEach { view in
-            let cost = size(view)
-            if page.count > 0 && (page.count >= limit || pageBytes >= budget) {
-                pages.append(page)
-                page = EncodedRecords()
+            if pageCount > 0 && (pageCount >= limit || pageBytes >= budget) {
+                ends.append((offset, pageCount))
+                pageCount = 0
                 pageBytes = 0
             }
-            page.append(view)
-            pageBytes += cost
+            pageCount += 1
+            pageBytes += size(view)
+            offset += view.length
         }
-        if page.count > 0 { pages.append(page) }
-        return pages
+        if pageCount > 0 { ends.append((offset, pageCount)) }
+        var start = 0
+        return ends.map { end in
+            var page = EncodedRecords()
+            page.bytes = Array(bytes[start..<end.byteEnd])
+            page.count = end.count
+            start = end.byteEnd
+            return page
+        }
     }
 }

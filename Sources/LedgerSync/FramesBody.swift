@@ -29,7 +29,12 @@ package enum FramesBody {
         body.reserveCapacity(8 + json.count + records.bytes.count / 2)
         withUnsafeBytes(of: UInt32(json.count).littleEndian) { body.append(contentsOf: $0) }
         body.append(contentsOf: json)
-        records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
+        if let frames = records.frames {
+            // Records read or received as whole frames go out as those frames.
+            body.append(contentsOf: frames.bytes)
+        } else {
+            records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
+        }
         return body
     }
 

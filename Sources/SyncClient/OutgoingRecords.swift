@@ -30,14 +30,20 @@ struct OutgoingRecords {
     /// pushed, the rounds then filter these records instead of reading the log again.
     mutating func readAhead() throws -> [DeviceID: String] {
         var records = EncodedRecords()
+        // About 40 bytes a record: room reserved once, not grown by copies (unused room costs nothing).
+        records.reserve(bytes: Int(ledger.recordCount) * 48)
         var digests: [DeviceID: String] = [:]
         let held = heldAtStart
         var run: (device: DeviceID, newest: UInt64) = (DeviceID(rawValue: 0), 0)
-        try ledger.forEachRecord { view, _ in
-            records.append(view)
-            guard view.hasEventID else { return }
-            if view.device != run.device { run = (view.device, held[view.device] ?? 0) }
-            if view.seq == run.newest { digests[view.device] = EventDigest.hex(view) }
+        // A frame's records are kept in one copy, then looked at one by one.
+        try ledger.forEachFrame(from: 0) { frame, _ in
+            records.append(validated: frame.records, count: frame.count)
+            RecordStream.forEachValidated(in: frame.records) { view in
+                guard view.hasEventID else { return }
+                if view.device != run.device { run = (view.device, held[view.device] ?? 0) }
+                if view.seq == run.newest { digests[view.device] = EventDigest.hex(view) }
+            }
+            return .continue
         }
         before = records
         return digests
@@ -69,7 +75,8 @@ struct OutgoingRecords {
         var lastMark: UInt64?
         var lastForeignEdit: UInt64?
         let local = ledger.localDevice
-        func visit(_ view: RecordView, _ position: UInt64) {
+        /// Whether the record goes out (the caller appends it); notes forks and marks.
+        func visit(_ view: RecordView, _ position: UInt64) -> Bool {
             if owesMarkCheck {
                 switch view.kind {
                 case .knowledgeMark where view.device == local: lastMark = position
@@ -77,31 +84,38 @@ struct OutgoingRecords {
                 default: break
                 }
             }
-            guard view.hasEventID else { return }
+            guard view.hasEventID else { return false }
             let theirs = serverHas[view.device] ?? 0
             if view.seq > theirs {
-                collected.records.append(view)
                 events += 1
+                return true
             } else if view.seq == theirs, fork == nil, let digest = serverDigests[view.device.description],
                       digest != EventDigest.hex(view) {
                 fork = SyncFork(device: view.device, seq: theirs)
             }
+            return false
         }
         let beyondServer = heldAtStart.contains { $0.value > serverHas[$0.key] ?? 0 }
+        if let before, beyondServer { collected.records.reserve(bytes: before.bytes.count) }
         if let before, beyondServer || owesMarkCheck {
             var position: UInt64 = 0
-            before.forEach { view in
-                visit(view, position)
-                position += 1
-            }
+            // Runs of outgoing records are copied in one go (a first push copies the log once).
+            before.forEachRun(where: { view in
+                defer { position += 1 }
+                return visit(view, position)
+            }) { collected.records.append(validated: $0, count: $1) }
         } else if beyondServer || owesMarkCheck {
             try ledger.forEachRecord { (view, position) -> RecordIteration in
                 guard position < countAtStart else { return .stop }
-                visit(view, position)
+                if visit(view, position) { collected.records.append(view) }
                 return .continue
             }
         }
-        if let localFrom { try ledger.forEachRecord(from: localFrom) { view, position in visit(view, position) } }
+        if let localFrom {
+            try ledger.forEachRecord(from: localFrom) { view, position in
+                if visit(view, position) { collected.records.append(view) }
+            }
+        }
         // Nothing is pushed over a fork: the server holds other events under these ids.
         if let fork { throw fork }
         if owesMarkCheck, let edit = lastForeignEdit, edit > lastMark ?? 0 || lastMark == nil {

@@ -68,6 +68,8 @@ package struct SyncSession {
         pageOptions.writesKnowledgeMarks = false
         // Whether the server answers pulls with frames: then pushes go as frames too.
         var framed = false
+        // The stations the pulled edits touch, for finding new conflicts when no detector follows
+        // the appends (a long log).
         var affected: Set<UInt32> = []
         // Every station edit this sync appends is one the ledger did not hold at its start.
         let heldAtStart = ledger.versionVector
@@ -85,6 +87,7 @@ package struct SyncSession {
             }
             if options.countsConflicts { detector = fed }
         }
+        let collectsAffected = options.countsConflicts && detector == nil
         var outgoing = OutgoingRecords(ledger)
         // The cursor is kept across rounds: the log before it was examined for this ledger, and
         // the server only appends (a cursor it cannot use makes it scan from the start).
@@ -136,18 +139,15 @@ package struct SyncSession {
                     merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { view in
                         detector?.add(view)
                         observe?(view)
+                        guard view.kind == .stationEdit else { return }
+                        if collectsAffected { affected.insert(view.station) }
+                        if view.device != local { pulledEdits = true }
                     })
                 } catch {
                     nextPage.cancel()
                     throw error
                 }
                 pulledThisRound += merged.eventsIn
-                prepared.forEachEvent { view in
-                    if view.kind == .stationEdit {
-                        affected.insert(view.station)
-                        if view.device != local { pulledEdits = true }
-                    }
-                }
                 report.catalogVersion = page.response.catalogVersion
                 do { try progress(.pulled(report.pulled + pulledThisRound)) } catch {
                     nextPage.cancel()

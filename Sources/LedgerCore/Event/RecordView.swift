@@ -109,6 +109,24 @@ package enum RecordStream {
         package var reason: String
     }
 
+    /// The length of the record at `base`, from its header (§3): for streams checked before.
+    @inline(__always)
+    package static func validatedLength(at base: UnsafeRawPointer) -> Int {
+        RecordLayout.headerSize + Int(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+    }
+
+    /// Calls `body` for every record of a stream that was checked when it was read or encoded
+    /// (a frame's decoded records, `EncodedRecords`): only the lengths are read again.
+    package static func forEachValidated(in bytes: UnsafeRawBufferPointer, _ body: (RecordView) throws -> Void) rethrows {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let length = validatedLength(at: base + offset)
+            try body(RecordView(validated: base + offset, length: length))
+            offset += length
+        }
+    }
+
     /// Calls `body` for every record in `bytes`. Validation covers lengths, kinds, flags,
     /// comp_date codes, memo UTF-8 and size, so a view handed out is always well-formed.
     package static func forEach(

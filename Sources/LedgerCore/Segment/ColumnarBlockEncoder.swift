@@ -30,7 +30,7 @@ final class ColumnarBlockEncoder {
         var offset = 0
         while offset < records.count {
             let p = records.baseAddress! + offset
-            let length = RecordLayout.headerSize + Int(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+            let length = RecordStream.validatedLength(at: p)
             let device = p.loadUnaligned(fromByteOffset: RecordLayout.headerSize, as: UInt64.self)
             if !encoder.hasRoom(for: device) {
                 encoder.finish(appendingTo: &output)

@@ -19,16 +19,23 @@ package enum RecordFrames {
         }
     }
 
-    /// Frames as they were received and checked (a frames body's), with how many there are: a
-    /// ledger appends them as they are when it takes every record in them, in their order
-    /// (`Ledger.appendReplicated(encoded:frames:)`), instead of encoding the records again.
+    /// Frames as they were received and checked (a frames body's) or read from a segment, with
+    /// how many there are: a ledger appends them as they are when it takes every record in them,
+    /// in their order (`Ledger.appendReplicated(encoded:frames:)`), and a pull answer sends them
+    /// as they are, instead of encoding the records again.
     package struct Received: Sendable {
-        package let bytes: [UInt8]
-        package let frameCount: Int
+        package private(set) var bytes: [UInt8]
+        package private(set) var frameCount: Int
 
         package init(bytes: [UInt8], frameCount: Int) {
             self.bytes = bytes
             self.frameCount = frameCount
+        }
+
+        /// Adds one more frame, as stored (a checked data frame of a format-2 segment).
+        package mutating func append(stored frame: UnsafeRawBufferPointer) {
+            bytes.append(contentsOf: frame)
+            frameCount += 1
         }
     }
 
@@ -48,8 +55,7 @@ package enum RecordFrames {
             var offset = 0
             // Records were validated when they were read or encoded: only their lengths are read.
             while offset < records.count {
-                let bodyLength = UInt16(littleEndian: (base + offset).loadUnaligned(fromByteOffset: 2, as: UInt16.self))
-                let length = RecordLayout.headerSize + Int(bodyLength)
+                let length = RecordStream.validatedLength(at: base + offset)
                 if offset > frameStart && offset - frameStart + length > ColumnarBlock.writerContentLimit {
                     frame(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), into: &output)
                     frameStart = offset

@@ -69,6 +69,23 @@ package struct SegmentReader {
         package var frameStarts: [(offset: Int, recordsBefore: UInt64)] = []
     }
 
+    /// A data frame whose records were all handed out and checked: the frame as stored (the
+    /// bytes a sync can send as they are, Schemas/sync-frames.md) and its decoded records. Both
+    /// are valid only during the call that gets it.
+    package struct Frame {
+        /// The frame's byte offset in the file.
+        package let offset: Int
+        /// The LZ4 frame as the file holds it.
+        package let stored: UnsafeRawBufferPointer
+        /// Its records back to back (a raw record stream, §3), every one checked.
+        package let records: UnsafeRawBufferPointer
+        /// Records read before it in this read, and its own.
+        package let recordsBefore: UInt64
+        package let count: Int
+        /// Whether it holds columnar blocks (format 2, §2a), as frames on the wire do.
+        package let columnar: Bool
+    }
+
     package let path: String
     package let policy: Policy
     package let expectation: Expectation
@@ -97,11 +114,12 @@ package struct SegmentReader {
     /// whatever `visit` throws.
     package func read(
         _ bytes: UnsafeRawBufferPointer, summarize: Bool = false,
-        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration = { _, _ in .continue }
+        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration = { _, _ in .continue },
+        frameDone: (Frame) throws -> RecordIteration = { _ in .continue }
     ) throws -> Outcome {
         var outcome = Outcome()
         do {
-            try scan(bytes, summarize: summarize, into: &outcome, visit)
+            try scan(bytes, summarize: summarize, into: &outcome, visit, frameDone)
         } catch let fault as SegmentFault {
             guard policy == .salvage else { throw fault.error }
             outcome.fault = fault
@@ -113,15 +131,17 @@ package struct SegmentReader {
     /// reading or writing the segment): `header` is the file's first bytes (at least the header
     /// frame), `tail` the file from `frameOffset` to its end. Faults and `visit` get file offsets.
     /// Only the strict policy: a resumed read never judges tears.
+    /// `frameDone` gets each data frame once `visit` had its records.
     package func read(
         header: UnsafeRawBufferPointer, tail: UnsafeRawBufferPointer, at frameOffset: Int,
-        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration
+        _ visit: (_ view: RecordView, _ frameOffset: Int) throws -> RecordIteration,
+        frameDone: (Frame) throws -> RecordIteration = { _ in .continue }
     ) throws -> Outcome {
         precondition(policy == .strict && frameOffset >= SegmentHeader.frameSize)
         var outcome = Outcome()
         do {
             guard let columnar = try checkHeader(header, into: &outcome) else { return outcome }
-            try scanFrames(tail, base: frameOffset, columnar: columnar, summarize: false, into: &outcome, visit)
+            try scanFrames(tail, base: frameOffset, columnar: columnar, summarize: false, into: &outcome, visit, frameDone)
         } catch let fault as SegmentFault {
             throw fault.error
         }
@@ -130,11 +150,11 @@ package struct SegmentReader {
 
     private func scan(
         _ bytes: UnsafeRawBufferPointer, summarize: Bool, into outcome: inout Outcome,
-        _ visit: (RecordView, Int) throws -> RecordIteration
+        _ visit: (RecordView, Int) throws -> RecordIteration, _ frameDone: (Frame) throws -> RecordIteration
     ) throws {
         guard let columnar = try checkHeader(bytes, into: &outcome) else { return }
         try scanFrames(UnsafeRawBufferPointer(rebasing: bytes[SegmentHeader.frameSize...]), base: SegmentHeader.frameSize,
-                       columnar: columnar, summarize: summarize, into: &outcome, visit)
+                       columnar: columnar, summarize: summarize, into: &outcome, visit, frameDone)
     }
 
     /// Checks the header frame at the start of `bytes`: whether the segment is columnar (format
@@ -158,7 +178,7 @@ package struct SegmentReader {
     /// Every frame of `bytes`, the file from offset `base` to its end.
     private func scanFrames(
         _ bytes: UnsafeRawBufferPointer, base: Int, columnar: Bool, summarize: Bool, into outcome: inout Outcome,
-        _ visit: (RecordView, Int) throws -> RecordIteration
+        _ visit: (RecordView, Int) throws -> RecordIteration, _ frameDone: (Frame) throws -> RecordIteration
     ) throws {
         let n = bytes.count
         let frames = SegmentFrames(bytes: bytes, decoder: decoder)
@@ -169,8 +189,15 @@ package struct SegmentReader {
             case .data(let end, let content):
                 let records = try columnar ? decodeBlocks(content, frameOffset: fileOffset) : content
                 if summarize { outcome.summary.addFrame(rawBytes: records.count) }
-                outcome.frameStarts.append((fileOffset, outcome.recordsRead))
+                let before = outcome.recordsRead
+                outcome.frameStarts.append((fileOffset, before))
                 if try self.records(in: records, frameOffset: fileOffset, summarize: summarize, into: &outcome, visit) == .stop {
+                    outcome.stopped = true
+                    return
+                }
+                let frame = Frame(offset: fileOffset, stored: UnsafeRawBufferPointer(rebasing: bytes[offset..<end]),
+                                  records: records, recordsBefore: before, count: Int(outcome.recordsRead - before), columnar: columnar)
+                if try frameDone(frame) == .stop {
                     outcome.stopped = true
                     return
                 }

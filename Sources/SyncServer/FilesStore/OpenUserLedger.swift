@@ -75,15 +75,13 @@ final class OpenUserLedger: @unchecked Sendable {
     }
 
     /// The records `have` lacks, in log order from `request.cursor`, up to the page limits
-    /// (`PullPage`); the server ledger's own device name is never sent.
+    /// (`PullPage`); the server ledger's own device name is never sent. Whole stored frames the
+    /// client lacks go out as they are stored (Schemas/sync-frames.md "Served").
     func pull(_ request: PullRequest, have: [DeviceID: UInt64], limits: SyncLimits.Pages) throws -> PullAnswer {
         var page = try PullPage(request, have: have, limits: limits)
         let local = ledger.localDevice
-        try ledger.forEachRecord(from: page.start(end: ledger.recordCount)) { (view, position) -> RecordIteration in
-            guard page.admit(position: position) else { return .stop }
-            let lacked = view.kind == .deviceName ? view.device != local : page.lacks(device: view.device, seq: view.seq)
-            if lacked { page.append(view) }
-            return .continue
+        try ledger.forEachFrame(from: page.start(end: ledger.recordCount)) { frame, first in
+            page.take(frame, at: first, serverDevice: local)
         }
         cacheNewestDigests(of: page.records)
         return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: try headDigests())
@@ -117,7 +115,12 @@ final class OpenUserLedger: @unchecked Sendable {
         // In the order they first appear, as a refusal names them.
         var devices: [DeviceID] = []
         var seen = Set<DeviceID>()
-        records.forEach { if seen.insert($0.device).inserted { devices.append($0.device) } }
+        var last: DeviceID?  // pushes hold long runs of one device: one lookup a run
+        records.forEach { view in
+            guard view.device != last else { return }
+            last = view.device
+            if seen.insert(view.device).inserted { devices.append(view.device) }
+        }
         for device in devices {
             if device == ledger.localDevice {
                 throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")

@@ -32,8 +32,10 @@ package struct PullPage {
     @discardableResult
     package mutating func start(end: UInt64) -> UInt64 {
         if cursor > end { cursor = 0 }
+        walkStart = cursor
         return cursor
     }
+    private var walkStart: UInt64 = 0
 
     /// Whether the record at `position` is examined: false once the page is full (`more` is set
     /// and `cursor` stays on that record, the first not examined).
@@ -62,6 +64,54 @@ package struct PullPage {
     package mutating func append(_ view: RecordView) {
         bytes += view.length
         records.append(view)
+    }
+
+    /// Examines a stored frame of the log whose first record is at `first` (`Ledger.forEachFrame`),
+    /// as `admit`, `lacks` and `append` would examine its records one by one, with
+    /// `serverDevice`'s name never sent. A whole frame the client lacks entirely is taken as
+    /// stored (`EncodedRecords.append(frame:)`: the answer sends it as it is) when it fits the
+    /// page; when it does not and the page holds records, the page ends before it, so that the
+    /// next page starts on it. A frame the client holds entirely costs the page nothing.
+    package mutating func take(_ frame: SegmentReader.Frame, at first: UInt64, serverDevice: DeviceID) -> RecordIteration {
+        if first >= walkStart {
+            var lacked = 0
+            RecordStream.forEachValidated(in: frame.records) { view in
+                if lacks(view, serverDevice: serverDevice) { lacked += 1 }
+            }
+            if lacked == 0 {
+                cursor = first + UInt64(frame.count)
+                return .continue
+            }
+            if lacked == frame.count && frame.columnar {
+                if records.count + frame.count <= limit && bytes + frame.records.count <= maximumBytes {
+                    records.append(frame: frame)
+                    bytes += frame.records.count
+                    cursor = first + UInt64(frame.count)
+                    return .continue
+                }
+                if records.count > 0 {
+                    more = true
+                    return .stop
+                }
+            }
+        }
+        var position = first
+        var iteration = RecordIteration.continue
+        RecordStream.forEachValidated(in: frame.records) { view in
+            defer { position += 1 }
+            guard iteration == .continue, position >= walkStart else { return }
+            guard admit(position: position) else {
+                iteration = .stop
+                return
+            }
+            if lacks(view, serverDevice: serverDevice) { append(view) }
+        }
+        return iteration
+    }
+
+    /// Whether the client lacks a record of the store's log whose own device is `serverDevice`.
+    private mutating func lacks(_ view: RecordView, serverDevice: DeviceID) -> Bool {
+        view.kind == .deviceName ? view.device != serverDevice : lacks(device: view.device, seq: view.seq)
     }
 
     /// The answer, with what the store holds now.
