@@ -50,15 +50,11 @@ package struct EncodedRecords: Sendable {
     /// those frames' bytes (`frames`), so that a pull answer sends them as they are stored.
     package mutating func append(frame: SegmentReader.Frame) {
         let keepsFrames = frame.columnar && (count == 0 || frames != nil)
-        let kept = frames
+        // Taken out, not copied: the frames' bytes grow in place.
+        var kept = keepsFrames ? frames.take() ?? RecordFrames.Received(bytes: [], frameCount: 0) : nil
         append(validated: frame.records, count: frame.count)
+        kept?.append(stored: frame.stored)
         frames = kept
-        if keepsFrames {
-            if frames == nil { frames = RecordFrames.Received(bytes: [], frameCount: 0) }
-            frames!.append(stored: frame.stored)
-        } else {
-            frames = nil
-        }
     }
 
     package mutating func append(_ record: LedgerRecord) {

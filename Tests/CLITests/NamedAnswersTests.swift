@@ -146,7 +146,7 @@ import Testing
         defer { dir.remove() }
         let cli = try Self.ledger(dir)
         let found = try cli.run("station", "find", "新宿駅", "--json").stdout.split(separator: "\n")
-        // `find` matches 新宿 by prefix (a trailing 駅 is optional): the stations named 新宿駅 itself.
+        // `find 新宿駅` finds the names that begin with 新宿駅: the stations named 新宿駅 itself.
         let shinjuku = found.compactMap { line -> Int? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   object["name"] as? String == "新宿駅" else { return nil }

@@ -25,7 +25,8 @@ import Testing
         ("いい駅", .name, false, [102]),
         ("い", .any, false, [102, 103]),
         ("う", .any, true, [103, 104]),
-        ("え駅", .name, true, [104, 201]),    // a trailing 駅 is optional: え anywhere in a name
+        ("え駅", .name, true, [104]),         // a typed 駅 ends the name: names ending in え (as LIKE '%え駅%')
+        ("え", .name, true, [104, 201]),
         ("ウエエキ", .any, false, []),
         ("%", .any, true, []),
         ("本線", .line, false, [101, 102]),   // any part of an enabled line's name; 105 is disabled
