@@ -70,8 +70,9 @@ package struct PullPage {
     /// as `admit`, `lacks` and `append` would examine its records one by one, with
     /// `serverDevice`'s name never sent. A whole frame the client lacks entirely is taken as
     /// stored (`EncodedRecords.append(frame:)`: the answer sends it as it is) when it fits the
-    /// page; when it does not and the page holds records, the page ends before it, so that the
-    /// next page starts on it. A frame the client holds entirely costs the page nothing.
+    /// page; when it does not, the page holds records and an empty page could take it, the page
+    /// ends before it, so that the next page starts on it. A frame the client holds entirely
+    /// costs the page nothing.
     package mutating func take(_ frame: SegmentReader.Frame, at first: UInt64, serverDevice: DeviceID) -> RecordIteration {
         if first >= walkStart {
             var lacked = 0
@@ -89,7 +90,8 @@ package struct PullPage {
                     cursor = first + UInt64(frame.count)
                     return .continue
                 }
-                if records.count > 0 {
+                // Ending the page before it helps only if an empty page can take it whole.
+                if records.count > 0 && frame.count <= limit && frame.records.count <= maximumBytes {
                     more = true
                     return .stop
                 }
