@@ -1,8 +1,8 @@
 // How typed names are compared with the catalogue's, exactly as StationNameFolding.swift:
 // NFKC (full- and half-width forms: ＪＲ = JR, ｹ = ケ), then lower case, surrounding white space
 // trimmed (one catalogue name ends in a space), and ヶ, ヵ read as ケ (the catalogue writes 駒ヶ根
-// but 牛ケ原). For a STATION name a trailing 駅 is optional (a search keeps it); for readings katakana U+30A1…U+30F6
-// read as hiragana.
+// but 牛ケ原). For a STATION name a trailing 駅 is optional (a search keeps it); for readings
+// katakana U+30A1…U+30F6 read as hiragana.
 
 // CharacterSet.whitespacesAndNewlines: Unicode Zs, tab, U+000A…U+000D, U+0085, U+2028, U+2029.
 const EDGE_SPACE = /^[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+|[\t\n\v\f\r\u0085\u2028\u2029\p{Zs}]+$/gu;

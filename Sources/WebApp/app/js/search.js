@@ -4,8 +4,8 @@
 //   (Schemas/conformance.md "Name matching"): the text and the catalogue's words are folded alike
 //   (folding.js), then the folded text must begin the folded name (its 駅 kept, as the apps'
 //   LIKE 'word%' kept it: 津駅 does not find 津新町駅), the folded reading, or either (by 'any');
-//   anywhere in it with `partial`. An empty
-//   folded text matches nothing. Enabled stations, in s_id order.
+//   anywhere in it with `partial`. An empty folded text matches nothing. Enabled stations, in
+//   s_id order.
 // - `stationsNamed`: the names a STATION argument accepts (StationResolver.swift): the folded
 //   name or reading equals the folded text.
 // - `searchStations`: the app's search box: `matchStations` by name or reading, exact names
