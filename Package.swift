@@ -211,6 +211,7 @@ let package = Package(
             name: "SyncTests",
             dependencies: [
                 "LedgerCore", "LedgerSync", "SyncServer", "SyncServerPostgres", "SyncClient", "LedgerLoad",
+                "LedgerGenerator",  // PostgresStoreTests: a log of several pull spans
                 "oritsubushi",  // the end-to-end tests run the built executable
                 "LedgerTestSupport",  // CLIRunner, directorySnapshot
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -11,6 +11,14 @@ enum PostgresRecord {
         return ByteBuffer(bytes: encoder.bytes)
     }
 
+    /// Appends the 16 bytes of the `EventDigest` of `bytes` (its hex is the `digest` column),
+    /// for batches whose digests the database encodes or decodes in SQL.
+    static func writeDigest(of bytes: UnsafeRawBufferPointer, to buffer: inout ByteBuffer) {
+        let value = EventDigest.value(bytes)
+        buffer.writeInteger(value.high)
+        buffer.writeInteger(value.low)
+    }
+
     static func digest(_ bytes: ByteBuffer) -> String {
         Array(bytes.readableBytesView).withUnsafeBytes { EventDigest.hex($0) }
     }

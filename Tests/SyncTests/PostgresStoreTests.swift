@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import LedgerCore
+import LedgerGenerator
 import LedgerSync
 import LedgerTestSupport
 import PostgresNIO
@@ -226,6 +227,68 @@ struct PostgresStoreTests {
         #expect(aliceLeft.values.allSatisfy { $0 == 0 }, "left behind: \(aliceLeft)")
         #expect(bobLeft == bobRows && bobLeft["events"] == 1 && bobLeft["pairing_codes"] == 1, "\(bobLeft)")
         #expect(users == ["bob"])
+    }
+
+    /// A pull reads `PostgresStore.pullSpan` positions a query: a log of several spans, pulled in
+    /// pages that end inside spans, by a device holding part of it, arrives whole and once.
+    @Test("a pull across several spans of positions and pages brings every record once, as a local merge does")
+    func pullAcrossSpans() async throws {
+        let database = try await TestPostgres.database()
+        let store = database.store()
+        let server = try await StoreServer.start(store)
+        let token = try await Self.addUser(store, "alice")
+        let dir = try TemporaryDirectory("pg-spans")
+        defer { dir.remove() }
+        let events = Int(PostgresStore.pullSpan) * 2 + 1_234
+        let source = try Ledger.create(directory: dir.sub("source"), deviceName: "source")
+        var generator = HistoryGenerator(seed: 27, deviceCount: 3, catalog: .synthetic(), expectedEvents: events)
+        try HistoryWriter.write(events: events, from: &generator, into: source, batchSize: 7_000)
+        _ = try await SyncSession(connection: try SyncConnection(server: server.url, token: token)).run(source)
+
+        // A device holding the source's first 5,000 events (a merge of part of it) pulls the rest.
+        let partial = try Ledger.create(directory: dir.sub("partial"), deviceName: "partial")
+        let expected = try Ledger.create(directory: dir.sub("expected"), deviceName: "expected")
+        var records: [LedgerRecord] = []
+        try source.forEachRecord { view, _ in records.append(view.record) }
+        try partial.appendReplicated(records.prefix(5_000).filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
+        try expected.appendReplicated(records.filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
+        var session = SyncSession(connection: try SyncConnection(server: server.url, token: token))
+        session.framesPageSize = 3_001
+        _ = try await session.run(partial)
+        for ledger in [partial, expected] {
+            for device in source.versionVector.keys where device != source.localDevice {
+                #expect(ledger.versionVector[device] == source.versionVector[device], "device \(device)")
+            }
+        }
+        #expect(try partial.projection() == source.projection())
+        for ledger in [source, partial, expected] { ledger.close() }
+    }
+
+    @Test("a pull that meets a damaged row answers 503 naming it, and the user stays refused; a digest that is not hex too")
+    func pullMeetsDamage() async throws {
+        let database = try await TestPostgres.database()
+        let store = database.store(clock: DeviceClock(base: StoreFixture.now))
+        let server = try await StoreServer.start(store)
+        let alice = try await Self.addUser(store, "alice"), bob = try await Self.addUser(store, "bob")
+        let dir = try TemporaryDirectory("pg-pull-damage")
+        defer { dir.remove() }
+        var devices: [String: Int64] = [:]
+        for (name, token) in [("alice", alice), ("bob", bob)] {
+            let phone = try Ledger.create(directory: dir.sub(name), deviceName: name, clock: DeviceClock(base: StoreFixture.now))
+            for n in 0..<12 { _ = try phone.edit(UInt32(100 + n), date: .year(2000 + n)) }
+            _ = try await SyncSession(connection: try SyncConnection(server: server.url, token: token)).run(phone)
+            devices[name] = Int64(bitPattern: phone.localDevice.rawValue)
+            phone.close()
+        }
+        _ = try await database.sql("UPDATE events SET record = set_byte(record, 30, get_byte(record, 30) # 1) WHERE device = \(devices["alice"]!) AND seq = 5 RETURNING 'x'")
+        _ = try await database.sql("UPDATE events SET digest = 'not hex at all' WHERE device = \(devices["bob"]!) AND seq = 7 RETURNING 'x'")
+        for (name, token, seq) in [("alice", alice, 5), ("bob", bob, 7)] {
+            let (status, body) = try await server.call(.POST, "/v1/pull", token: token, try JSONSerialization.jsonObject(with: Data(try Wire.pull())))
+            let message = body["message"] as? String ?? ""
+            #expect(status == 503 && message.contains("seq \(seq):") && message.contains("does not match its digest"), "\(name): \(status) \(message)")
+            let (again, _) = try await server.call(.GET, "/v1/status", token: token)
+            #expect(again == 503, "\(name) stays refused until a repair")
+        }
     }
 
     /// The user's rows in every table with a `user_id` column (information_schema, so none is
