@@ -130,12 +130,18 @@ extension PostgresStore {
         return found.name
     }
 
-    /// One DELETE: the foreign keys cascade to tokens, devices, events, device names and quarantined rows.
+    /// One transaction: the user row is locked (a push in progress finishes first, a later one
+    /// finds no user), the user's events are deleted (they keep no foreign key, migration 4),
+    /// then the user row, whose foreign keys cascade to tokens, devices, device names, pairing
+    /// codes and quarantined rows.
     package func deleteUser(_ name: String) async throws {
-        var deleted = false
-        for try await _ in try await client.query("DELETE FROM users WHERE name = \(name) RETURNING id", logger: logger).decode(Int64.self) {
-            deleted = true
+        try await client.transaction(logger: logger) { connection in
+            var id: Int64?
+            for try await row in try await connection.query(
+                "SELECT id FROM users WHERE name = \(name) FOR UPDATE", logger: logger).decode(Int64.self) { id = row }
+            guard let id else { throw LedgerError(.usage, "no user '\(name)' in \(location.redacted)") }
+            try await connection.query("DELETE FROM events WHERE user_id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
         }
-        guard deleted else { throw LedgerError(.usage, "no user '\(name)' in \(location.redacted)") }
     }
 }

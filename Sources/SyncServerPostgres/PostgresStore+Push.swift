@@ -120,7 +120,10 @@ extension PostgresStore {
     /// first (the key decides) is a duplicate when its digest is equal and refused otherwise.
     /// Returns the number of such duplicates. The records and their digests go as one `bytea`
     /// each, and the database cuts the rows from them: the serve process sends a few arrays, not
-    /// a value per column and row, and learns only how many rows were inserted.
+    /// a value per column and row. The rows are first inserted plainly in a savepoint: under the
+    /// user row's lock and the device claims no other transaction inserts these ids, and
+    /// `ON CONFLICT` costs every row a speculative insertion. Only when the key refuses one is
+    /// the insert made again with `ON CONFLICT DO NOTHING`, counting what it inserted.
     private func insertEvents(_ admitted: AdmittedBatch, user id: Int64, from first: Int64,
                               _ connection: PostgresConnection) async throws -> Int {
         let count = admitted.eventCount
@@ -143,20 +146,31 @@ extension PostgresStore {
             records.writeBytes(encoded)
             PostgresRecord.writeDigest(of: encoded, to: &digests)
         }
-        var inserted = 0
-        for try await rows in try await connection.query("""
+        func insert(_ onConflict: String) -> PostgresQuery {
+            """
             WITH inserted AS (
                 INSERT INTO events (device, seq, user_id, position, kind, hlc, record, digest)
                 SELECT d, s, \(id), \(first) + n - 1, k, h, record, encode(substring(\(digests)::bytea FROM (n * 16 - 15)::integer FOR 16), 'hex')
                 FROM (SELECT d, s, k, h, n, substring(\(records)::bytea FROM o + 1 FOR l) AS record
                       FROM unnest(\(devices)::bigint[], \(seqs)::bigint[], \(kinds)::smallint[], \(hlcs)::bigint[],
                                   \(offsets)::integer[], \(lengths)::integer[]) WITH ORDINALITY AS v(d, s, k, h, o, l, n)) AS cut
-                ON CONFLICT (device, seq) DO NOTHING RETURNING 1)
+                \(unescaped: onConflict) RETURNING 1)
             SELECT count(*) FROM inserted
-            """, logger: logger).decode(Int64.self) { inserted = Int(rows) }
-        guard inserted < count else { return 0 }
-        // Rare: another instance inserted some of these ids first. Those rows sit at positions
-        // outside this push's, and each must be this very record.
+            """
+        }
+        try await connection.query("SAVEPOINT push_events", logger: logger)
+        do {
+            // Read to its end: the key's refusal may come after the answer began.
+            for try await _ in try await connection.query(insert(""), logger: logger).decode(Int64.self) {}
+            return 0
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {  // unique_violation
+            try await connection.query("ROLLBACK TO SAVEPOINT push_events", logger: logger)
+        }
+        var inserted = 0
+        for try await rows in try await connection.query(insert("ON CONFLICT (device, seq) DO NOTHING"), logger: logger)
+            .decode(Int64.self) { inserted = Int(rows) }
+        // Another instance inserted some of these ids first: the user's rows at positions
+        // outside this push's, each of which must be this very record.
         var pushed: [EventID: String] = [:]
         admitted.forEachEvent { view in
             pushed[view.eventID] = EventDigest.hex(UnsafeRawBufferPointer(start: view.base, count: view.length))
@@ -165,14 +179,27 @@ extension PostgresStore {
         for try await (device, seq, digest) in try await connection.query("""
             SELECT e.device, e.seq, e.digest FROM events e
             JOIN unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s) ON e.device = v.d AND e.seq = v.s
-            WHERE e.position < \(first) OR e.position >= \(first + Int64(count))
+            WHERE e.user_id = \(id) AND (e.position < \(first) OR e.position >= \(first + Int64(count)))
             """, logger: logger).decode((Int64, Int64, String).self) {
             let eventID = EventID(device: PostgresRecord.device(device), seq: UInt64(seq))
             guard pushed[eventID] == digest else { throw RecordChecks.differs(eventID) }
+            pushed[eventID] = nil
             duplicates += 1
         }
         guard duplicates == count - inserted else {
-            throw SyncServerError(.unavailable, "the database inserted \(inserted) of \(count) events and holds \(duplicates) of the others; nothing was written, retry the push")
+            // What the key refused is not among the user's rows: not the user's version of it.
+            var held = Set<EventID>()
+            for try await (device, seq) in try await connection.query("""
+                SELECT e.device, e.seq FROM events e JOIN unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s)
+                  ON e.device = v.d AND e.seq = v.s
+                WHERE e.user_id = \(id) AND e.position >= \(first) AND e.position < \(first + Int64(count))
+                """, logger: logger).decode((Int64, Int64).self) {
+                held.insert(EventID(device: PostgresRecord.device(device), seq: UInt64(seq)))
+            }
+            guard let refused = pushed.keys.filter({ !held.contains($0) }).min() ?? pushed.keys.min() else {
+                throw SyncServerError(.unavailable, "the database inserted \(inserted) of \(count) events; nothing was written, retry the push")
+            }
+            throw RecordChecks.differs(refused)
         }
         return duplicates
     }

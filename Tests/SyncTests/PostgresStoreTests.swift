@@ -229,6 +229,35 @@ struct PostgresStoreTests {
         #expect(users == ["bob"])
     }
 
+    /// A push inserts its rows without `ON CONFLICT` first; when the key refuses one (rows another
+    /// transaction inserted, here rows whose `devices.last_seq` was set back so that the
+    /// admission takes them for new), the insert is made again and the key decides: an equal
+    /// row is a duplicate, another version a 409, and nothing of a refused push stays.
+    @Test("rows inserted by another transaction first: equal ones count as duplicates, another version is refused, nothing half-written")
+    func keyDecides() async throws {
+        let database = try await TestPostgres.database()
+        let store = database.store(clock: DeviceClock(base: StoreFixture.now))
+        let server = try await StoreServer.start(store)
+        let alice = try await Self.addUser(store, "alice")
+        var (status, body) = try await server.call(.POST, "/v1/push", token: alice, try JSONSerialization.jsonObject(with: Data(try Wire.push((1...4).map { Wire.edit($0) }))))
+        #expect(status == 200 && body["appended"] as? Int == 4)
+        _ = try await database.sql("UPDATE devices SET last_seq = 2 RETURNING 'x'")
+        let before = try await database.sql("SELECT device || ' ' || seq || ' ' || position || ' ' || digest FROM events ORDER BY position")
+
+        // Seq 3 in another version: 409, and seq 5 is not kept either.
+        (status, body) = try await server.call(.POST, "/v1/push", token: alice, try JSONSerialization.jsonObject(with: Data(try Wire.push(
+            [Wire.edit(3, year: 1999), Wire.edit(4), Wire.edit(5)]))))
+        #expect(status == 409 && (body["message"] as? String)?.contains("\(EventID(device: Wire.device, seq: 3))") == true, "\(status) \(body)")
+        #expect(try await database.sql("SELECT device || ' ' || seq || ' ' || position || ' ' || digest FROM events ORDER BY position") == before)
+
+        // The same versions: two duplicates, seq 5 appended.
+        (status, body) = try await server.call(.POST, "/v1/push", token: alice, try JSONSerialization.jsonObject(with: Data(try Wire.push(
+            [Wire.edit(3), Wire.edit(4), Wire.edit(5)]))))
+        #expect(status == 200 && body["appended"] as? Int == 1 && body["duplicates"] as? Int == 2, "\(status) \(body)")
+        #expect(try await database.sql("SELECT seq::text FROM events ORDER BY seq") == ["1", "2", "3", "4", "5"])
+        #expect(try await database.sql("SELECT last_seq::text FROM devices") == ["5"])
+    }
+
     /// A pull reads `PostgresStore.pullSpan` positions a query: a log of several spans, pulled in
     /// pages that end inside spans, by a device holding part of it, arrives whole and once.
     @Test("a pull across several spans of positions and pages brings every record once, as a local merge does")
