@@ -24,7 +24,7 @@ extension PostgresStore {
         let rows = try await connection.query("""
             SELECT e.device, e.seq, e.record, e.digest FROM events e
             JOIN unnest(\(ids.map { PostgresRecord.key($0.device) })::bigint[], \(ids.map { Int64(clamping: $0.seq) })::bigint[]) AS v(d, s)
-              ON e.device = v.d AND e.seq = v.s AND e.user_id = \(userID)
+              ON e.device = v.d AND e.seq = v.s AND e.user_id + 0 = \(userID)
             """, logger: logger)
         var found = Set<EventID>()
         for try await (device, seq, bytes, digest) in rows.decode((Int64, Int64, ByteBuffer, String).self) {

@@ -123,7 +123,7 @@ extension PostgresStore {
         let rows = try await connection.query("""
             SELECT e.device, e.digest FROM events e
             JOIN unnest(\(devices.map(PostgresRecord.key))::bigint[], \(devices.map { Int64(clamping: held[$0]!) })::bigint[]) AS v(d, s)
-              ON e.device = v.d AND e.seq = v.s AND e.user_id = \(id)
+              ON e.device = v.d AND e.seq = v.s AND e.user_id + 0 = \(id)
             """, logger: Logger(label: "oritsubushi.postgres"))
         for try await (device, digest) in rows.decode((Int64, String).self) {
             digests[PostgresRecord.device(device).description] = digest

@@ -179,7 +179,7 @@ extension PostgresStore {
         for try await (device, seq, digest) in try await connection.query("""
             SELECT e.device, e.seq, e.digest FROM events e
             JOIN unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s) ON e.device = v.d AND e.seq = v.s
-            WHERE e.user_id = \(id) AND (e.position < \(first) OR e.position >= \(first + Int64(count)))
+            WHERE e.user_id + 0 = \(id) AND (e.position < \(first) OR e.position >= \(first + Int64(count)))
             """, logger: logger).decode((Int64, Int64, String).self) {
             let eventID = EventID(device: PostgresRecord.device(device), seq: UInt64(seq))
             guard pushed[eventID] == digest else { throw RecordChecks.differs(eventID) }
@@ -192,7 +192,7 @@ extension PostgresStore {
             for try await (device, seq) in try await connection.query("""
                 SELECT e.device, e.seq FROM events e JOIN unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s)
                   ON e.device = v.d AND e.seq = v.s
-                WHERE e.user_id = \(id) AND e.position >= \(first) AND e.position < \(first + Int64(count))
+                WHERE e.user_id + 0 = \(id) AND e.position >= \(first) AND e.position < \(first + Int64(count))
                 """, logger: logger).decode((Int64, Int64).self) {
                 held.insert(EventID(device: PostgresRecord.device(device), seq: UInt64(seq)))
             }
@@ -210,8 +210,11 @@ extension PostgresStore {
     /// not held: no stored seq exceeds 2^63 − 1.
     static func storedDigest(_ id: EventID, user: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> String? {
         guard let seq = Int64(exactly: id.seq) else { return nil }
+        // `user_id + 0`: found by the primary key, never by the user's position index, which a
+        // planner whose statistics predate a large push may choose (and walk a million rows).
+        // Every lookup by (device, seq) writes its user condition so (Schemas/server-store.md).
         let rows = try await connection.query(
-            "SELECT digest FROM events WHERE user_id = \(user) AND device = \(PostgresRecord.key(id.device)) AND seq = \(seq)", logger: logger)
+            "SELECT digest FROM events WHERE device = \(PostgresRecord.key(id.device)) AND seq = \(seq) AND user_id + 0 = \(user)", logger: logger)
         for try await digest in rows.decode(String.self) { return digest }
         return nil
     }
