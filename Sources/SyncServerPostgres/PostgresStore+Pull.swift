@@ -4,10 +4,13 @@ import PostgresNIO
 import SyncServer
 
 extension PostgresStore {
-    /// Positions read per query while filling a page. Each query answers one row: the span's
-    /// records concatenated in position order, their positions and their digests (`string_agg`),
-    /// so that the serve process handles three values per span instead of five per row.
+    /// Positions read per query while filling a page: at most the page's room (a JSON page of
+    /// 2,000 records reads 2,000 positions, not ten thousand it would mostly leave), at least
+    /// `pullSpanMinimum`, at most `pullSpan`. Each query answers one row: the span's records
+    /// concatenated in position order, their positions and their digests (`string_agg`), so that
+    /// the serve process handles three values per span instead of five per row.
     package static let pullSpan: Int64 = 10_000
+    static let pullSpanMinimum: Int64 = 500
 
     /// The records `have` lacks in position order from the cursor (the next position to examine:
     /// positions are assigned in push transactions, so a cursor is valid on every instance). Every
@@ -35,7 +38,7 @@ extension PostgresStore {
             page.start(end: UInt64(end))
             var from = Int64(page.cursor)
             scan: while from < end {
-                let to = from + Self.pullSpan
+                let to = from + min(Self.pullSpan, max(Self.pullSpanMinimum, Int64(page.room)))
                 let query: PostgresQuery = """
                     SELECT count(*), string_agg(int8send(position), ''::bytea ORDER BY position),
                            string_agg(record, ''::bytea ORDER BY position), string_agg(decode(digest, 'hex'), ''::bytea ORDER BY position)

@@ -48,6 +48,10 @@ package struct PullPage {
         return true
     }
 
+    /// How many more records the page takes by count (its byte bound aside): a store reading
+    /// ahead in spans reads no more than this many positions at a time for a page of lacked records.
+    package var room: Int { max(0, limit - records.count) }
+
     /// Whether the client lacks event `seq` of `device` (device names are the store's to decide).
     package mutating func lacks(device: DeviceID, seq: UInt64) -> Bool {
         // A log holds long runs of one device's events: the last device's seq is kept at hand.
