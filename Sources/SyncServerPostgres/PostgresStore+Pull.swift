@@ -99,7 +99,7 @@ extension PostgresStore {
     }
 
     /// The damage in positions `from..<to`, whose span did not read as sound: each row's bytes
-    /// against its digest and as one record, in position order.
+    /// against its digest and as one record, by device.
     private func damage(user: String, id: Int64, from: Int64, to: Int64, _ connection: PostgresConnection) async throws -> SyncServerError {
         let rows = try await connection.query("""
             SELECT device, seq, record, digest FROM events WHERE user_id = \(id) AND position >= \(from) AND position < \(to)
