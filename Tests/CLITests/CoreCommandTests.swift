@@ -5,6 +5,27 @@ import Testing
 
 /// End-to-end tests of the ledger-core commands through the built executable.
 @Suite struct CoreCommandTests {
+    /// `--since` as a Japanese keyboard types it reads as its ASCII spelling: full-width digits,
+    /// ー or − for the hyphen, a trailing JST (`TypedTime`).
+    @Test("replay --since reads full-width digits and a JST suffix as the ASCII time",
+          arguments: [("２０２６−１１−２２", "2026-11-22", 5), ("２０２６ー１１ー２３", "2026-11-23", 0),
+                      ("2026-11-22T11:59 JST", "2026-11-22T11:59", 5), ("２０２６-１１-２２Ｔ１２：０１ jst", "2026-11-22T12:01", 0)])
+    func sinceAsTyped(typed: String, ascii: String, lines: Int) throws {
+        let scratch = try TemporaryDirectory("cli-since")
+        defer { scratch.remove() }
+        let cli = CLIRunner(ledger: scratch.path + "/l")
+        #expect(try cli.run("init", "--device", "phone", "--no-catalog").status == 0)
+        for station in ["202919", "120004", "300290", "1130101", "1130102"] {
+            #expect(try cli.run("complete", station, "2013").status == 0)
+        }
+        let asTyped = try cli.run("replay", "--since", typed), plain = try cli.run("replay", "--since", ascii)
+        #expect(asTyped.status == 0 && plain.status == 0, "\(asTyped.stderr)")
+        #expect(asTyped.stdout == plain.stdout)
+        #expect(asTyped.stdout.split(separator: "\n").count == lines, "\(asTyped.stdout)")
+        let refused = try cli.run("replay", "--since", "２０２６年")
+        #expect(refused.status == 64 && refused.stderr.contains("ISO 8601"))
+    }
+
     @Test func recordReplayAndVerify() throws {
         let scratch = try TemporaryDirectory("cli")
         defer { scratch.remove() }

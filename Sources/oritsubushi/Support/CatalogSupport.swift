@@ -31,11 +31,11 @@ enum CatalogSupport {
         return try ProjectionUpdater.update(ledger)
     }
 
-    /// An ISO 8601 time (without an offset: Japan time) or Unix seconds. Every event of that
+    /// An ISO 8601 time (without an offset: Japan time) or Unix seconds (`TypedTime`). Every event of that
     /// millisecond is included. Commands call it from `validate()` too, so a bad time is a
     /// usage error before anything is opened.
     static func parseTime(_ text: String, option: String) throws(ValidationError) -> HybridTimestamp {
-        guard let ms = ISO8601.parseMilliseconds(text) else {
+        guard let ms = TypedTime.milliseconds(text) else {
             throw ValidationError("\(option) '\(text)' is not an ISO 8601 time or Unix seconds")
         }
         return HybridTimestamp(milliseconds: ms, counter: UInt16.max)

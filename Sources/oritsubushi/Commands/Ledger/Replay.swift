@@ -10,7 +10,7 @@ struct Replay: ParsableCommand {
     @Option(help: "Only this station (s_id, name or reading).") var station: String?
     @OptionGroup var qualifiers: StationQualifierOptions
     @Option(help: "Only this device (name or 16-hex-digit id).") var device: String?
-    @Option(help: "Only events at or after this time (ISO 8601; without an offset, Japan time).")
+    @Option(help: "Only events at or after this time (ISO 8601; without an offset or with JST, Japan time; full-width digits are read too).")
     var since: String?
     @Option(help: "Output format: text or jsonl.") var format: EventFormat = .text
     @Flag(help: "Also print catalogue-version and device-name records.") var all = false
@@ -22,7 +22,7 @@ struct Replay: ParsableCommand {
 
     /// `--since`: the first hlc of that millisecond.
     static func sinceTimestamp(_ text: String) throws(ValidationError) -> HybridTimestamp {
-        guard let ms = ISO8601.parseMilliseconds(text) else { throw ValidationError("--since '\(text)' is not an ISO 8601 time") }
+        guard let ms = TypedTime.milliseconds(text) else { throw ValidationError("--since '\(text)' is not an ISO 8601 time") }
         return HybridTimestamp(milliseconds: ms)
     }
 
