@@ -61,27 +61,27 @@ extension PostgresStore {
                 let full = records.withUnsafeReadableBytes { raw -> Bool? in
                     guard positions.readableBytes == Int(span.count) * 8, digests.readableBytes == Int(span.count) * 16 else { return nil }
                     var index = positions.readerIndex, digest = digests.readerIndex
-                    var full = false
+                    var full = false, sound = true
                     var count: Int64 = 0
                     do {
                         try RecordStream.forEach(in: raw) { (view: RecordView) -> RecordIteration in
                             count += 1
                             guard count <= span.count, let position = positions.getInteger(at: index, as: Int64.self),
                                   let high = digests.getInteger(at: digest, as: UInt64.self),
-                                  let low = digests.getInteger(at: digest + 8, as: UInt64.self) else { return .stop }
+                                  let low = digests.getInteger(at: digest + 8, as: UInt64.self) else { sound = false; return .stop }
                             index += 8
                             digest += 16
                             // Once the page is full the rest of the span is not examined.
                             guard page.admit(position: UInt64(position)) else { full = true; return .stop }
                             if view.hasEventID, !page.lacks(device: view.device, seq: view.seq) { return .continue }
                             let computed = EventDigest.value(view)
-                            guard computed.high == high, computed.low == low else { return .stop }
+                            guard computed.high == high, computed.low == low else { sound = false; return .stop }
                             page.append(view)
                             return .continue
                         }
                     } catch { return nil }
-                    // Stopped early and not full: a record is cut off, surplus, or not its digest.
-                    return full || count == span.count ? full : nil
+                    // A record surplus or not its digest, or (not full) fewer records than rows.
+                    return sound && (full || count == span.count) ? full : nil
                 }
                 guard let full else { throw try await damage(user: user, id: id, from: from, to: to, connection) }
                 if full { break scan }

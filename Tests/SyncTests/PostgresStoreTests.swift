@@ -299,10 +299,11 @@ struct PostgresStoreTests {
         let store = database.store(clock: DeviceClock(base: StoreFixture.now))
         let server = try await StoreServer.start(store)
         let alice = try await Self.addUser(store, "alice"), bob = try await Self.addUser(store, "bob")
+        let carol = try await Self.addUser(store, "carol")
         let dir = try TemporaryDirectory("pg-pull-damage")
         defer { dir.remove() }
         var devices: [String: Int64] = [:]
-        for (name, token) in [("alice", alice), ("bob", bob)] {
+        for (name, token) in [("alice", alice), ("bob", bob), ("carol", carol)] {
             let phone = try Ledger.create(directory: dir.sub(name), deviceName: name, clock: DeviceClock(base: StoreFixture.now))
             for n in 0..<12 { _ = try phone.edit(UInt32(100 + n), date: .year(2000 + n)) }
             _ = try await SyncSession(connection: try SyncConnection(server: server.url, token: token)).run(phone)
@@ -311,7 +312,14 @@ struct PostgresStoreTests {
         }
         _ = try await database.sql("UPDATE events SET record = set_byte(record, 30, get_byte(record, 30) # 1) WHERE device = \(devices["alice"]!) AND seq = 5 RETURNING 'x'")
         _ = try await database.sql("UPDATE events SET digest = 'not hex at all' WHERE device = \(devices["bob"]!) AND seq = 7 RETURNING 'x'")
-        for (name, token, seq) in [("alice", alice, 5), ("bob", bob, 7)] {
+        // Carol's damaged row is moved to her last position: the last record its span holds.
+        _ = try await database.sql("""
+            UPDATE events SET record = set_byte(record, 30, get_byte(record, 30) # 1),
+                position = (SELECT next_position FROM users WHERE name = 'carol')
+            WHERE device = \(devices["carol"]!) AND seq = 12 RETURNING 'x'
+            """)
+        _ = try await database.sql("UPDATE users SET next_position = next_position + 1 WHERE name = 'carol' RETURNING 'x'")
+        for (name, token, seq) in [("alice", alice, 5), ("bob", bob, 7), ("carol", carol, 12)] {
             let (status, body) = try await server.call(.POST, "/v1/pull", token: token, try JSONSerialization.jsonObject(with: Data(try Wire.pull())))
             let message = body["message"] as? String ?? ""
             #expect(status == 503 && message.contains("seq \(seq):") && message.contains("does not match its digest"), "\(name): \(status) \(message)")
