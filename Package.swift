@@ -91,6 +91,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // NIOLockedValueBox, not Synchronization.Mutex, for every lock that threads
+                // contend for: ThreadSanitizer sees its pthread mutex (RELIABILITY.md).
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,6 +114,7 @@ let package = Package(
             dependencies: [
                 "LedgerCore", "LedgerSync", "SyncServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // TLS to the database (`sslmode`, `sslrootcert`), the library postgres-nio uses.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import LedgerCore
+import NIOConcurrencyHelpers
 import PostgresNIO
-import Synchronization
 import SyncServer
 
 /// How long the PostgreSQL store waits to reach the database: postgres-nio's pool retries an
@@ -70,9 +70,9 @@ enum PostgresDeadline {
 
     /// Set once the pool hands the request a connection.
     private final class Lease: Sendable {
-        private let leased = Mutex(false)
-        func mark() { leased.withLock { $0 = true } }
-        var isMarked: Bool { leased.withLock { $0 } }
+        private let leased = NIOLockedValueBox(false)
+        func mark() { leased.withLockedValue { $0 = true } }
+        var isMarked: Bool { leased.withLockedValue { $0 } }
     }
 
     /// A failure of the connection rather than of the request: no server message (refused,

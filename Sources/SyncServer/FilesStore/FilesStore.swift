@@ -25,7 +25,8 @@ package final class FilesStore: SyncStorage {
     let pool: LedgerPool
     let tokens: TokenIndex
     private let threads: NIOThreadPool
-    /// `DATA/LOCK`: one `serve` per data directory (the per-user actors are its only writers).
+    /// `DATA/LOCK`: one `serve` per data directory (the per-user actors are its only writers). A
+    /// `Mutex`, as the lock is not `Sendable`; only `close()` takes it, so no thread contends.
     private let lock: Mutex<LedgerLock?>
 
     var ledgersPath: String { Path.join(dataDirectory, Self.ledgersDirectory) }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every user's `UserLedger` (one per user generation, so one user's requests are serialised by
 /// exactly one actor) and which of them hold an open ledger: at most `capacity`, the least
@@ -15,14 +15,14 @@ final class LedgerPool: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
     /// The user's ledger of this generation, made when there is none; one of an older
     /// generation is returned in `retired` for the caller to close.
     func ledger(for user: String, generation: String, make: () -> UserLedger) -> (ledger: UserLedger, retired: UserLedger?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let ledger = state.users[user], ledger.generation == generation { return (ledger, nil) }
             let old = state.users[user]
             if old != nil { state.lastUse[user] = nil }
@@ -35,7 +35,7 @@ final class LedgerPool: Sendable {
     /// Removes every user whose generation is not the one given (deleted users have none) and
     /// returns their ledgers for the caller to retire.
     func retire(keeping generations: [String: String]) -> [UserLedger] {
-        state.withLock { state in
+        state.withLockedValue { state in
             let gone = state.users.filter { generations[$0.key] != $0.value.generation }
             for name in gone.keys {
                 state.users[name] = nil
@@ -45,13 +45,13 @@ final class LedgerPool: Sendable {
         }
     }
 
-    var all: [UserLedger] { state.withLock { Array($0.users.values) } }
+    var all: [UserLedger] { state.withLockedValue { Array($0.users.values) } }
 
     /// Ledgers open now (tests check that start-up opens none).
-    var openCount: Int { state.withLock { $0.openCount } }
+    var openCount: Int { state.withLockedValue { $0.openCount } }
 
     func touch(_ user: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.lastUse[user] != nil else { return }
             state.tick += 1
             state.lastUse[user] = state.tick
@@ -60,7 +60,7 @@ final class LedgerPool: Sendable {
 
     /// Notes that `user`'s ledger opened; returns the ledgers to close to stay within capacity.
     func opened(_ user: String) -> [UserLedger] {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.openCount += 1
             state.tick += 1
             state.lastUse[user] = state.tick
@@ -73,7 +73,7 @@ final class LedgerPool: Sendable {
     }
 
     func closed(_ ledger: UserLedger) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.openCount -= 1
             // A retired generation's entry is gone already (its successor may be in use).
             if state.users[ledger.user] === ledger { state.lastUse[ledger.user] = nil }

@@ -1,5 +1,5 @@
 import LedgerCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Token hash → user, and user → generation, from `DATA/users.json`, rebuilt when the file
 /// changes: every lookup stats the file (inode, size, mtime; `UserStore` replaces it by rename,
@@ -17,7 +17,7 @@ final class TokenIndex: Sendable {
 
     private let users: UserStore
     private let reloaded: @Sendable ([String: String]) -> Void
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(users: UserStore, reloaded: @escaping @Sendable (_ generations: [String: String]) -> Void) {
         self.users = users
@@ -36,10 +36,10 @@ final class TokenIndex: Sendable {
 
     private func current() throws -> State {
         let stamp = users.stamp
-        if let state = state.withLock({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
+        if let state = state.withLockedValue({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
         let index = try users.accountIndex()
         let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations)
-        state.withLock { $0 = fresh }
+        state.withLockedValue { $0 = fresh }
         reloaded(index.generations)
         return fresh
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Wrong pairing codes per client address: at most `allowed` in any `window`, then 429 with
 /// `Retry-After` until the oldest of them leaves the window. A code has 40 random bits, so at
@@ -9,7 +9,7 @@ final class PairingRateLimiter: Sendable {
     let allowed: Int
     let window: Int64
     let maximumAddresses: Int
-    private let failures = Mutex<[String: [Int64]]>([:])
+    private let failures = NIOLockedValueBox<[String: [Int64]]>([:])
 
     init(allowed: Int = 5, windowMilliseconds: Int64 = 60_000, maximumAddresses: Int = 10_000) {
         self.allowed = allowed
@@ -19,7 +19,7 @@ final class PairingRateLimiter: Sendable {
 
     /// Throws 429 when `address` has used up its wrong tries.
     func check(_ address: String, now: Int64) throws {
-        let wait: Int64? = failures.withLock { failures in
+        let wait: Int64? = failures.withLockedValue { failures in
             let recent = (failures[address] ?? []).filter { $0 > now - window }
             failures[address] = recent.isEmpty ? nil : recent
             guard recent.count >= allowed, let oldest = recent.first else { return nil }
@@ -34,7 +34,7 @@ final class PairingRateLimiter: Sendable {
 
     /// Notes one wrong code from `address`.
     func fail(_ address: String, now: Int64) {
-        failures.withLock { failures in
+        failures.withLockedValue { failures in
             if failures[address] == nil, failures.count >= maximumAddresses {
                 let stale = failures.min { ($0.value.last ?? 0) < ($1.value.last ?? 0) }?.key
                 if let stale { failures[stale] = nil }

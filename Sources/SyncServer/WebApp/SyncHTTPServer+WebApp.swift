@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import LedgerCore
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The phone app's routes (Schemas/sync-api.yaml): its files at `/app/` (the executable's own
 /// copy, `WebAppAssets`), `/` redirecting there, the catalogue document at `/v1/catalog`, and the
@@ -53,13 +53,13 @@ extension SyncHTTPServer {
     /// `GET /v1/catalog`: the catalogue document, made once by `document` at first use.
     static func addCatalog(to router: Router<SyncRequestContext>, storage: any SyncStorage,
                            document: (@Sendable () throws -> [UInt8])?) {
-        let cache = Mutex<StaticPayload?>(nil)
+        let cache = NIOLockedValueBox<StaticPayload?>(nil)
         router.get("/v1/catalog") { request, _ in
             _ = try await authenticate(request, storage)
             guard let document else {
                 throw SyncServerError(.notFound, "this server serves no catalogue document")
             }
-            let payload = try cache.withLock { cached in
+            let payload = try cache.withLockedValue { cached in
                 if let cached { return cached }
                 let made = StaticPayload(try document(), contentType: "application/json")
                 cached = made
