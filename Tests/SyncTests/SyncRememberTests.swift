@@ -69,7 +69,10 @@ struct SyncRememberTests {
         #expect(try status(laptop)["pending_push"] as? Int == 0)
         // The server is remembered, the token is not: it must come from somewhere.
         #expect(try CLI.run("sync", "--ledger", laptop).status == 64)
-        try CLI.run(["sync", "--ledger", laptop], environment: ["ORITSUBUSHI_TOKEN": token]).expectSuccess()
+        // The summary in Japanese with --lang ja, as `merge` writes it.
+        let japanese = try CLI.run(["sync", "--ledger", laptop, "--lang", "ja"], environment: ["ORITSUBUSHI_TOKEN": token])
+        japanese.expectSuccess()
+        #expect(japanese.stdout == "\(url) と同期しました: 0件を受信、0件を送信。新しい競合 0件\n", "\(japanese.stdout)")
         let exports = try [phone, laptop].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
         #expect(exports[0] == exports[1] && exports[0].contains("小田原"))
         #expect(server.stop() == 0)

@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// The wording of the edit commands, `history`, `replay`, `conflicts` and `merge` in one place,
+/// The wording of the edit commands, `history`, `replay`, `conflicts`, `merge` and `sync` in one place,
 /// in `ja` (the apps' words: 乗下車日, メモ) or `en` (`--lang`, `LanguageOptions`). Errors stay
 /// in English; JSON never depends on the language.
 struct Words {
@@ -48,6 +48,11 @@ struct Words {
     func conflictCount(_ n: Int) -> String { ja ? "競合 \(n)件" : Plural.count(n, "conflict") }
     func moreConflicts(_ n: Int) -> String {
         ja ? "… ほか\(n)件: `oritsubushi conflicts` で表示" : "… and \(n) more: run `oritsubushi conflicts`"
+    }
+    func synced(with server: String, pulled: Int, pushed: Int, newConflicts: Int, catalogueVersion: UInt32?) -> String {
+        let version = catalogueVersion.map { ja ? "。\(self.catalogueVersion) \($0)" : "; \(self.catalogueVersion) \($0)" } ?? ""
+        return ja ? "\(server) と同期しました: \(pulled)件を受信、\(pushed)件を送信。新しい競合 \(newConflicts)件\(version)"
+                  : "synced with \(server): pulled \(Plural.count(pulled, "event")), pushed \(pushed); \(Plural.count(newConflicts, "new conflict"))\(version)"
     }
     func merged(events: Int, from other: String, batches: Int, duplicates: Int, newConflicts: Int) -> String {
         ja ? "\(other) から \(events)件の記録を取り込みました (\(batches)回に分けて、\(duplicates)件は既に保持)。新しい競合 \(newConflicts)件"

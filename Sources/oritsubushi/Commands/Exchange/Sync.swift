@@ -35,6 +35,7 @@ struct Sync: AsyncParsableCommand {
     @Flag(help: "Do not keep the --token in the ledger's sync-token file.") var noSaveToken = false
     @Flag(help: "Move another device's events that this ledger received from a copied ledger (by merge) to a new device id, and sync them.")
     var rehome = false
+    @OptionGroup var language: LanguageOptions
 
     func run() async throws {
         let server = try server ?? Self.rememberedServer(ledgerDirectory: options.directory)
@@ -67,11 +68,10 @@ struct Sync: AsyncParsableCommand {
             try CarryOverPlanner.settle(ledger, projection: &projection)
             try ProjectionStore.save(&projection, ledger: ledger)
         }
-        let names = ledger.deviceNameTable
-        var line = "synced with \(server): pulled \(Plural.count(report.pulled, "event")), pushed \(report.pushed); \(Plural.count(report.newConflicts.count, "new conflict"))"
-        if let version = report.catalogVersion { line += "; catalogue version \(version)" }
-        print(line)
-        ConflictText(names: names, labels: StationLabel(ledger: ledger), words: Words(.en)).printSome(report.newConflicts)
+        let words = Words(language.language)
+        print(words.synced(with: server, pulled: report.pulled, pushed: report.pushed, newConflicts: report.newConflicts.count,
+                           catalogueVersion: report.catalogVersion))
+        ConflictText(names: ledger.deviceNameTable, labels: StationLabel(ledger: ledger), words: words).printSome(report.newConflicts)
     }
 }
 
