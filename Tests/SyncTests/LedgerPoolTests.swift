@@ -5,8 +5,8 @@ import Testing
 /// The files store's pool of open ledgers, met by many threads at once. Every request opens or
 /// touches its user's entry, so its lock is the most contended one in the server; under
 /// ThreadSanitizer (Tools/ci-sanitizers) this suite shows that the sanitizer sees the lock: with
-/// `Synchronization.Mutex`, whose contended path is a futex the sanitizer cannot see, it reported
-/// a data race here in every run (RELIABILITY.md).
+/// `Synchronization.Mutex`, whose contended path is a futex the sanitizer cannot see, it reports
+/// a data race here (RELIABILITY.md).
 @Suite struct LedgerPoolTests {
     @Test("threads opening and touching ledgers at once lose no count")
     func contendedPool() {
