@@ -44,7 +44,8 @@ struct Init: ParsableCommand {
     static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "device" }
-        let name = String(cString: buffer)
+        // A name of exactly 256 bytes comes without its NUL: the buffer ends it.
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? "device" : name
     }
 }
