@@ -26,7 +26,7 @@ import Glibc
             process.arguments = ["complete", station, "2013-09-\(index + 1)", "--ledger", work + "/ledger"]
             process.environment = ["ORITSUBUSHI_NOW": CLIRunner.pinnedNow, "PATH": "/usr/bin:/bin"]
             let output = "\(work)/out.\(index)"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            try #require(FileManager.default.createFile(atPath: output, contents: nil), "\(output)")
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
             process.standardOutput = handle
             process.standardError = handle

@@ -37,7 +37,8 @@ import Testing
 
     @Test(arguments: inputs("regressions/segment"))
     func regression(_ path: String) throws {
-        fuzzing.run(try PosixFileSystem().readFile(path))
+        // A regression input must read without a crash; how much of it reads back varies.
+        _ = fuzzing.run(try PosixFileSystem().readFile(path))
     }
 
     @Test(arguments: inputs("corpus/catalog-dump") + inputs("regressions/catalog-dump"))

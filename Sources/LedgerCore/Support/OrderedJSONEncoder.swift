@@ -1,5 +1,3 @@
-import LedgerCore
-
 /// The one writer of the ledger's JSON documents whose key order is documented: the views' (map
 /// pins, nearby lines, GeoJSON, the report's map data) and the CLI's JSON lines (`station find
 /// --json`, `export --format jsonl`, `history --format jsonl`): their `Encodable` types written

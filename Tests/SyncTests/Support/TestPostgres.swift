@@ -100,7 +100,7 @@ enum TestPostgres {
     static func database() async throws -> Database {
         let admin = try PostgresLocation(url: url ?? "")
         let name = "oritsubushi_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        try await withClient(admin) { client in
+        _ = try await withClient(admin) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         }
         var location = admin
