@@ -92,6 +92,9 @@ import Testing
         (["import", "oritsubushi-tsv", "FILE", "--dry-run"], "201111\t20130901\t1700000000\t\n300260\t20140000\t1700000001\tメモ\n",
          ["201111  津駅  東海旅客鉄道  紀勢本線: date 2013-09-01", "300260  津駅  伊勢鉄道  伊勢線: date 2014, memo set",
           "dry run: would import 2 rows: 2 events to append, 0 rows unchanged; nothing was written"]),
+        (["import", "oritsubushi-tsv", "FILE", "--dry-run", "--lang", "ja"], "201111\t20130901\t1700000000\t\n300260\t20140000\t1700000001\tメモ\n",
+         ["201111  津駅  東海旅客鉄道  紀勢本線: 乗下車日 2013年9月1日", "300260  津駅  伊勢鉄道  伊勢線: 乗下車日 2014年頃、メモ設定",
+          "試行: 2行を取り込む予定 (記録 2件を追加、0行は変更なし)。何も書き込んでいません"]),
     ])
     func dryRun(_ arguments: [String], _ content: String, _ expected: [String]) throws {
         let (work, cli) = try Self.fixture.copy()

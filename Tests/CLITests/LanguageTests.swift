@@ -212,7 +212,8 @@ import Testing
         let (dir, cli) = try Self.ledger()
         defer { dir.remove() }
         let before = try directorySnapshot(dir.sub("l"))
-        for arguments in [["stats", "dates"], ["station", "show", "300260"], ["station", "find", "津"], ["history", "300260"], ["replay"]] {
+        for arguments in [["stats", "dates"], ["station", "show", "300260"], ["station", "find", "津"], ["history", "300260"], ["replay"],
+                          ["sync", "--server", "http://127.0.0.1:9"], ["import", "oritsubushi-tsv", "missing.tsv"]] {
             let flag = try cli.run(arguments + ["--lang", "fr"])
             #expect(flag.status == 64, "\(arguments): \(flag.stderr)")
             #expect(flag.stderr.contains("--lang"), "\(flag.stderr)")

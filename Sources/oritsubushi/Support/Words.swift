@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// The wording of the edit commands, `history`, `replay`, `conflicts`, `merge` and `sync` in one place,
+/// The wording of the edit commands, `history`, `replay`, `conflicts`, `merge`, `sync` and `import` in one place,
 /// in `ja` (the apps' words: 乗下車日, メモ) or `en` (`--lang`, `LanguageOptions`). Errors stay
 /// in English; JSON never depends on the language.
 struct Words {
@@ -53,6 +53,18 @@ struct Words {
         let version = catalogueVersion.map { ja ? "。\(self.catalogueVersion) \($0)" : "; \(self.catalogueVersion) \($0)" } ?? ""
         return ja ? "\(server) と同期しました: \(pulled)件を受信、\(pushed)件を送信。新しい競合 \(newConflicts)件\(version)"
                   : "synced with \(server): pulled \(Plural.count(pulled, "event")), pushed \(pushed); \(Plural.count(newConflicts, "new conflict"))\(version)"
+    }
+    // Import (`import oritsubushi-tsv|sqlite`).
+    func importPlanned(rows: Int, events: Int, unchanged: Int) -> String {
+        ja ? "試行: \(rows)行を取り込む予定 (記録 \(events)件を追加、\(unchanged)行は変更なし)。何も書き込んでいません"
+           : "dry run: would import \(Plural.count(rows, "row")): \(Plural.count(events, "event")) to append, \(Plural.count(unchanged, "row")) unchanged; nothing was written"
+    }
+    func imported(rows: Int, events: Int, unchanged: Int) -> String {
+        ja ? "\(rows)行を取り込みました (記録 \(events)件を追加、\(unchanged)行は変更なし)"
+           : "imported \(Plural.count(rows, "row")): \(Plural.count(events, "event")) appended, \(Plural.count(unchanged, "row")) unchanged"
+    }
+    func carryOversAppended(_ events: Int) -> String {
+        ja ? "新しい駅IDへの引き継ぎ: 記録 \(events)件を追加" : "carry-overs: \(Plural.count(events, "event")) appended"
     }
     func merged(events: Int, from other: String, batches: Int, duplicates: Int, newConflicts: Int) -> String {
         ja ? "\(other) から \(events)件の記録を取り込みました (\(batches)回に分けて、\(duplicates)件は既に保持)。新しい競合 \(newConflicts)件"

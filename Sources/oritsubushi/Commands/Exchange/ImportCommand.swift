@@ -31,11 +31,12 @@ struct ImportCommand: ParsableCommand {
             for error in skipped { bad.add(error) }
             try bad.check(source: file)
         }
+        let words = Words(flags.language.language)
         if flags.dryRun {
-            let labels = StationLabel(ledger: ledger), words = Words(.en)
+            let labels = StationLabel(ledger: ledger)
             for draft in plan.drafts { print(StationEditing.describe(draft, labels, words)) }
             for error in skipped { Terminal.error("would skip: \(error.description)") }
-            print("dry run: would import \(Plural.count(plan.validRows, "row")): \(Plural.count(plan.drafts.count, "event")) to append, \(Plural.count(plan.validRows - plan.drafts.count, "row")) unchanged; nothing was written")
+            print(words.importPlanned(rows: plan.validRows, events: plan.drafts.count, unchanged: plan.validRows - plan.drafts.count))
             return
         }
         let before = ledger.recordCount
@@ -43,7 +44,7 @@ struct ImportCommand: ParsableCommand {
         try projection.applyAppended(events, since: before, ledger: ledger)
         let carried = events.isEmpty ? [] : try CarryOverPlanner.settle(ledger, projection: &projection)
         try ProjectionStore.save(&projection, ledger: ledger)
-        if !carried.isEmpty { print("carry-overs: \(Plural.count(carried.count, "event")) appended") }
+        if !carried.isEmpty { print(words.carryOversAppended(carried.count)) }
         for row in plan.unknownDates {
             Terminal.error("warning: comp_date \(row.compDate) of station \(row.station) (\(file), \(rowWord) \(row.line)) is shown by the apps as 日付不明; imported as 1 (date unknown)")
         }
@@ -51,7 +52,8 @@ struct ImportCommand: ParsableCommand {
             Terminal.error("warning: \(Plural.count(plan.clampedToImportTime, "row")) had an update_date later than now; their events carry the import time instead")
         }
         for error in skipped { Terminal.error("skipped: \(error.description)") }
-        print("imported \(Plural.count(plan.validRows, "row")): \(Plural.count(plan.drafts.count, "event")) appended, \(Plural.count(plan.validRows - plan.drafts.count, "row")) unchanged")
+        print(words.imported(rows: plan.validRows, events: plan.drafts.count, unchanged: plan.validRows - plan.drafts.count))
+        // The one line scripts read, the same in every language.
         if flags.skipInvalid { print("imported \(plan.validRows), skipped \(skipped.count)") }
     }
 }
@@ -60,6 +62,7 @@ struct ImportCommand: ParsableCommand {
 struct ImportFlags: ParsableArguments {
     @Flag(help: "Import the valid rows, print each invalid one with its reason, and exit 0.") var skipInvalid = false
     @Flag(help: "Check every row and print the events the import would append, without writing anything.") var dryRun = false
+    @OptionGroup var language: LanguageOptions
 }
 
 struct ImportTSV: ParsableCommand {
