@@ -165,10 +165,17 @@ struct ServeOperabilityTests {
             let waited = Date().timeIntervalSince(started)
             #expect(refused == 503, "attempt \(attempt): \(refused) \(String(decoding: body, as: UTF8.self))")
             #expect(headers.first(name: "retry-after") != nil, "attempt \(attempt)")
-            // The product waits at most 10 s for a connection; the rest is a loaded 2-core
-            // machine running the whole suite (13.6 s was seen there).
-            #expect(waited < 20, "attempt \(attempt) waited \(waited) s")
+            // Without the deadline postgres-nio's pool fails a waiting request after a minute.
+            // The product's 10 s is shown by its log below; a wall-clock bound here only tells
+            // a deadline from none, because on a loaded 2-core machine running the whole suite
+            // the test and the server wait for the CPU too (13.6 s and 23.7 s were seen there,
+            // 10.0 s alone).
+            #expect(waited < 45, "attempt \(attempt) waited \(waited) s")
         }
+        let expired = server.log.split(separator: "\n")
+            .filter { $0.contains("no database connection within the deadline") && $0.contains("seconds=10 ") }.count
+        // The first attempt may meet a cut connection instead (logged as a failed connection).
+        #expect(expired >= 2, "the 10-s deadline did not answer the outage:\n\(server.log)")
 
         try await database.allowConnections(true)
         let resumed = Date().addingTimeInterval(60)
