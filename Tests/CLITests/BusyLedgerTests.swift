@@ -62,7 +62,7 @@ import Glibc
         lock.release()
         #expect(result.status == 75, "\(command): \(result.stderr)")
         #expect(result.stderr.hasPrefix("error: ledger is locked by pid \(getpid());"), "\(result.stderr)")
-        #expect(elapsed < 5)
+        #expect(elapsed < 9)  // not the 10-s default wait; the rest is a loaded machine
         #expect(snapshotDifferences(before, try directorySnapshot(work)).isEmpty)
     }
 
@@ -97,7 +97,7 @@ import Glibc
         let result = try cli.run("complete", "201111", "2013", "--wait", "1")
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 75 && result.stderr.contains("ledger is locked by pid \(getpid()) (waited 1 s)"), "\(result.stderr)")
-        #expect(elapsed >= 1 && elapsed < 6, "\(elapsed)")
+        #expect(elapsed >= 1 && elapsed < 9, "\(elapsed)")  // 1 s, not the 10-s default
     }
 
     @Test("readers never wait for readers; a writer waits for them")

@@ -59,8 +59,9 @@ struct ServeOperabilityTests {
         let started = Date()
         let slow = try RawConnection(port: server.port)
         try slow.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // never finished
-        #expect(slow.waitForClose(seconds: 8), "a half-sent head holds the connection")
-        #expect(Date().timeIntervalSince(started) < 6)
+        // Closed by the 1-s timeout, not the 10-s default; the rest of the bound is a loaded machine.
+        #expect(slow.waitForClose(seconds: 9), "a half-sent head holds the connection")
+        #expect(Date().timeIntervalSince(started) < 9.5)
 
         let idle = try RawConnection(port: server.port)
         try idle.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -143,7 +144,8 @@ struct ServeOperabilityTests {
             let result = try CLI.run(command, environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "10"])
             #expect(result.status == 69, "\(command): \(result.stderr)")
             #expect(result.stderr.contains("cannot use the PostgreSQL store"), "\(result.stderr)")
-            #expect(Date().timeIntervalSince(started) < 20, "\(command) took \(Date().timeIntervalSince(started)) s")
+            // The 10-s deadline, not the pool's one-minute retry (see databaseOutage).
+            #expect(Date().timeIntervalSince(started) < 45, "\(command) took \(Date().timeIntervalSince(started)) s")
         }
     }
 
