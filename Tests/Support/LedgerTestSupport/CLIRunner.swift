@@ -7,7 +7,7 @@ import Foundation
 /// the machine (`ORITSUBUSHI_TOKEN`, `ORITSUBUSHI_SIMULATE_FAULT`, and `ORITSUBUSHI_LANG` and `LANG`,
 /// which pick the output language: without them it is English), then `ORITSUBUSHI_LEDGER` and
 /// `ORITSUBUSHI_NOW` when set here, then `environment`. Output goes to temporary files, not pipes,
-/// so that a grandchild holding a descriptor (a lock holder, a server) cannot block the read.
+/// (`OutputFiles`).
 package struct CLIRunner: Sendable {
     package struct Result: Sendable {
         package var status: Int32
@@ -87,23 +87,8 @@ package struct CLIRunner: Sendable {
         variables.merge(extra) { $1 }
         process.environment = variables
 
-        let temporary = FileManager.default.temporaryDirectory
-        let outFile = temporary.appendingPathComponent("oritsubushi-cli-\(UUID().uuidString).out")
-        let errFile = temporary.appendingPathComponent("oritsubushi-cli-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
-        }
-        let out = try FileHandle(forWritingTo: outFile)
-        let err = try FileHandle(forWritingTo: errFile)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
+        let output = try OutputFiles(prefix: "oritsubushi-cli")
+        output.attach(to: process)
         let input = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
@@ -113,7 +98,7 @@ package struct CLIRunner: Sendable {
         }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: (try? Data(contentsOf: outFile)) ?? Data(), as: UTF8.self),
-                      stderr: String(decoding: (try? Data(contentsOf: errFile)) ?? Data(), as: UTF8.self))
+                      stdout: String(decoding: output.stdout, as: UTF8.self),
+                      stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerLoad
+import LedgerTestSupport
 
 /// Runs the built `load-generator` (Tools/load's driver) as a child process and reads its JSON
 /// report. The bounded load tests run it in its own process, not in the test process: there
@@ -21,22 +22,8 @@ enum LoadGeneratorProcess {
         process.executableURL = folder.appendingPathComponent("load-generator")
         process.arguments = ["--executable", oritsubushi, "--json"] + arguments
         // Files, not pipes: the server it starts inherits nothing that could block a read.
-        let temporary = FileManager.default.temporaryDirectory
-        let outFile = temporary.appendingPathComponent("load-generator-\(UUID().uuidString).json")
-        let errFile = temporary.appendingPathComponent("load-generator-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
-        }
-        let out = try FileHandle(forWritingTo: outFile), err = try FileHandle(forWritingTo: errFile)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
+        let output = try OutputFiles(prefix: "load-generator")
+        output.attach(to: process)
         process.standardInput = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
@@ -45,8 +32,7 @@ enum LoadGeneratorProcess {
                 continuation.resume(throwing: error)
             }
         }
-        let json = (try? Data(contentsOf: outFile)) ?? Data()
-        let log = String(decoding: (try? Data(contentsOf: errFile)) ?? Data(), as: UTF8.self)
-        return Outcome(status: status, report: try? JSONDecoder().decode(LoadReport.self, from: json), log: log)
+        return Outcome(status: status, report: try? JSONDecoder().decode(LoadReport.self, from: output.stdout),
+                       log: String(decoding: output.stderr, as: UTF8.self))
     }
 }
