@@ -32,6 +32,8 @@ package enum SyncHTTPServer {
         /// Whether pulls may be answered, and pushes read, as record frames (Schemas/sync-frames.md);
         /// off, the server speaks JSON only, as one before frames did.
         package var offersFrames = true
+        /// The reverse proxies whose `X-Forwarded-For` names the client (`TrustedProxies`).
+        package var trustedProxies = TrustedProxies.none
         package init() {}
     }
 
@@ -99,7 +101,7 @@ package enum SyncHTTPServer {
 
         addWebApp(to: router)
         addCatalog(to: router, storage: storage, document: configuration.catalogDocument)
-        addPairing(to: router, storage: storage, clock: configuration.clock, limiter: PairingRateLimiter(),
+        addPairing(to: router, storage: storage, clock: configuration.clock, limiter: PairingRateLimiter(), proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)
 
         let headerTimeout = configuration.headerTimeout

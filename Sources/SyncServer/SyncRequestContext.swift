@@ -1,8 +1,8 @@
 import Hummingbird
 import NIOCore
 
-/// The request context of every route: Hummingbird's basic context plus the client's address,
-/// which the pairing route's rate limit is keyed by.
+/// The request context of every route: Hummingbird's basic context plus the connection's peer
+/// address, from which the pairing route's rate limit finds the client (`TrustedProxies`).
 package struct SyncRequestContext: RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
@@ -11,7 +11,4 @@ package struct SyncRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
-
-    /// The address without its port ("unknown" when the channel has none).
-    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import LedgerCore
 import Logging
@@ -73,9 +74,9 @@ extension SyncHTTPServer {
 
     /// `POST /v1/pair`: a one-time code for a new token (Schemas/sync-api.yaml).
     static func addPairing(to router: Router<SyncRequestContext>, storage: any SyncStorage, clock: any WallClock,
-                           limiter: PairingRateLimiter, bodyLimit: Int, logger: Logger) {
+                           limiter: PairingRateLimiter, proxies: TrustedProxies, bodyLimit: Int, logger: Logger) {
         router.post("/v1/pair") { request, context in
-            let address = context.clientAddress
+            let address = proxies.client(peer: context.remoteAddress, forwardedFor: request.headers[values: .xForwardedFor])
             let now = clock.nowMilliseconds()
             try limiter.check(address, now: now)
             let body: PairRequest = try await decode(request, limit: min(bodyLimit, 64 << 10))
@@ -97,4 +98,8 @@ extension SyncHTTPServer {
             }
         }
     }
+}
+
+private extension HTTPField.Name {
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }

@@ -74,9 +74,11 @@ func json(_ object: Any) throws -> [UInt8] { Array(try JSONSerialization.data(wi
 
 /// One request to a test server, as any client sends it: (status, headers, body bytes).
 func testRequest(_ method: HTTPMethod, _ url: String, token: String?, json body: [UInt8]?,
-                 contentType: String = "application/json", accept: String? = nil) async throws -> (Int, HTTPHeaders, [UInt8]) {
+                 contentType: String = "application/json", accept: String? = nil,
+                 headers: [(String, String)] = []) async throws -> (Int, HTTPHeaders, [UInt8]) {
     var request = HTTPClientRequest(url: url)
     request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
     if let accept { request.headers.add(name: "Accept", value: accept) }
     if let body {

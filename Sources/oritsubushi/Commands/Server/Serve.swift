@@ -81,6 +81,10 @@ struct ServeOptions: ParsableArguments {
     var catalog: String?
     @Flag(help: "Speak JSON only: never answer a pull, or read a push, as record frames (Schemas/sync-frames.md).")
     var noFrames = false
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A reverse proxy's IP address (repeatable): for its connections the client is read from X-Forwarded-For, which the pairing rate limit counts by; from anywhere else the header is ignored.",
+        valueName: "address"))
+    var trustedProxies: [String] = []
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port") }
@@ -93,6 +97,9 @@ struct ServeOptions: ParsableArguments {
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
         if let maxUserBytes, maxUserBytes < 1 { throw ValidationError("--max-user-bytes must be at least 1") }
+        do { _ = try TrustedProxies(trustedProxies) } catch {
+            throw ValidationError("--trusted-proxy '\(error.text)' is not an IP address")
+        }
     }
 
     func serve() async throws {
@@ -116,6 +123,7 @@ struct ServeOptions: ParsableArguments {
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.maximumConnections = maxConnections
         configuration.offersFrames = !noFrames
+        configuration.trustedProxies = try TrustedProxies(trustedProxies)
         let catalogDirectory = catalog
         configuration.catalogDocument = { try ServerCatalog.document(ledgerDirectory: catalogDirectory) }
         let host = self.host
