@@ -48,8 +48,9 @@ package struct TrustedProxies: Sendable {
         return peerAddress
     }
 
-    /// One textual form per IP address (as the C library prints it), also from the forms
-    /// proxies write: surrounding spaces, `[v6]`, `[v6]:port` and `v4:port`. Nil for anything else.
+    /// One textual form per IP address (as the C library prints it; an IPv4-mapped IPv6 address,
+    /// as a dual-stack listener sees IPv4 peers, as the IPv4 one), also from the forms proxies
+    /// write: surrounding spaces, `[v6]`, `[v6]:port` and `v4:port`. Nil for anything else.
     package static func canonical(_ text: String) -> String? {
         var host = Substring(text.trimmingCharacters(in: .whitespaces))
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
@@ -62,6 +63,9 @@ package struct TrustedProxies: Sendable {
             host = host[..<colon]
         }
         guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else { return nil }
-        return (try? SocketAddress(ipAddress: String(host), port: 0))?.ipAddress
+        guard let address = (try? SocketAddress(ipAddress: String(host), port: 0))?.ipAddress else { return nil }
+        let mapped = "::ffff:"
+        if address.hasPrefix(mapped), address.contains(".") { return String(address.dropFirst(mapped.count)) }
+        return address
     }
 }
