@@ -162,11 +162,11 @@ import Testing
         #expect(try cli.run("stats", "prefectures").stdout.contains("\n  240           3   1.2%         237  24   三重県\n"))
         // history and replay print dates as the apps do in ja.
         let history = try cli.run("history", "300260", "--lang", "ja").stdout
-        #expect(history.contains("  駅 300260  乗下車日 2013年9月1日  メモ \"伊勢鉄道の津\"  (user)\n"), "\(history)")
+        #expect(history.contains("  駅 300260  乗下車日 2013年9月1日  メモ \"伊勢鉄道の津\"  (入力)\n"), "\(history)")
         #expect(try cli.run("history", "300260").stdout.contains("  date 2013-09-01  "))
-        #expect(try cli.run("replay", "--lang", "ja").stdout.contains("  駅 301230  乗下車日 乗下車済 (日付不明)  (user)\n"))
+        #expect(try cli.run("replay", "--lang", "ja").stdout.contains("  駅 301230  乗下車日 乗下車済 (日付不明)  (入力)\n"))
         #expect(try cli.run("uncomplete", "301230").status == 0)
-        #expect(try cli.run("history", "301230", "--lang", "ja").stdout.contains("  乗下車日 未乗下車  (user)\n"))
+        #expect(try cli.run("history", "301230", "--lang", "ja").stdout.contains("  乗下車日 未乗下車  (入力)\n"))
     }
 
     /// JSON and JSON Lines are byte-identical whatever the language.

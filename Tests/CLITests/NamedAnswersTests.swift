@@ -71,7 +71,7 @@ import Testing
     /// the language; JSON Lines keep UTC.
     @Test(arguments: [
         ("en", "2026-11-22 12:00:00 JST  phone#2  station 300260  date 2013-09-01  memo \"伊勢\"  (user)"),
-        ("ja", "2026/11/22 12:00:00 JST  phone#2  駅 300260  乗下車日 2013年9月1日  メモ \"伊勢\"  (user)"),
+        ("ja", "2026/11/22 12:00:00 JST  phone#2  駅 300260  乗下車日 2013年9月1日  メモ \"伊勢\"  (入力)"),
     ])
     func historyAndReplayInJapanTime(_ language: String, _ line: String) throws {
         let dir = try TemporaryDirectory("named-history")

@@ -24,7 +24,7 @@ struct ConflictsResolveCLITests {
         #expect((try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])?["count"] as? Int == 2, "\(listed)")
         let resolved = try CLI.run(["conflicts", "resolve", "202919", "--ledger", b] + arguments, environment: [:])
         resolved.expectSuccess()
-        #expect(resolved.stdout.hasPrefix("station 202919: kept the current"), "\(resolved.stdout)")
+        #expect(resolved.stdout.hasPrefix("202919: kept the current"), "\(resolved.stdout)")
         try CLI.run("merge", b, "--ledger", a).expectSuccess()
         try CLI.run("merge", a, "--ledger", b).expectSuccess()
         for ledger in [a, b] {
@@ -57,5 +57,24 @@ struct ConflictsResolveCLITests {
         let badKeep = try CLI.run("conflicts", "resolve", "202919", "--keep", "neither", "--ledger", a)
         #expect(badKeep.status == 64)
         #expect(try directorySnapshot(a) == before)
+    }
+
+    /// With the bundled catalogue the line names the station as `station find` does, in the
+    /// language of `--lang` (an option of `resolve` itself, not only of `conflicts`).
+    @Test(arguments: [("en", "202919  東京駅  ", ": kept the current date and memo; 2 conflicts resolved"),
+                      ("ja", "202919  東京駅  ", ": 現在の乗下車日とメモを採用し、競合 2件を解決しました")])
+    func namesTheStation(_ language: String, _ label: String, _ rest: String) throws {
+        let dir = try TemporaryDirectory("cli-resolve-label")
+        defer { dir.remove() }
+        let a = dir.sub("a"), b = dir.sub("b")
+        try CLI.run("init", "--ledger", a, "--device", "phone").expectSuccess()
+        try CLI.run("init", "--ledger", b, "--device", "tablet").expectSuccess()
+        try CLI.run("complete", "202919", "2020-05", "--memo", "a", "--ledger", a).expectSuccess()
+        try CLI.run("complete", "202919", "2019", "--memo", "b", "--ledger", b).expectSuccess()
+        try CLI.run("merge", a, "--ledger", b).expectSuccess()
+        let resolved = try CLI.run("conflicts", "resolve", "202919", "--lang", language, "--ledger", b)
+        resolved.expectSuccess()
+        let line = resolved.stdout.trimmingCharacters(in: .newlines)
+        #expect(line.hasPrefix(label) && line.hasSuffix(rest), "\(line)")
     }
 }

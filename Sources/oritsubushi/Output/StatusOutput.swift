@@ -18,10 +18,11 @@ struct StatusOutput: Encodable {
     var bytesOnDisk: Int
     var clock: String
     var devices: [Device]
-    /// The last successful sync (`sync-state.json`); all three null when it never synced.
+    /// The last successful sync (`sync-state.json`); both null when it never synced.
     @NullWhenAbsent var lastSync: String?
     @NullWhenAbsent var server: String?
-    @NullWhenAbsent var pendingPush: UInt64?
+    /// The events beyond what the server held at the last sync; before any sync, every event.
+    var pendingPush: UInt64
 
     enum CodingKeys: String, CodingKey {
         case ledger, ledgerID = "ledger_id", device, deviceName = "device_name", events, records, segments
@@ -48,6 +49,6 @@ struct StatusOutput: Encodable {
         }
         lastSync = sync?.syncedAt
         server = sync?.server
-        pendingPush = sync.map { $0.pending(ledger.versionVector) }
+        pendingPush = (sync ?? SyncState()).pending(ledger.versionVector)
     }
 }

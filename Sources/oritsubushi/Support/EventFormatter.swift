@@ -35,7 +35,7 @@ struct EventFormatter {
                 out += "  \(words.station) \(view.station)"
                 if view.hasCompDate, let date = try? CompletionDate(code: view.compDateCode) { out += "  \(words.date) \(date.label(language))" }
                 if let memo = view.memo { out += "  \(words.memo) \(JSONText.quoted(memo))" }
-                out += "  (\(view.origin))"
+                out += "  " + words.origin(view.origin)
             case .catalogVersion:
                 out += "  \(words.catalogueVersion) \(view.catalogVersion)"
             case .deviceName:

@@ -20,12 +20,15 @@ struct EventLineWriter {
     private var dateLabels: [UInt32: [UInt8]] = [:]
     /// Text format: "  station ", "  memo " in the formatter's language.
     private let stationWord, memoWord: [UInt8]
+    /// Text format: "  (user)" and the other origins' tags, by `EventOrigin.rawValue`.
+    private let originTags: [[UInt8]]
 
     init(_ formatter: EventFormatter) {
         self.formatter = formatter
         let words = Words(formatter.language)
         stationWord = Array("  \(words.station) ".utf8)
         memoWord = Array("  \(words.memo) ".utf8)
+        originTags = EventOrigin.allCases.map { Array("  \(words.origin($0))".utf8) }
     }
 
     mutating func write(_ view: RecordView, into out: inout ByteSink) throws {
@@ -77,11 +80,7 @@ struct EventLineWriter {
             out.append(memoWord)
             Self.appendQuoted(view.memoBytes, to: &out)
         }
-        switch view.origin {
-        case .user: out.append("  (user)")
-        case .import: out.append("  (import)")
-        case .catalog: out.append("  (catalog)")
-        }
+        out.append(originTags[Int(view.origin.rawValue)])
     }
 
     /// JSON: `{"device":"…","device_name":"…","seq":`; text: `  NAME#` (the id without a name).

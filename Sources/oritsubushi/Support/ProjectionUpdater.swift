@@ -21,6 +21,17 @@ enum ProjectionUpdater {
         return projection
     }
 
+    /// Saves the projection after events were appended. The events are durable (the directory
+    /// was checked writable before the append), so a save that fails does not fail the command:
+    /// the projection, a cache of the log, is caught up by the next command, and a warning says so.
+    static func saveAfterAppend(_ projection: inout CompletionsProjection, ledger: Ledger) {
+        do {
+            try ProjectionStore.save(&projection, ledger: ledger)
+        } catch {
+            Terminal.error("warning: recorded, but \(LedgerFiles.projection) could not be updated (\(error)); the next command catches it up")
+        }
+    }
+
     /// A fold the caller made of every record of the log (see `LedgerMerger.merge(observe:)`),
     /// as the current projection (not saved; the save writes it whole).
     static func adopt(_ fold: CompletionsProjection, of ledger: Ledger) -> CompletionsProjection {

@@ -92,12 +92,10 @@ enum StationEditing {
             try projection.applyAppended(events, since: before, ledger: ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)  // an edit of a carry-over source
         }
-        do {
+        if events.isEmpty {
             try ProjectionStore.save(&projection, ledger: ledger)
-        } catch let error as LedgerError where !events.isEmpty {
-            // The events are durable (checked writable before the append): the edit stands, and
-            // the projection, a cache of the log, is caught up by the next command.
-            Terminal.error("warning: recorded, but \(LedgerFiles.projection) could not be updated (\(error.description)); the next command catches it up")
+        } else {
+            ProjectionUpdater.saveAfterAppend(&projection, ledger: ledger)
         }
         return events
     }

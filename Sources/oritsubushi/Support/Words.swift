@@ -19,6 +19,15 @@ struct Words {
         ja ? "既知マーク (\(devices)台の端末の記録を反映済)" : "knowledge mark (has seen \(devices) devices' events)"
     }
     func time(_ hlc: HybridTimestamp) -> String { JapanTime.text(hlc, language) }
+    /// The tag after a station edit: "(user)", "(import)", "(catalog)".
+    func origin(_ origin: EventOrigin) -> String {
+        guard ja else { return "(\(origin))" }
+        switch origin {
+        case .user: return "(入力)"
+        case .import: return "(取り込み)"
+        case .catalog: return "(駅データ更新)"
+        }
+    }
 
     // Edits.
     var memoSet: String { ja ? "メモ設定" : "memo set" }
@@ -44,6 +53,11 @@ struct Words {
         ja ? "\(winner) (\(winnerWho)) を採用、\(loser) (\(loserWho)) は不採用" : "kept \(winner) (\(winnerWho)) over \(loser) (\(loserWho))"
     }
     func at(_ who: String, _ hlc: HybridTimestamp) -> String { ja ? "\(who) \(time(hlc))" : "\(who) at \(time(hlc))" }
+    /// `conflicts resolve`: "201111  津  JR東海  紀勢本線: kept the current date and memo; 2 conflicts resolved".
+    func resolved(_ station: String, fields: [String], count: Int) -> String {
+        ja ? "\(station): 現在の\(fields.map(conflictField).joined(separator: "と"))を採用し、競合 \(count)件を解決しました"
+           : "\(station): kept the current \(fields.joined(separator: " and ")); \(Plural.count(count, "conflict")) resolved"
+    }
     var noConflicts: String { ja ? "競合はありません" : "no conflicts" }
     func conflictCount(_ n: Int) -> String { ja ? "競合 \(n)件" : Plural.count(n, "conflict") }
     func moreConflicts(_ n: Int) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LedgerCatalog
 import LedgerCore
 import LedgerSync
 
@@ -16,12 +17,14 @@ struct ConflictsResolve: ParsableCommand {
             seen both sides, so 'conflicts' and the report stop listing them here and, after a \
             merge or sync, on every device. With --keep date a memo conflict stays listed (and \
             the other way round). A station without a conflict in the kept fields exits 65. To \
-            keep the losing value instead, record it with complete or memo.
+            keep the losing value instead, record it with complete or memo. The line names the \
+            station as 'station find' does (s_id  name  operator  lines).
             """)
 
     @OptionGroup var options: LedgerOptions
     @OptionGroup var station: StationArgument
     @Option(help: "Which conflicts to settle: date, memo or both.") var keep: ConflictSettlement.Keep = .both
+    @OptionGroup var language: LanguageOptions
 
     func run() throws {
         let ledger = try options.open()
@@ -34,7 +37,7 @@ struct ConflictsResolve: ParsableCommand {
             settled = conflicts
             return [event]
         }
-        let fields = Set(settled.map(\.field)).sorted().map(\.rawValue).joined(separator: " and ")
-        print("station \(id): kept the current \(fields); \(Plural.count(settled.count, "conflict")) resolved")
+        let fields = Set(settled.map(\.field)).sorted().map(\.rawValue)
+        print(Words(language.language).resolved(StationLabel(ledger: ledger).text(id), fields: fields, count: settled.count))
     }
 }

@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
         let events = plan.drafts.isEmpty ? [] : try ledger.appendLocal(plan.drafts)
         try projection.applyAppended(events, since: before, ledger: ledger)
         let carried = events.isEmpty ? [] : try CarryOverPlanner.settle(ledger, projection: &projection)
-        try ProjectionStore.save(&projection, ledger: ledger)
+        if events.isEmpty { try ProjectionStore.save(&projection, ledger: ledger) } else { ProjectionUpdater.saveAfterAppend(&projection, ledger: ledger) }
         if !carried.isEmpty { print(words.carryOversAppended(carried.count)) }
         for row in plan.unknownDates {
             Terminal.error("warning: comp_date \(row.compDate) of station \(row.station) (\(file), \(rowWord) \(row.line)) is shown by the apps as 日付不明; imported as 1 (date unknown)")

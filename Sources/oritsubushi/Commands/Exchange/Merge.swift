@@ -57,7 +57,7 @@ struct Merge: ParsableCommand {
             // Events came in: the carry-overs they make owed are appended before the save.
             var projection = ProjectionUpdater.adopt(fold, of: ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)
-            try ProjectionStore.save(&projection, ledger: ledger)
+            ProjectionUpdater.saveAfterAppend(&projection, ledger: ledger)
         }
         let words = Words(language.language)
         print(words.merged(events: report.eventsIn, from: other, batches: report.batches, duplicates: report.duplicates,

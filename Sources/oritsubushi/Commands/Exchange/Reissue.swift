@@ -32,11 +32,11 @@ struct Reissue: ParsableCommand {
         let state = try SyncState.read(directory: ledger.directory, fileSystem: ledger.fileSystem)
         guard let plan = try ReissuePlan.make(ledger, state: state) else {
             let now = HybridTimestamp(milliseconds: ledger.clock.nowMilliseconds())
-            try emit(ReissueOutput(dryRun: dryRun), text: "nothing to reissue: no event of device \(ledger.localDevice) is dated more than a day ahead of now (\(now))")
+            try emit(ReissueOutput(dryRun: dryRun), text: "nothing to reissue: no event of device \(ledger.localDevice) is dated more than a day ahead of now (\(JapanTime.text(now, .en)))")
             return
         }
         var output = ReissueOutput(plan, dryRun: dryRun)
-        let range = "#\(plan.firstSeq)–#\(plan.lastSeq) (\(plan.events) events, \(plan.stationEdits) station edits, dated up to \(plan.latest))"
+        let range = "#\(plan.firstSeq)–#\(plan.lastSeq) (\(Plural.count(plan.events, "event")), \(Plural.count(plan.stationEdits, "station edit")), dated up to \(JapanTime.text(plan.latest, .en)))"
         guard !dryRun else {
             try emit(output, text: "would reissue device \(plan.device)'s events \(range) under a new device id with the current clock")
             return

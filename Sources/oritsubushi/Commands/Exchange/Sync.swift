@@ -66,7 +66,7 @@ struct Sync: AsyncParsableCommand {
             var projection = report.observedWholeLog && report.reidentified == nil
                 ? ProjectionUpdater.adopt(fold, of: ledger) : try ProjectionUpdater.load(ledger)
             try CarryOverPlanner.settle(ledger, projection: &projection)
-            try ProjectionStore.save(&projection, ledger: ledger)
+            ProjectionUpdater.saveAfterAppend(&projection, ledger: ledger)
         }
         let words = Words(language.language)
         print(words.synced(with: server, pulled: report.pulled, pushed: report.pushed, newConflicts: report.newConflicts.count,

@@ -60,13 +60,13 @@ struct RepairRun {
     private func printLines(_ report: RepairReport, source: String, verified: VerifyReport, stations: Int) {
         if let segment = report.damagedSegment, let damage = report.damage { print("damaged: \(segment): \(damage)") }
         for name in report.moved { print("moved \(name) aside to \(report.quarantine ?? "")/") }
-        print("re-fetched \(report.recoveredEvents) events from \(source)")
+        print("re-fetched \(Plural.count(report.recoveredEvents, "event")) from \(source)")
         if report.reappendedRecords > 0 {
-            print("re-appended \(report.reappendedRecords) records of the intact segments after the damage")
+            print("re-appended \(Plural.count(report.reappendedRecords, "record")) of the intact segments after the damage")
         }
-        if report.mergedEvents > 0 { print("merged \(report.mergedEvents) further events from \(source)") }
+        if report.mergedEvents > 0 { print("merged \(Plural.count(report.mergedEvents, "further event")) from \(source)") }
         for name in report.finished { print("finished the interrupted repair in \(LedgerRepair.quarantineDirectory)/\(name)/") }
-        print("rebuilt the projection: \(stations) stations")
-        print("repaired: \(verified.events) events (\(verified.records) records) in \(verified.segments) segments; verify is ok; the originals are in \(report.quarantine ?? "")/")
+        print("rebuilt the projection: \(Plural.count(stations, "station"))")
+        print("repaired: \(Plural.count(verified.events, "event")) (\(Plural.count(verified.records, "record"))) in \(Plural.count(verified.segments, "segment")); verify is ok; the originals are in \(report.quarantine ?? "")/")
     }
 }

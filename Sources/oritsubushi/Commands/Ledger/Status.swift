@@ -24,14 +24,17 @@ struct Status: ParsableCommand {
         }
         print("ledger     \(ledger.directory) (id \(ledger.metadata.ledgerID))")
         print("device     \(ledger.metadata.deviceName) (\(ledger.localDevice))")
-        print("events     \(ledger.eventCount) (\(ledger.recordCount) records)")
+        print("events     \(ledger.eventCount) (\(Plural.count(ledger.recordCount, "record")))")
         print("segments   \(ledger.segments.count) (\(sealed) sealed), \(ledger.bytesOnDisk) bytes on disk")
-        print("clock      \(ledger.lastHLC)")
-        if let sync {
-            let pending = sync.pending(ledger.versionVector)
-            print("last sync  \(sync.syncedAt ?? "") with \(sync.server ?? "an unrecorded server"); \(Plural.count(pending, "event")) to push")
+        // Human-readable times are Japan time, as everywhere (JSON keeps UTC).
+        print("clock      \(ledger.lastHLC.milliseconds == 0 ? "-" : JapanTime.text(ledger.lastHLC, .en))")
+        // Before any sync every event waits to be pushed.
+        let pending = (sync ?? SyncState()).pending(ledger.versionVector)
+        if let sync, let at = sync.syncedAt {
+            let time = ISO8601.parseMilliseconds(at).map { JapanTime.text(milliseconds: $0, .en) } ?? at
+            print("last sync  \(time) with \(sync.server ?? "an unrecorded server"); \(Plural.count(pending, "event")) to push")
         } else {
-            print("last sync  never")
+            print("last sync  never; \(Plural.count(pending, "event")) to push")
         }
         print("devices")
         for d in devices {

@@ -32,7 +32,7 @@ extension Server {
             let events = try await store.withAdministration { admin, now in
                 try await admin.export(user: name, to: output, now: now)
             }
-            print("exported user \(name): \(events) events to \(output)")
+            print("exported user \(name): \(Plural.count(events, "event")) to \(output)")
         }
     }
 }

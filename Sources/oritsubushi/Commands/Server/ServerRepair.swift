@@ -50,7 +50,7 @@ extension Server {
                     }
                     return printRepaired(repaired, sources: sources)
                 }
-                throw LedgerError(.usage, "repairing user \(name) from \(sources) would lose \(report.lostEvents) events no replica holds (\(lost)); add --yes to repair and give them up (nothing was changed)")
+                throw LedgerError(.usage, "repairing user \(name) from \(sources) would lose \(Plural.count(report.lostEvents, "event")) no replica holds (\(lost)); add --yes to repair and give them up (nothing was changed)")
             }
             printRepaired(report, sources: sources)
         }
@@ -61,13 +61,13 @@ extension Server {
                 return
             }
             for moved in report.moved { print("moved \(moved) aside to \(report.quarantine ?? "the quarantine")") }
-            if let lost = report.lost { print("lost \(report.lostEvents) events no replica held: \(lost)") }
+            if let lost = report.lost { print("lost \(Plural.count(report.lostEvents, "event")) no replica held: \(lost)") }
             guard let quarantine = report.quarantine else {
                 // Only missing events: nothing damaged to set aside.
-                print("repaired user \(name): \(report.restoredEvents) missing events restored from \(sources)")
+                print("repaired user \(name): \(Plural.count(report.restoredEvents, "missing event")) restored from \(sources)")
                 return
             }
-            print("repaired user \(name): \(report.restoredEvents) events restored from \(sources); the originals are in \(quarantine)")
+            print("repaired user \(name): \(Plural.count(report.restoredEvents, "event")) restored from \(sources); the originals are in \(quarantine)")
         }
     }
 }

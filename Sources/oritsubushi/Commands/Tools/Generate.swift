@@ -52,8 +52,8 @@ struct Generate: ParsableCommand {
         if showProgress { Terminal.write(fd: STDERR_FILENO, "\n") }
         let seconds = Self.monotonicSeconds() - started
         let rate = seconds > 0 ? Int(Double(events) / seconds) : 0
-        print("generated \(events) events from \(devices) devices on \(lines.lines.count) lines into \(options.directory)")
-        print("    \(ledger.bytesOnDisk) bytes in \(ledger.segments.count) segments, \((seconds * 100).rounded() / 100) s (\(rate) events/s)")
+        print("generated \(Plural.count(events, "event")) from \(Plural.count(devices, "device")) on \(Plural.count(lines.lines.count, "line")) into \(options.directory)")
+        print("    \(Plural.count(ledger.bytesOnDisk, "byte")) in \(Plural.count(ledger.segments.count, "segment")), \((seconds * 100).rounded() / 100) s (\(rate) events/s)")
     }
 
     private func lineCatalog() throws -> LineCatalog {
