@@ -534,9 +534,7 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
     # 1. First visit with pairing: the page loads, the service worker installs (precaching every
     #    app file), the code is exchanged, the catalogue downloaded and the first sync runs.
     t0 = time.time()
-    d.get(pair_url)
-    app.wait("the pairing code in its field", lambda: len(app.js("return document.querySelector('[data-testid=pair-code]').value") or "") >= 8)
-    app.click("pair-submit")
+    d.get(pair_url)  # the app exchanges the link's code by itself
     app.wait_synced(90)
     app.wait("the service worker to control the page and its precache", lambda: app.js(
         "return !!navigator.serviceWorker.controller && navigator.serviceWorker.controller.state === 'activated'"), 60)

@@ -57,17 +57,15 @@ struct PhoneAppBrowserTests {
             try CLI.run(["sync", "--server", server.url, "--token", token, "--ledger", ledger], environment: [:]).expectSuccess()
         }
 
-        /// `server pair alice`, the link opened, the code exchanged: waits until the first sync.
+        /// `server pair alice` and the link opened: the app exchanges the code by itself (no tap)
+        /// and syncs. Waits until that first sync.
         func pair() async throws {
             let printed = try store.server("pair", "alice", "--url", server.url)
             printed.expectSuccess()
             let link = try #require(printed.stdout.split(separator: "\n").last.map(String.init))
             try await browser.open(link)
-            try await browser.wait("the pairing code in its field") {
-                (try await browser.execute("return document.querySelector('[data-testid=pair-code]').value") as? String)?.count ?? 0 >= 8
-            }
-            try await browser.click("pair-submit")
             try await browser.wait("the first sync after pairing", seconds: 60) { try await browser.text("sync-status") == "同期しました。" }
+            #expect(try await browser.text("pair-result").contains("alice"), "the pairing's sentence names the user")
         }
 
         /// The app's device id, as the 同期 screen shows it.

@@ -134,13 +134,18 @@ async function boot() {
     sync.render();
   });
 
-  /** #pair=CODE (8 Crockford base32 characters, perhaps grouped ABCD-EFGH): fill the pairing field. */
+  /**
+   * #pair=CODE (8 Crockford base32 characters, perhaps grouped ABCD-EFGH): the link `server pair`
+   * prints. The code is exchanged at once, as if typed and tapped; when that fails (offline, used,
+   * expired) it stays in the field with the one-sentence reason, for a tap later.
+   */
   function takePairingCode() {
     const match = /^#pair=([^&]+)/.exec(location.hash);
     if (!match) return false;
     sync.offerCode(decodeURIComponent(match[1]));
     history.replaceState(null, '', location.pathname + location.search);
     showTab('sync');
+    void sync.pair();
     return true;
   }
   window.addEventListener('hashchange', takePairingCode);

@@ -1,6 +1,6 @@
 // 同期: what is saved on this device and on the server, what waits to be sent, the last
-// successful sync and any error (one sentence); sync now, the two exports, and pairing (the code
-// field is also filled from #pair=CODE).
+// successful sync and any error (one sentence); sync now, the two exports, and pairing (a code
+// typed here, or one from #pair=CODE, which main.js exchanges at once).
 
 import { deviceEventsJsonl, completionsTsv } from '../exporters.js';
 import { pendingCount, serverEventCount } from '../sync.js';
@@ -37,7 +37,7 @@ export class SyncScreen {
   }
 
   /**
-   * Fills the pairing field (from #pair=CODE).
+   * Fills the pairing field (from #pair=CODE; kept there if the exchange fails).
    * @param {string} code
    */
   offerCode(code) {
