@@ -12,7 +12,7 @@ package struct AdmittedBatch {
     package let duplicates: Int
     /// What was received, when it came as frames and every record of it was admitted in an order
     /// that continues every device: `apply` then appends those frames as they are.
-    var asReceived: EncodedRecords?
+    package internal(set) var asReceived: EncodedRecords?
 
     package var isEmpty: Bool { order.isEmpty && names.isEmpty }
     package var eventCount: Int { order.count }

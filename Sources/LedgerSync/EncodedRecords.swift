@@ -51,9 +51,9 @@ package struct EncodedRecords: Sendable {
     package mutating func append(frame: SegmentReader.Frame) {
         let keepsFrames = frame.columnar && (count == 0 || frames != nil)
         // Taken out, not copied: the frames' bytes grow in place.
-        var kept = keepsFrames ? frames.take() ?? RecordFrames.Received(bytes: [], frameCount: 0) : nil
+        var kept = keepsFrames ? frames.take() ?? RecordFrames.Received(bytes: [], counts: []) : nil
         append(validated: frame.records, count: frame.count)
-        kept?.append(stored: frame.stored)
+        kept?.append(stored: frame.stored, count: frame.count)
         frames = kept
     }
 

@@ -33,7 +33,7 @@ package enum FramesBody {
             // Records read or received as whole frames go out as those frames.
             body.append(contentsOf: frames.bytes)
         } else {
-            records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
+            _ = records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
         }
         return body
     }
@@ -78,9 +78,9 @@ package enum FramesBody {
         // the room is capped.
         records.reserve(bytes: min(header.count, 1 << 20) * 64)
         let frames = UnsafeRawBufferPointer(rebasing: body[(8 + length)...])
-        let frameCount: Int
+        let counts: [Int]
         do {
-            frameCount = try reader.forEachRecord(in: frames) { view in
+            counts = try reader.forEachRecord(in: frames) { view in
                 guard records.count < header.count else { throw MoreThanCounted() }
                 records.append(view)
             }
@@ -95,7 +95,7 @@ package enum FramesBody {
         guard records.count == header.count else {
             throw malformed("its frames hold \(records.count) records, not the \(header.count) of its header")
         }
-        records.keep(readFrom: RecordFrames.Received(bytes: Array(frames), frameCount: frameCount))
+        records.keep(readFrom: RecordFrames.Received(bytes: Array(frames), counts: counts))
         return (header, records)
     }
 }

@@ -69,11 +69,49 @@ package enum PostgresSchema {
         // the user row the push holds locked anyway (about a third of the insert): events keep
         // their user by the push's lock, and `delete-user` deletes them itself.
         (4, ["ALTER TABLE events DROP CONSTRAINT IF EXISTS events_user_id_fkey"]),
+        // Records as the frames of a segment, a row per frame, and an index of runs of seqs
+        // (Schemas/server-store.md, "Frames and runs"): a million events are a few hundred rows,
+        // not a million. `PostgresFrameMigration` then moves the `events` rows and drops the table.
+        (5, [
+            """
+            CREATE TABLE event_frames (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, first_position bigint NOT NULL,
+                count integer NOT NULL, frame bytea NOT NULL,
+                PRIMARY KEY (user_id, first_position))
+            """,
+            // The frames are LZ4 already: PostgreSQL's own compression would only cost time.
+            "ALTER TABLE event_frames ALTER COLUMN frame SET STORAGE EXTERNAL",
+            """
+            CREATE TABLE event_runs (
+                device bigint NOT NULL, first_seq bigint NOT NULL, last_seq bigint NOT NULL,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, frame_position bigint NOT NULL,
+                PRIMARY KEY (device, first_seq))
+            """,
+            "CREATE INDEX event_runs_user ON event_runs (user_id, frame_position)",
+            """
+            CREATE TABLE catalog_versions (
+                device bigint NOT NULL, seq bigint NOT NULL,
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, hlc bigint NOT NULL, version bigint NOT NULL,
+                PRIMARY KEY (device, seq))
+            """,
+            "CREATE INDEX catalog_versions_user ON catalog_versions (user_id)",
+            """
+            CREATE TABLE quarantine_frames (
+                id bigserial PRIMARY KEY, user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                quarantined bigint NOT NULL, first_position bigint NOT NULL, count integer NOT NULL, frame bytea NOT NULL)
+            """,
+        ]),
+    ]
+
+    /// Data a migration moves after its statements ran, in the same transaction.
+    static let conversions: [Int32: @Sendable (PostgresConnection, Logger) async throws -> Void] = [
+        5: { connection, logger in try await PostgresFrameMigration.run(connection, logger) },
     ]
 
     package static var versions: [Int32] { migrations.map(\.version) }
 
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Brings the schema up to date (or, for a test of a later migration, to version `through`).
+    package static func migrate(_ client: PostgresClient, logger: Logger, through last: Int32 = .max) async throws {
         try await client.withConnection { connection in
             // Concurrent CREATE TABLE IF NOT EXISTS can still collide on the catalogue: the lock first.
             try await connection.transaction(logger: logger) { connection in
@@ -89,7 +127,7 @@ package enum PostgresSchema {
             if newest > versions.max() ?? 0 {
                 throw LedgerError(.unavailable, "the database's schema is version \(newest), newer than this oritsubushi knows (\(versions.max() ?? 0)); upgrade oritsubushi before serving it")
             }
-            for migration in migrations {
+            for migration in migrations where migration.version <= last {
                 try await connection.transaction(logger: logger) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                     var applied = false
@@ -101,6 +139,7 @@ package enum PostgresSchema {
                     for statement in migration.statements {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
+                    try await conversions[migration.version]?(connection, logger)
                     try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger)
                 }
             }

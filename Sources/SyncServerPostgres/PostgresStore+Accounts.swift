@@ -66,7 +66,7 @@ extension PostgresStore {
                 (SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked IS NULL),
                 (SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked IS NOT NULL),
                 (SELECT count(*) FROM devices d WHERE d.user_id = u.id),
-                (SELECT count(*) FROM events e WHERE e.user_id = u.id),
+                (SELECT COALESCE(sum(r.last_seq - r.first_seq + 1), 0)::bigint FROM event_runs r WHERE r.user_id = u.id),
                 u.last_push, u.last_pull
             FROM users u ORDER BY u.name COLLATE "C"
             """, logger: logger)
@@ -131,16 +131,14 @@ extension PostgresStore {
     }
 
     /// One transaction: the user row is locked (a push in progress finishes first, a later one
-    /// finds no user), the user's events are deleted (they keep no foreign key, migration 4),
-    /// then the user row, whose foreign keys cascade to tokens, devices, device names, pairing
-    /// codes and quarantined rows.
+    /// finds no user), then deleted; its foreign keys cascade to tokens, devices, frames, runs,
+    /// device names, catalogue versions, pairing codes and quarantined rows.
     package func deleteUser(_ name: String) async throws {
         try await client.transaction(logger: logger) { connection in
             var id: Int64?
             for try await row in try await connection.query(
                 "SELECT id FROM users WHERE name = \(name) FOR UPDATE", logger: logger).decode(Int64.self) { id = row }
             guard let id else { throw LedgerError(.usage, "no user '\(name)' in \(location.redacted)") }
-            try await connection.query("DELETE FROM events WHERE user_id = \(id)", logger: logger)
             try await connection.query("DELETE FROM users WHERE id = \(id)", logger: logger)
         }
     }

@@ -5,36 +5,38 @@ import SyncServer
 
 /// `server export` and `server repair` on PostgreSQL.
 extension PostgresStore {
-    /// A new ledger directory holding the user's records in position order (`LedgerExport`); a damaged row refuses the export (exit 65).
+    /// A new ledger directory holding the user's records in position order (`LedgerExport`); a
+    /// frame that does not decode refuses the export (exit 65).
     package func export(user: String, to directory: String, now: Int64) async throws -> Int {
         guard let (id, name) = try await userRows(user).first else { return 0 }
         var records: [LedgerRecord] = []
-        let rows = try await client.query("""
-            SELECT position, device, seq, record, digest FROM events WHERE user_id = \(id)
-            UNION ALL SELECT position, device, 0, record, digest FROM device_names WHERE user_id = \(id)
-            ORDER BY position
-            """, logger: logger)
-        for try await (_, device, seq, bytes, digest) in rows.decode((Int64, Int64, Int64, ByteBuffer, String).self) {
-            let eventID = EventID(device: PostgresRecord.device(device), seq: UInt64(seq))
-            guard PostgresRecord.digest(bytes) == digest, let record = try? PostgresRecord.decode(bytes) else {
-                throw LedgerError(.corruption, "cannot export user '\(name)': the row of event \(eventID) in table \(seq > 0 ? "events" : "device_names") does not match its digest; run `oritsubushi server verify` and `server repair` first")
+        let reader = RecordFrames.Reader()
+        let rows = try await client.query(
+            "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) ORDER BY first_position", logger: logger)
+        for try await (first, count, stored) in rows.decode((Int64, Int32, ByteBuffer).self) {
+            try stored.withUnsafeReadableBytes { bytes in
+                guard let frame = try? reader.frame(bytes) else {
+                    throw LedgerError(.corruption, "cannot export user '\(name)': the frame at \(PostgresFrames.span(first, Int(count))) in table event_frames cannot be read; run `oritsubushi server verify` and `server repair` first")
+                }
+                RecordStream.forEachValidated(in: frame.records) { records.append($0.record) }
             }
-            records.append(record)
         }
         return try LedgerExport.write(records, to: directory, deviceName: "export of \(name)", clock: clock)
     }
 
-    /// Replaces the user's damaged rows (bytes that do not match their digest) and missing seqs
-    /// from the replicas' events, in one transaction under the user row's lock (safe while
-    /// `serve` runs). The damaged rows are first copied to `quarantine_events`. If no replica
-    /// holds an event needed, nothing changes and the refusal names them; with `--accept-loss`
-    /// that event and its device's later rows are given up instead (moved to the quarantine
-    /// too, `LostEvents`). A replica holding another version of an event is always refused.
+    /// Restores the user's damaged frames (that do not decode, or do not hold the events their
+    /// runs name) and missing seqs from the replicas' events, in one transaction under the user
+    /// row's lock (safe while `serve` runs). The damaged frames are first copied to
+    /// `quarantine_frames`; what they held is stored again as new frames after the user's last
+    /// position (a pull cursor anywhere then still meets it), the device names among it from
+    /// `device_names`. If no replica holds an event needed, nothing changes and the refusal names
+    /// them; with `--accept-loss` that event and its device's later events are given up instead
+    /// (their frames set aside too, the rest of them stored again; `LostEvents`).
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
         guard let (id, name) = try await userRows(request.user).first else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
         let scan = try await scan(id, name)
-        var needed = Set(scan.unreadable.keys).union(scan.missing)
-        guard !needed.isEmpty else {
+        var needed = scan.unreadable.union(scan.missing)
+        guard !needed.isEmpty || !scan.damagedFrames.isEmpty else {
             try await recordDamage(id, nil)  // sound: a flag left by an earlier finding is stale
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0)
         }
@@ -50,65 +52,108 @@ extension PostgresStore {
             }
             needed = needed.filter { !lost.cuts($0) }
         }
-        for (eventID, digests) in scan.unreadable where !lost.cuts(eventID) {
-            let theirs = EventDigest.hex(found[eventID]!)
-            guard theirs == digests.recorded || theirs == digests.actual else {
-                throw LedgerError(.conflict, "a replica holds another version of event \(eventID) than the server recorded (a copied or forged ledger); nothing was changed")
-            }
-        }
         guard request.loss != .plan else {
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: needed.count, lost: lost, applied: false)
         }
-        let bad = scan.unreadable.keys.sorted()
         let cuts = lost.ranges.mapValues(\.lowerBound).sorted { $0.key < $1.key }
-        try await client.transaction(logger: logger) { connection in
+        let moved = try await client.transaction(logger: logger) { connection in
             _ = try await Self.userID(name, connection, logger, forUpdate: true)
-            let devices = bad.map { PostgresRecord.key($0.device) }, seqs = bad.map { Int64($0.seq) }
-            let cutDevices = cuts.map { PostgresRecord.key($0.key) }, cutSeqs = cuts.map { Int64(clamping: $0.value) }
-            try await connection.query("""
-                WITH moved AS (
-                    DELETE FROM events e
-                    WHERE e.user_id = \(id) AND (
-                        (e.device, e.seq) IN (SELECT d, s FROM unnest(\(devices)::bigint[], \(seqs)::bigint[]) AS v(d, s))
-                        OR EXISTS (SELECT 1 FROM unnest(\(cutDevices)::bigint[], \(cutSeqs)::bigint[]) AS c(d, s)
-                                   WHERE e.device = c.d AND e.seq >= c.s))
-                    RETURNING e.*)
-                INSERT INTO quarantine_events (user_id, quarantined, device, seq, position, kind, hlc, record, digest)
-                SELECT user_id, \(now), device, seq, position, kind, hlc, record, digest FROM moved
-                """, logger: logger)
-            if !cuts.isEmpty {
-                try await connection.query("""
-                    UPDATE devices SET last_seq = c.s - 1 FROM unnest(\(cutDevices)::bigint[], \(cutSeqs)::bigint[]) AS c(d, s)
-                    WHERE devices.device = c.d AND devices.user_id = \(id)
-                    """, logger: logger)
-            }
-            var next: Int64 = 0
-            for try await value in try await connection.query(
-                "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { next = value }
-            // A replaced row keeps its position; a missing one is appended after the last.
-            var positions: [EventID: Int64] = [:]
-            for try await (device, seq, position) in try await connection.query("""
-                SELECT device, seq, position FROM quarantine_events WHERE user_id = \(id) AND quarantined = \(now)
-                """, logger: logger).decode((Int64, Int64, Int64).self) {
-                positions[EventID(device: PostgresRecord.device(device), seq: UInt64(seq))] = position
-            }
-            for eventID in needed.sorted() {
-                let record = found[eventID]!
-                let bytes = PostgresRecord.bytes(record)
-                let position = positions[eventID] ?? next
-                if positions[eventID] == nil { next += 1 }
-                try await connection.query("""
-                    INSERT INTO events (device, seq, user_id, position, kind, hlc, record, digest)
-                    VALUES (\(PostgresRecord.key(eventID.device)), \(Int64(eventID.seq)), \(id), \(position),
-                            \(Int16(bytes.getInteger(at: bytes.readerIndex, as: UInt8.self)!)), \(PostgresRecord.key(record.hlc)),
-                            \(bytes), \(PostgresRecord.digest(bytes)))
-                    """, logger: logger)
-            }
-            try await connection.query("UPDATE users SET next_position = \(next), damage = NULL WHERE id = \(id)", logger: logger)
+            return try await self.restore(user: id, scan: scan, restoring: needed.sorted().map { found[$0]! }, cuts: cuts, now: now, connection)
         }
-        let quarantined = !scan.unreadable.isEmpty || !lost.isEmpty
-        return StoreRepairReport(quarantine: quarantined ? "quarantine_events" : nil,
-                                 moved: bad.map { "events \($0)" }, restoredEvents: needed.count, lost: lost)
+        return StoreRepairReport(quarantine: moved.isEmpty ? nil : "quarantine_frames",
+                                 moved: moved.map { "event_frames \(PostgresFrames.span($0.first, $0.count))" },
+                                 restoredEvents: needed.count, lost: lost)
+    }
+
+    /// The repair's writes. The log is stored again from the first frame the repair touches (a
+    /// damaged frame, a frame holding a cut event, or a frame holding a later seq of a device
+    /// with a restored event), after the user's last position and in the same order: each
+    /// restored event just before its device's next higher seq, the damaged frames' device names
+    /// (from `device_names`) where the frame was, cut events left out. So every device's events
+    /// keep their seq order in positions (a device pulling page by page needs that), and a pull
+    /// cursor anywhere still meets all of it. The damaged frames and those holding cut events go
+    /// to `quarantine_frames`; the runs of every frame stored again are replaced.
+    private func restore(user id: Int64, scan: PostgresScan, restoring: [LedgerRecord], cuts: [(key: DeviceID, value: UInt64)],
+                         now: Int64, _ connection: PostgresConnection) async throws -> [(first: Int64, count: Int)] {
+        let cutDevices = cuts.map { PostgresRecord.key($0.key) }, cutSeqs = cuts.map { Int64(clamping: $0.value) }
+        var pending = Dictionary(grouping: restoring) { $0.eventID!.device }.mapValues { $0.sorted { $0.eventID!.seq < $1.eventID!.seq } }
+        var setAside = Set(scan.damagedFrames.keys)
+        for try await frame in try await connection.query("""
+            SELECT DISTINCT r.frame_position FROM event_runs r JOIN unnest(\(cutDevices)::bigint[], \(cutSeqs)::bigint[]) AS c(d, s)
+              ON r.device = c.d AND r.last_seq >= c.s
+            WHERE r.user_id = \(id)
+            """, logger: logger).decode(Int64.self) { setAside.insert(frame) }
+        var start = setAside.min() ?? .max
+        for (device, records) in pending {
+            for try await frame in try await connection.query("""
+                SELECT frame_position FROM event_runs WHERE device = \(PostgresRecord.key(device)) AND user_id + 0 = \(id)
+                  AND last_seq >= \(Int64(records[0].eventID!.seq)) ORDER BY first_seq LIMIT 1
+                """, logger: logger).decode(Int64.self) { start = min(start, frame) }
+        }
+        var again = EncodedRecords()
+        func flush(_ device: DeviceID, below seq: UInt64) {
+            guard var records = pending[device] else { return }
+            while let first = records.first, first.eventID!.seq < seq {
+                again.append(first)
+                records.removeFirst()
+            }
+            pending[device] = records.isEmpty ? nil : records
+        }
+        let cutFrom = Dictionary(uniqueKeysWithValues: cuts.map { ($0.key, $0.value) })
+        var moved: [(first: Int64, count: Int)] = []
+        let reader = RecordFrames.Reader()
+        for try await (first, count, stored) in try await connection.query(
+            "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) AND first_position >= \(start) ORDER BY first_position",
+            logger: logger).decode((Int64, Int32, ByteBuffer).self) {
+            if setAside.contains(first) { moved.append((first, Int(count))) }
+            guard scan.damagedFrames[first] == nil else {
+                for try await bytes in try await connection.query("""
+                    SELECT record FROM device_names WHERE user_id = \(id) AND position >= \(first) AND position < \(first + Int64(count)) ORDER BY position
+                    """, logger: logger).decode(ByteBuffer.self) {
+                    if let name = try? PostgresRecord.decode(bytes) { again.append(name) }
+                }
+                continue
+            }
+            try stored.withUnsafeReadableBytes { bytes in
+                let frame = try reader.frame(bytes)
+                RecordStream.forEachValidated(in: frame.records) { view in
+                    guard view.hasEventID else { return again.append(view) }
+                    if let cut = cutFrom[view.device], view.seq >= cut { return }
+                    flush(view.device, below: view.seq)
+                    again.append(view)
+                }
+            }
+        }
+        for device in pending.keys.sorted() { flush(device, below: .max) }
+        try await connection.query("""
+            WITH moved AS (DELETE FROM event_frames WHERE user_id = \(id) AND first_position = ANY(\(moved.map(\.first))) RETURNING *)
+            INSERT INTO quarantine_frames (user_id, quarantined, first_position, count, frame)
+            SELECT user_id, \(now), first_position, count, frame FROM moved
+            """, logger: logger)
+        try await connection.query("DELETE FROM event_frames WHERE user_id = \(id) AND first_position >= \(start)", logger: logger)
+        // The runs of the frames stored again, and those naming a frame that is gone.
+        try await connection.query("""
+            DELETE FROM event_runs r WHERE r.user_id = \(id) AND (r.frame_position >= \(start) OR NOT EXISTS (
+                SELECT 1 FROM event_frames f WHERE f.user_id = \(id) AND f.first_position = r.frame_position))
+            """, logger: logger)
+        if !cuts.isEmpty {
+            try await connection.query("""
+                DELETE FROM catalog_versions c USING unnest(\(cutDevices)::bigint[], \(cutSeqs)::bigint[]) AS v(d, s)
+                WHERE c.user_id = \(id) AND c.device = v.d AND c.seq >= v.s
+                """, logger: logger)
+            try await connection.query("""
+                UPDATE devices SET last_seq = c.s - 1 FROM unnest(\(cutDevices)::bigint[], \(cutSeqs)::bigint[]) AS c(d, s)
+                WHERE devices.device = c.d AND devices.user_id = \(id)
+                """, logger: logger)
+        }
+        var next: Int64 = 0
+        for try await value in try await connection.query(
+            "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { next = value }
+        var frames = PostgresFrames(from: next)
+        frames.append(again, writer: RecordFrames.Writer())
+        try await frames.insert(user: id, connection, logger)
+        try await connection.query("UPDATE users SET next_position = \(frames.end), damage = NULL WHERE id = \(id)", logger: logger)
+        return moved
     }
 
     /// The events of `ids` that the replicas hold; one event held in two versions is refused.

@@ -2,13 +2,15 @@ import LedgerCore
 import PostgresNIO
 import SyncServer
 
-/// What one scan of a user's rows found: the damage as `server verify` reports it, and the
-/// event ids `server repair` must restore.
+/// What one scan of a user's rows found: the damage as `server verify` reports it, and what
+/// `server repair` must set aside and restore.
 struct PostgresScan {
-    /// Rows whose record bytes do not match their digest (or cannot be read), with the digest
-    /// recorded and the digest of the bytes as they are.
-    var unreadable: [EventID: (recorded: String, actual: String)] = [:]
-    /// Seqs at or below a device's highest seq with no row.
+    /// Frames that do not decode or do not hold the events their runs name, by first position:
+    /// how many positions each spans.
+    var damagedFrames: [Int64: Int] = [:]
+    /// The events the damaged frames should hold (their runs name them).
+    var unreadable: Set<EventID> = []
+    /// Seqs at or below a device's highest seq that no run names, or whose run names no frame.
     var missing: [EventID] = []
     /// Each device's highest seq as `devices.last_seq` records it.
     var lastSeqs: [DeviceID: UInt64] = [:]
@@ -38,39 +40,74 @@ extension PostgresStore {
         return users
     }
 
-    /// Reads every row of the user in (device, seq) order: each row's bytes against its digest and
-    /// its key, then each device's seqs 1…last_seq without a hole; device names against their digest.
+    /// Reads every row of the user: each frame decoded (every checksum) and its events compared
+    /// with those its runs name; each device's runs cover seqs 1…last_seq without a hole; device
+    /// names against their digest.
     func scan(_ id: Int64, _ name: String) async throws -> PostgresScan {
         var scan = PostgresScan()
-        var expected: [DeviceID: UInt64] = [:]
         for try await (device, last) in try await client.query(
             "SELECT device, last_seq FROM devices WHERE user_id = \(id)", logger: logger).decode((Int64, Int64).self) {
-            expected[PostgresRecord.device(device)] = UInt64(last)
+            scan.lastSeqs[PostgresRecord.device(device)] = UInt64(last)
         }
-        scan.lastSeqs = expected
-        var seen: [DeviceID: UInt64] = [:]
-        func gap(_ device: DeviceID, after held: UInt64, before next: UInt64) {
-            guard next > held + 1 else { return }
-            for seq in (held + 1)..<next { scan.missing.append(EventID(device: device, seq: seq)) }
-            let range = next - 1 == held + 1 ? "\(held + 1)" : "\(held + 1)–\(next - 1)"
-            scan.damage.append(StoreDamage(user: name, location: "events", device: device.description, seq: held + 1,
-                                           message: "device \(device) has no row for seq \(range) (its highest is \(expected[device] ?? 0))"))
+        var runs: [PostgresFrames.Run] = []
+        for try await (device, first, last, frame) in try await client.query(
+            "SELECT device, first_seq, last_seq, frame_position FROM event_runs WHERE user_id = \(id) ORDER BY device, first_seq",
+            logger: logger).decode((Int64, Int64, Int64, Int64).self) {
+            runs.append(PostgresFrames.Run(device: device, firstSeq: first, lastSeq: last, frame: frame))
         }
-        let rows = try await client.query(
-            "SELECT device, seq, record, digest FROM events WHERE user_id = \(id) ORDER BY device, seq", logger: logger)
-        for try await (key, seq, bytes, digest) in rows.decode((Int64, Int64, ByteBuffer, String).self) {
-            let device = PostgresRecord.device(key), eventID = EventID(device: device, seq: UInt64(seq))
-            gap(device, after: seen[device] ?? 0, before: eventID.seq)
-            seen[device] = eventID.seq
-            let actual = PostgresRecord.digest(bytes)
-            let record = try? PostgresRecord.decode(bytes)
-            if actual != digest || record?.eventID != eventID {
-                scan.unreadable[eventID] = (digest, actual)
-                scan.damage.append(StoreDamage(user: name, location: "events", device: device.description, seq: eventID.seq,
-                                               message: "event \(eventID): its record does not match its digest"))
+        // Every frame: decoded, and its events those its runs name.
+        var named: [Int64: Set<EventID>] = [:]
+        for run in runs {
+            for seq in run.firstSeq...max(run.firstSeq, run.lastSeq) {
+                named[run.frame, default: []].insert(EventID(device: PostgresRecord.device(run.device), seq: UInt64(seq)))
             }
         }
-        for (device, last) in expected.sorted(by: { $0.key < $1.key }) { gap(device, after: seen[device] ?? 0, before: last + 1) }
+        var frames = Set<Int64>()
+        let reader = RecordFrames.Reader()
+        for try await (first, count, stored) in try await client.query(
+            "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) ORDER BY first_position", logger: logger)
+            .decode((Int64, Int32, ByteBuffer).self) {
+            frames.insert(first)
+            let expected = named[first] ?? []
+            var held = Set<EventID>(), records = 0
+            let fault: String? = stored.withUnsafeReadableBytes { bytes in
+                do {
+                    let frame = try reader.frame(bytes)
+                    RecordStream.forEachValidated(in: frame.records) { view in
+                        records += 1
+                        if view.hasEventID { held.insert(view.eventID) }
+                    }
+                } catch let fault as RecordFrames.Fault { return fault.reason } catch { return "\(error)" }
+                if records != Int(count) { return "it holds \(records) records, not \(count)" }
+                return held == expected ? nil : "it does not hold the events its runs name"
+            }
+            guard let fault else { continue }
+            scan.damagedFrames[first] = Int(count)
+            scan.unreadable.formUnion(expected)
+            let firstID = expected.min()
+            scan.damage.append(StoreDamage(user: name, location: "event_frames", device: firstID?.device.description, seq: firstID?.seq,
+                                           message: "the frame at \(PostgresFrames.span(first, Int(count))) cannot be read (\(fault))"
+                                               + (expected.isEmpty ? "" : "; it holds \(Self.ranges(expected))")))
+        }
+        // Every device's seqs 1…last_seq in runs whose frames exist.
+        var covered: [DeviceID: [(UInt64, UInt64)]] = [:]
+        for run in runs where frames.contains(run.frame) {
+            covered[PostgresRecord.device(run.device), default: []].append((UInt64(run.firstSeq), UInt64(run.lastSeq)))
+        }
+        for (device, last) in scan.lastSeqs.sorted(by: { $0.key < $1.key }) {
+            var lacking: [UInt64] = []
+            var next: UInt64 = 1
+            for (first, lastOfRun) in covered[device] ?? [] {
+                if first > next { lacking += Array(next..<first) }
+                next = max(next, lastOfRun + 1)
+            }
+            if last >= next { lacking += Array(next...last) }
+            guard let lowest = lacking.first else { continue }
+            let ids = lacking.map { EventID(device: device, seq: $0) }
+            scan.missing += ids
+            scan.damage.append(StoreDamage(user: name, location: "event_runs", device: device.description, seq: lowest,
+                                           message: "\(Self.ranges(Set(ids))): no stored event (the device's highest seq is \(last))"))
+        }
         for try await (key, hlc, bytes, digest) in try await client.query(
             "SELECT device, hlc, record, digest FROM device_names WHERE user_id = \(id) ORDER BY device, hlc", logger: logger)
             .decode((Int64, Int64, ByteBuffer, String).self) where PostgresRecord.digest(bytes) != digest {

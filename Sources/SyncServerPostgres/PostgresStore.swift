@@ -156,15 +156,14 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     }
 
     /// The version of the winning catalogue-version event ((hlc, device, seq) order, as the files
-    /// store): compared in Swift, since devices are stored as signed bigints.
+    /// store), from `catalog_versions`: compared in Swift, since devices are stored as signed bigints.
     static func catalogVersion(_ id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> UInt32? {
         var best: (order: EventOrder, version: UInt32)?
         let rows = try await connection.query(
-            "SELECT record FROM events WHERE user_id = \(id) AND kind = \(Int16(RecordKind.catalogVersion.rawValue))", logger: logger)
-        for try await bytes in rows.decode(ByteBuffer.self) {
-            guard case .catalogVersion(let e)? = try? PostgresRecord.decode(bytes) else { continue }
-            let order = EventOrder(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
-            if best.map({ order > $0.order }) ?? true { best = (order, e.version) }
+            "SELECT device, seq, hlc, version FROM catalog_versions WHERE user_id = \(id)", logger: logger)
+        for try await (device, seq, hlc, version) in rows.decode((Int64, Int64, Int64, Int64).self) {
+            let order = EventOrder(hlc: PostgresRecord.hlc(hlc), device: PostgresRecord.device(device), seq: UInt64(seq))
+            if best.map({ order > $0.order }) ?? true { best = (order, UInt32(clamping: version)) }
         }
         return best?.version
     }

@@ -25,17 +25,34 @@ package enum RecordFrames {
     /// as they are, instead of encoding the records again.
     package struct Received: Sendable {
         package private(set) var bytes: [UInt8]
-        package private(set) var frameCount: Int
+        /// How many records each frame holds, in order (a store that keeps frames one by one,
+        /// the PostgreSQL store, cuts `bytes` with `LZ4Frame.extent` and needs no decoding).
+        package private(set) var counts: [Int]
+        package var frameCount: Int { counts.count }
 
-        package init(bytes: [UInt8], frameCount: Int) {
+        package init(bytes: [UInt8], counts: [Int]) {
             self.bytes = bytes
-            self.frameCount = frameCount
+            self.counts = counts
         }
 
-        /// Adds one more frame, as stored (a checked data frame of a format-2 segment).
-        package mutating func append(stored frame: UnsafeRawBufferPointer) {
+        /// Adds one more frame of `count` records, as stored (a checked data frame of a format-2 segment).
+        package mutating func append(stored frame: UnsafeRawBufferPointer, count: Int) {
             bytes.append(contentsOf: frame)
-            frameCount += 1
+            counts.append(count)
+        }
+
+        /// Each frame's bytes (one whole LZ4 frame) and how many records it holds, in order.
+        package func forEachFrame(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) rethrows {
+            try bytes.withUnsafeBytes { all in
+                var offset = 0
+                for count in counts {
+                    guard case .complete(let length, _) = LZ4Frame.extent(of: UnsafeRawBufferPointer(rebasing: all[offset...])) else {
+                        preconditionFailure("received frames were checked whole")
+                    }
+                    try body(UnsafeRawBufferPointer(rebasing: all[offset..<(offset + length)]), count)
+                    offset += length
+                }
+            }
         }
     }
 
@@ -48,21 +65,28 @@ package enum RecordFrames {
 
         /// Appends frames holding `records` (whole, valid records back to back, as a segment holds
         /// them) to `output`, starting a new frame before one would pass the writer's content
-        /// limit, as a segment writer does.
-        package func encode(_ records: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
-            guard let base = records.baseAddress, records.count > 0 else { return }
+        /// limit, as a segment writer does. Returns how many records each frame holds.
+        @discardableResult
+        package func encode(_ records: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> [Int] {
+            guard let base = records.baseAddress, records.count > 0 else { return [] }
             var frameStart = 0
             var offset = 0
+            var counts: [Int] = [], count = 0
             // Records were validated when they were read or encoded: only their lengths are read.
             while offset < records.count {
                 let length = RecordStream.validatedLength(at: base + offset)
                 if offset > frameStart && offset - frameStart + length > ColumnarBlock.writerContentLimit {
                     frame(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), into: &output)
+                    counts.append(count)
                     frameStart = offset
+                    count = 0
                 }
                 offset += length
+                count += 1
             }
             frame(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), into: &output)
+            counts.append(count)
+            return counts
         }
 
         private func frame(_ records: UnsafeRawBufferPointer, into output: inout [UInt8]) {
@@ -80,14 +104,14 @@ package enum RecordFrames {
 
         package init() {}
 
-        /// Calls `visit` for every record of `frames` in order and returns how many frames there
-        /// are. Anything but whole, valid data frames (a cut, a checksum, a malformed block or
-        /// record, another kind of frame) throws.
+        /// Calls `visit` for every record of `frames` in order and returns how many records each
+        /// frame holds. Anything but whole, valid data frames (a cut, a checksum, a malformed
+        /// block or record, another kind of frame) throws.
         @discardableResult
-        package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws -> Int {
+        package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws -> [Int] {
             var offset = 0
             var visited = 0
-            var frameCount = 0
+            var counts: [Int] = []
             while offset < frames.count {
                 let rest = UnsafeRawBufferPointer(rebasing: frames[offset...])
                 let content: UnsafeRawBufferPointer
@@ -108,6 +132,7 @@ package enum RecordFrames {
                 do { records = try blockDecoder.decode(content) } catch {
                     throw Fault(offset: offset, reason: "a block is malformed at byte \(error.offset) of its frame: \(error.reason)")
                 }
+                let before = visited
                 do {
                     try RecordStream.forEach(in: records) { (view: RecordView) throws -> Void in
                         try visit(view)
@@ -117,9 +142,33 @@ package enum RecordFrames {
                     throw Fault(offset: offset, reason: fault.reason, record: visited)
                 }
                 offset += length
-                frameCount += 1
+                counts.append(visited - before)
             }
-            return frameCount
+            return counts
+        }
+
+        /// The records of one whole frame as stored (`Received.forEachFrame`, a PostgreSQL row),
+        /// every checksum, block and record checked as `forEachRecord` checks them: a frame whose
+        /// records are valid only until the next call, for `PullPage.take`.
+        package func frame(_ stored: UnsafeRawBufferPointer, recordsBefore: UInt64 = 0) throws -> SegmentReader.Frame {
+            guard case .complete(let length, let contentSize) = LZ4Frame.extent(of: stored), length == stored.count else {
+                throw Fault(offset: 0, reason: "the bytes are not one whole LZ4 frame")
+            }
+            let content: UnsafeRawBufferPointer
+            do { content = try decoder.decompress(frame: stored, contentSize: contentSize) } catch {
+                throw Fault(offset: 0, reason: "an LZ4 frame fails its checksum (\(error.reason))")
+            }
+            let records: UnsafeRawBufferPointer
+            do { records = try blockDecoder.decode(content) } catch {
+                throw Fault(offset: 0, reason: "a block is malformed at byte \(error.offset) of its frame: \(error.reason)")
+            }
+            var count = 0
+            do {
+                try RecordStream.forEach(in: records) { (_: RecordView) throws -> Void in count += 1 }
+            } catch let fault as RecordStream.Fault {
+                throw Fault(offset: 0, reason: fault.reason, record: count)
+            }
+            return SegmentReader.Frame(offset: 0, stored: stored, records: records, recordsBefore: recordsBefore, count: count, columnar: true)
         }
     }
 }

@@ -18,7 +18,7 @@ enum StoredState {
     }
 
     /// Flips one bit in the user's first stored event: inside the first frame of the first
-    /// segment (not the newest frame, so not a torn tail), or in the first row's record.
+    /// segment (not the newest frame, so not a torn tail), or inside the user's first frame row.
     static func flipByte(of user: String, in store: CommandLineStore) async throws -> Place {
         if let data = store.dataDirectory {
             let segment = data + "/ledgers/\(user)/segments/00000001.seg"
@@ -29,13 +29,14 @@ enum StoredState {
         }
         let database = try #require(store.database)
         let changed = try await database.sql("""
-            UPDATE events SET record = set_byte(record, 8, get_byte(record, 8) # 64)
-            WHERE (device, seq) = (SELECT device, seq FROM events WHERE user_id = (SELECT id FROM users WHERE name = '\(user)')
-                                   ORDER BY position LIMIT 1)
+            UPDATE event_frames SET frame = set_byte(frame, 24, get_byte(frame, 24) # 64)
+            WHERE (user_id, first_position) = (SELECT user_id, first_position FROM event_frames
+                                               WHERE user_id = (SELECT id FROM users WHERE name = '\(user)')
+                                               ORDER BY first_position LIMIT 1)
             RETURNING 'x'
             """)
         #expect(changed.count == 1)
-        return Place(location: "events", word: "seq", moved: "events")
+        return Place(location: "event_frames", word: "seq", moved: "event_frames")
     }
 
     /// Everything the store holds, file by file or row by row.
@@ -45,9 +46,11 @@ enum StoredState {
             SELECT 'users ' || name || ' ' || coalesce(last_push, 0) || ' ' || coalesce(last_pull, 0) || ' ' || next_position FROM users
             UNION ALL SELECT 'tokens ' || hash || ' ' || user_id || ' ' || coalesce(revoked, 0) FROM tokens
             UNION ALL SELECT 'devices ' || device || ' ' || user_id || ' ' || last_seq FROM devices
-            UNION ALL SELECT 'events ' || device || ' ' || seq || ' ' || position || ' ' || md5(record) FROM events
-            UNION ALL SELECT 'device_names ' || device || ' ' || hlc || ' ' || md5(record) FROM device_names
-            UNION ALL SELECT 'quarantine_events ' || device || ' ' || seq || ' ' || md5(record) FROM quarantine_events
+            UNION ALL SELECT 'event_frames ' || user_id || ' ' || first_position || ' ' || count || ' ' || md5(frame) FROM event_frames
+            UNION ALL SELECT 'event_runs ' || device || ' ' || first_seq || ' ' || last_seq || ' ' || frame_position FROM event_runs
+            UNION ALL SELECT 'catalog_versions ' || device || ' ' || seq || ' ' || version FROM catalog_versions
+            UNION ALL SELECT 'device_names ' || device || ' ' || hlc || ' ' || position || ' ' || md5(record) FROM device_names
+            UNION ALL SELECT 'quarantine_frames ' || first_position || ' ' || md5(frame) FROM quarantine_frames
             """)
         return Dictionary(rows.map { ($0, Data()) }, uniquingKeysWith: { first, _ in first })
     }
@@ -62,7 +65,7 @@ enum StoredState {
             }
         }
         let counts = try await #require(store.database).sql(
-            "SELECT count(*)::text FROM quarantine_events WHERE user_id = (SELECT id FROM users WHERE name = '\(user)')")
+            "SELECT count(*)::text FROM quarantine_frames WHERE user_id = (SELECT id FROM users WHERE name = '\(user)')")
         return Int(counts.first ?? "") ?? 0
     }
 
