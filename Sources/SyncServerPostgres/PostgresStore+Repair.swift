@@ -102,9 +102,12 @@ extension PostgresStore {
         let cutFrom = Dictionary(uniqueKeysWithValues: cuts.map { ($0.key, $0.value) })
         var moved: [(first: Int64, count: Int)] = []
         let reader = RecordFrames.Reader()
-        for try await (first, count, stored) in try await connection.query(
+        // Read whole before the next query: one connection answers one query at a time.
+        var region: [(first: Int64, count: Int32, stored: ByteBuffer)] = []
+        for try await row in try await connection.query(
             "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) AND first_position >= \(start) ORDER BY first_position",
-            logger: logger).decode((Int64, Int32, ByteBuffer).self) {
+            logger: logger).decode((Int64, Int32, ByteBuffer).self) { region.append(row) }
+        for (first, count, stored) in region {
             if setAside.contains(first) { moved.append((first, Int(count))) }
             guard scan.damagedFrames[first] == nil else {
                 for try await bytes in try await connection.query("""
