@@ -68,7 +68,10 @@ struct TrustedProxyTests {
             // Taken before the request: the server's Retry-After counts from no earlier moment.
             asked = Date()
             let next = try await pair("203.0.113.5")
-            if next.status == 429 { retryAfter = try #require(next.retryAfter, "429 without Retry-After") }
+            if next.status == 429 {
+                #expect(next.retryAfter != nil, "429 without Retry-After")
+                retryAfter = next.retryAfter ?? 0
+            }
         }
         let limitLasts = try #require(retryAfter, "five wrong codes from one client were never limited")
         // Another phone behind the same proxy: its own count when the proxy is trusted; the
