@@ -29,10 +29,7 @@ extension PostgresStore {
         var found: [EventID: [UInt8]] = [:]
         for try await (first, count, frame) in rows.decode((Int64, Int32, ByteBuffer).self) {
             try frame.withUnsafeReadableBytes { stored in
-                let decoded: SegmentReader.Frame
-                do { decoded = try reader.frame(stored) } catch let fault as RecordFrames.Fault {
-                    throw damagedFrame(user: userName, first: first, count: Int(count), fault.reason)
-                }
+                let decoded = try decode(stored, reader, user: userName, first: first, count: count)
                 RecordStream.forEachValidated(in: decoded.records) { view in
                     if view.hasEventID, lookingFor.contains(view.eventID) {
                         found[view.eventID] = Array(UnsafeRawBufferPointer(start: view.base, count: view.length))
@@ -49,6 +46,20 @@ extension PostgresStore {
         try await storedRecords([id], user: user, userName: userName, connection, logger)[id].map { bytes in
             bytes.withUnsafeBytes { EventDigest.hex($0) }
         }
+    }
+
+    /// The frame row at `first` decoded (valid until `reader`'s next frame); one that does not
+    /// decode, or does not hold its `count` records, is the user's damage (503).
+    static func decode(_ stored: UnsafeRawBufferPointer, _ reader: RecordFrames.Reader, user: String, first: Int64,
+                       count: Int32) throws -> SegmentReader.Frame {
+        let frame: SegmentReader.Frame
+        do { frame = try reader.frame(stored) } catch let fault as RecordFrames.Fault {
+            throw damagedFrame(user: user, first: first, count: Int(count), fault.reason)
+        }
+        guard frame.count == Int(count) else {
+            throw damagedFrame(user: user, first: first, count: Int(count), "it holds \(frame.count) records")
+        }
+        return frame
     }
 
     /// The 503 of a user one of whose frames does not decode.

@@ -50,13 +50,7 @@ extension PostgresStore {
                     read += 1
                     from = first
                     let iteration = try stored.withUnsafeReadableBytes { bytes -> RecordIteration in
-                        let frame: SegmentReader.Frame
-                        do { frame = try reader.frame(bytes) } catch let fault as RecordFrames.Fault {
-                            throw Self.damagedFrame(user: user, first: first, count: Int(count), fault.reason)
-                        }
-                        guard frame.count == Int(count) else {
-                            throw Self.damagedFrame(user: user, first: first, count: Int(count), "it holds \(frame.count) records")
-                        }
+                        let frame = try Self.decode(bytes, reader, user: user, first: first, count: count)
                         // No device is the store's own: every device name is sent.
                         return page.take(frame, at: UInt64(first), serverDevice: DeviceID(rawValue: 0))
                     }
