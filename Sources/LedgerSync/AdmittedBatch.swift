@@ -12,7 +12,17 @@ package struct AdmittedBatch {
     package let duplicates: Int
     /// What was received, when it came as frames and every record of it was admitted in an order
     /// that continues every device: `apply` then appends those frames as they are.
-    package internal(set) var asReceived: EncodedRecords?
+    package private(set) var asReceived: EncodedRecords?
+
+    /// Keeps `incoming`, what this batch was admitted from, as `asReceived` when it came as frames
+    /// and everything was admitted (no copy, no older name), each device in seq order: the
+    /// received order is then one the log can take, so the frames can be stored as they came.
+    /// Every store's admission ends with this one rule.
+    package mutating func keepFrames(of incoming: EncodedRecords) {
+        if incoming.frames != nil, duplicates == 0, batch.isInOrder, eventCount + names.count == incoming.count {
+            asReceived = incoming
+        }
+    }
 
     package var isEmpty: Bool { order.isEmpty && names.isEmpty }
     package var eventCount: Int { order.count }

@@ -31,12 +31,7 @@ package enum LedgerMerger {
         try incoming.forEach { try admission.receive($0) }
         try admission.checkStored(in: ledger)
         var admitted = try admission.admit()
-        // Everything admitted (no copy, no older name), each device in seq order: the received
-        // order is an order the log can take, so the frames can be stored as they came.
-        if incoming.frames != nil, admitted.duplicates == 0, admitted.batch.isInOrder,
-           admitted.eventCount + admitted.names.count == incoming.count {
-            admitted.asReceived = incoming
-        }
+        admitted.keepFrames(of: incoming)
         return admitted
     }
 

@@ -13,7 +13,9 @@ extension PostgresStore {
                                        options: .acceptingPush(stations: stations, now: now))
         try incoming.forEach { try admission.receive($0) }
         try await compareHeld(admission, user: user, userID: userID, connection)
-        return try admission.admit()
+        var admitted = try admission.admit()
+        admitted.keepFrames(of: incoming)
+        return admitted
     }
 
     /// Compares pushed copies of held ids with the stored records; a frame that does not decode

@@ -274,7 +274,15 @@ struct PostgresStoreTests {
     static func storedRecords(_ database: TestPostgres.Database) async throws -> [LedgerRecord] {
         var records: [LedgerRecord] = []
         let reader = RecordFrames.Reader()
-        for hex in try await database.sql("SELECT encode(frame, 'hex') FROM event_frames ORDER BY user_id, first_position") {
+        for bytes in try await storedFrames(database) {
+            try bytes.withUnsafeBytes { try reader.forEachRecord(in: $0) { records.append($0.record) } }
+        }
+        return records
+    }
+
+    /// The bytes of every stored frame, in (user, position) order.
+    static func storedFrames(_ database: TestPostgres.Database) async throws -> [[UInt8]] {
+        try await database.sql("SELECT encode(frame, 'hex') FROM event_frames ORDER BY user_id, first_position").map { hex in
             var bytes: [UInt8] = []
             var index = hex.startIndex
             while index < hex.endIndex {
@@ -282,9 +290,34 @@ struct PostgresStoreTests {
                 bytes.append(try #require(UInt8(hex[index..<next], radix: 16)))
                 index = next
             }
-            try bytes.withUnsafeBytes { try reader.forEachRecord(in: $0) { records.append($0.record) } }
+            return bytes
         }
-        return records
+    }
+
+    /// Schemas/server-store.md "Frames and runs": the one admission's rule (`AdmittedBatch.keepFrames`)
+    /// decides, as on the files store (FramesStoredAsTheyComeTests), whether a push's frames are
+    /// stored as they came; a push holding a copy of a stored event is encoded again.
+    @Test("a frames push taken whole is stored byte for byte; one holding held copies is encoded again")
+    func framesStoredAsTheyCome() async throws {
+        let database = try await TestPostgres.database()
+        let store = database.store(clock: DeviceClock(base: StoreFixture.now))
+        try await store.whileRunning {
+            _ = try await Self.addUser(store, "alice")
+            let whole = try FramesStoredAsTheyComeTests.received(1...30_000)
+            let frames = try #require(whole.frames)
+            #expect(frames.frameCount >= 2)
+            let answer = try await store.push(user: "alice", records: whole)
+            #expect(answer.appended == 60_002)
+            #expect(try await Self.storedFrames(database).flatMap { $0 } == frames.bytes)
+
+            let again = try FramesStoredAsTheyComeTests.received(30_000...31_000, names: false)
+            let sent = try #require(again.frames)
+            #expect(try await store.push(user: "alice", records: again).duplicates == 2)
+            let stored = try await Self.storedFrames(database)
+            #expect(stored.count > frames.frameCount && !stored.flatMap { $0 }.elementsEqual(frames.bytes + sent.bytes))
+            #expect(try await Self.storedRecords(database).count == 60_002 + 2_000)
+        }
+        await database.drop()
     }
 
     /// A pull reads up to `PostgresStore.pullFrames` frames a query: a log of many frames, pulled
