@@ -55,20 +55,25 @@ struct PostgresFrames {
         var frame = positions.count - frames.frameCount
         var position = end, frameEnd = end + Int64(counts[frame])
         var open: [Int64: Int] = [:]  // device → index in `runs` of its run in the current frame
+        var current: (device: Int64, run: Int)?  // the last record's: one lookup a change of device
         records.forEach { view in
             while position >= frameEnd && frame + 1 < positions.count {
                 frame += 1
                 frameEnd += Int64(counts[frame])
                 open.removeAll(keepingCapacity: true)
+                current = nil
             }
             let framePosition = positions[frame]
             let device = PostgresRecord.key(view.device)
             if view.hasEventID {
                 let seq = Int64(view.seq)
-                if let index = open[device], runs[index].lastSeq + 1 == seq {
+                let index = current?.device == device ? current?.run : open[device]
+                if let index, runs[index].lastSeq + 1 == seq {
                     runs[index].lastSeq = seq
+                    current = (device, index)
                 } else {
                     open[device] = runs.count
+                    current = (device, runs.count)
                     runs.append(Run(device: device, firstSeq: seq, lastSeq: seq, frame: framePosition))
                 }
                 if view.kind == .catalogVersion {

@@ -28,7 +28,12 @@ extension PostgresStore {
     private func push(_ records: EncodedRecords, user: String, now: Int64, _ connection: PostgresConnection) async throws -> PushResponse {
         let id = try await Self.userID(user, connection, logger, forUpdate: true, serving: true)
         var pushed = Set<DeviceID>()
-        records.forEach { pushed.insert($0.device) }
+        var previous: DeviceID?  // pushes hold long runs of one device: one insert a run
+        records.forEach { view in
+            guard view.device != previous else { return }
+            previous = view.device
+            pushed.insert(view.device)
+        }
         let devices = pushed.sorted()
         let held = try await claim(devices, for: id, connection)
         let storedNames = try await Self.newestNames(devices, connection, logger)

@@ -1,6 +1,7 @@
 import LedgerCore
 import LedgerSync
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import ServiceLifecycle
 import SyncServer
@@ -19,6 +20,8 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     let stations: any StationDirectory
     let clock: any WallClock
     let logger: Logger
+    /// Digests of the events pulls name, by user, id and frame row (`storedDigests`).
+    let recentDigests = NIOLockedValueBox(RecentDigests<StoredEventKey>())
 
     /// A pool of at most `maximumConnections`, idle until `services` run; `start()` connects.
     package init(location: PostgresLocation, stations: any StationDirectory = AnyPositiveStation(),

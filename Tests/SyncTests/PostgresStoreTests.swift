@@ -275,7 +275,7 @@ struct PostgresStoreTests {
         var records: [LedgerRecord] = []
         let reader = RecordFrames.Reader()
         for bytes in try await storedFrames(database) {
-            try bytes.withUnsafeBytes { try reader.forEachRecord(in: $0) { records.append($0.record) } }
+            _ = try bytes.withUnsafeBytes { try reader.forEachRecord(in: $0) { records.append($0.record) } }
         }
         return records
     }

@@ -8,7 +8,7 @@ final class OpenUserLedger: @unchecked Sendable {
     let ledger: Ledger
     private var positions = EventPositions()
     /// Digests read lately (the heads every pull names), so that a pull rarely reads a frame.
-    private var digestCache: [EventID: String] = [:]
+    private var recentDigests = RecentDigests<EventID>()
     private var catalogVersion: (order: EventOrder, version: UInt32)?
 
     /// Opens (or creates) `directory` and reads every record once, checking every frame. The
@@ -56,7 +56,7 @@ final class OpenUserLedger: @unchecked Sendable {
         var result: [DeviceID: String] = [:]
         for (device, seq) in wanted where seq > 0 {
             let id = EventID(device: device, seq: seq)
-            if let known = digestCache[id] {
+            if let known = recentDigests[id] {
                 result[device] = known
                 continue
             }
@@ -68,8 +68,7 @@ final class OpenUserLedger: @unchecked Sendable {
             guard let digest = result[device] else {
                 throw LedgerError(.corruption, "event \(id) is not at log position \(position), where opening found it")
             }
-            if digestCache.count >= 4_096 { digestCache.removeAll(keepingCapacity: true) }
-            digestCache[id] = digest
+            recentDigests.remember([id: digest])
         }
         return result
     }
@@ -83,29 +82,9 @@ final class OpenUserLedger: @unchecked Sendable {
         try ledger.forEachFrame(from: page.start(end: ledger.recordCount)) { frame, first in
             page.take(frame, at: first, serverDevice: local)
         }
-        cacheNewestDigests(of: page.records)
+        // The client's next pull names the newest event of each device this page sends.
+        recentDigests.remember(page.records.newestEventDigests())
         return page.answer(serverHas: serverHas, catalogVersion: latestCatalogVersion, serverDigests: try headDigests())
-    }
-
-    /// The client's next pull names the newest event of each device this page sends (its
-    /// `have_digests`): their digests are taken now, from the page's bytes, not from a frame then.
-    private func cacheNewestDigests(of records: EncodedRecords) {
-        var newest: [DeviceID: UInt64] = [:]
-        var run: (device: DeviceID, seq: UInt64)?  // pages hold long runs of one device: hash once a run
-        records.forEach { view in
-            guard view.hasEventID else { return }
-            if let current = run, current.device != view.device { newest[current.device] = current.seq }
-            run = (view.device, view.seq)
-        }
-        guard let last = run else { return }
-        newest[last.device] = last.seq
-        if digestCache.count + newest.count > 4_096 { digestCache.removeAll(keepingCapacity: true) }
-        var remaining = newest.count
-        records.forEach { view in
-            guard remaining > 0, view.hasEventID, newest[view.device] == view.seq else { return }
-            digestCache[view.eventID] = EventDigest.hex(view)
-            remaining -= 1
-        }
     }
 
     /// Checks every record's device (not the server's own id; this user's, or claimed for them

@@ -34,7 +34,7 @@ actor UserLedger {
     func pull(_ request: PullRequest, have: [DeviceID: UInt64], pages limits: SyncLimits.Pages) async throws -> PullAnswer {
         let response = try await serialised { open in
             let stored = try await self.io(open) { try $0.digests(at: have) }
-            try await ForkCheck.check(have, request) { device, _ in stored[device] }
+            try ForkCheck.check(have, request, stored: stored)
             return try await self.io(open) { try $0.pull(request, have: have, limits: limits) }
         }
         await noteActivity { $0.lastPull = $1 }

@@ -34,12 +34,12 @@ package enum ForkCheck {
     }
 
     /// Throws `.fork` for the first device (in id order) whose event at the client's seq differs
-    /// from the store's. `storedDigest(device, seq)` is nil when the store does not hold that seq.
-    package static func check(_ have: [DeviceID: UInt64], _ request: PullRequest,
-                              storedDigest: (DeviceID, UInt64) async throws -> String?) async throws {
+    /// from the store's. `stored` holds the store's digest of the event at `have[device]` for
+    /// each device it holds at that seq.
+    package static func check(_ have: [DeviceID: UInt64], _ request: PullRequest, stored: [DeviceID: String]) throws {
         let digests = request.haveDigests ?? [:]
         for (device, seq) in have.sorted(by: { $0.key < $1.key }) where seq > 0 {
-            guard let theirs = digests[device.description], let ours = try await storedDigest(device, seq) else { continue }
+            guard let theirs = digests[device.description], let ours = stored[device] else { continue }
             if theirs != ours { throw forked(device: device, seq: seq) }
         }
     }

@@ -70,15 +70,26 @@ package struct PullPage {
         records.append(view)
     }
 
+    /// Whether the page ends before a stored frame of `count` records, not yet examined (setting
+    /// `more`, the cursor staying on the frame): when the page holds records already, the frame
+    /// would pass the page's `limit`, and an empty page could take it whole. A store that reads
+    /// frames by their counts first (PostgreSQL) asks before reading one's bytes; `take` asks the
+    /// same, so that both stores cut pages alike.
+    package mutating func endsBefore(frameOf count: Int) -> Bool {
+        guard records.count > 0, records.count + count > limit, count <= limit else { return false }
+        more = true
+        return true
+    }
+
     /// Examines a stored frame of the log whose first record is at `first` (`Ledger.forEachFrame`),
     /// as `admit`, `lacks` and `append` would examine its records one by one, with
-    /// `serverDevice`'s name never sent. A whole frame the client lacks entirely is taken as
-    /// stored (`EncodedRecords.append(frame:)`: the answer sends it as it is) when it fits the
-    /// page; when it does not, the page holds records and an empty page could take it, the page
-    /// ends before it, so that the next page starts on it. A frame the client holds entirely
-    /// costs the page nothing.
+    /// `serverDevice`'s name never sent. The page ends before a frame that would pass its limit
+    /// (`endsBefore`), so that the next page starts on it. A whole frame the client lacks entirely
+    /// is taken as stored (`EncodedRecords.append(frame:)`: the answer sends it as it is) when it
+    /// fits the page's byte bound too. A frame the client holds entirely costs the page nothing.
     package mutating func take(_ frame: SegmentReader.Frame, at first: UInt64, serverDevice: DeviceID) -> RecordIteration {
         if first >= walkStart {
+            if endsBefore(frameOf: frame.count) { return .stop }
             var lacked = 0
             RecordStream.forEachValidated(in: frame.records) { view in
                 if lacks(view, serverDevice: serverDevice) { lacked += 1 }
