@@ -77,9 +77,12 @@ enum PostgresDeadline {
 
     /// A failure of the connection rather than of the request: no server message (refused,
     /// reset, closed), a connection exception (SQLSTATE class 08), the server shutting down or
-    /// cutting the session (57P01–57P03), or no connection slot left (53300).
+    /// cutting the session (57P01–57P03), no connection slot left (53300), or any error the
+    /// server reports as FATAL or PANIC, which ends the session (such as a database that does
+    /// not accept connections now, 55000, met while the pool opens a new one).
     static func isOutage(_ error: PSQLError) -> Bool {
-        guard let state = error.serverInfo?[.sqlState] else { return true }
+        guard let info = error.serverInfo, let state = info[.sqlState] else { return true }
+        if let severity = info[.severity], severity == "FATAL" || severity == "PANIC" { return true }
         return state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
     }
 

@@ -69,6 +69,27 @@ struct ReadOnlyLedgerTests {
         #expect(snapshotDifferences(before, try directorySnapshot(work + "/ledger")).isEmpty)
     }
 
+    /// A dry run writes nothing, so it works where the readers do, and prints its plan.
+    @Test("a dry run of complete --batch or of an import works on a read-only ledger and writes nothing")
+    func dryRunsRead() throws {
+        let (work, cli) = try readOnlyCopy(withoutLock: false, withoutProjection: false)
+        defer { Self.remove(work) }
+        let before = try directorySnapshot(work + "/ledger")
+        try "300645\t2015-05-05\n201111\t2013-09-01\n".write(toFile: work + "/out/trip.tsv", atomically: true, encoding: .utf8)
+        let exported = try cli.run("export", "--format", "tsv")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        try exported.stdout.write(toFile: work + "/out/apps.tsv", atomically: true, encoding: .utf8)
+        let batch = try cli.run("complete", "--batch", work + "/out/trip.tsv", "--dry-run")
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains("1 would be recorded, 1 unchanged; nothing was written (--dry-run)"), "\(batch.stdout)")
+        let imported = try cli.run("import", "oritsubushi-tsv", work + "/out/apps.tsv", "--dry-run")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("dry run: would import 2 rows") && imported.stdout.contains("nothing was written"), "\(imported.stdout)")
+        #expect(snapshotDifferences(before, try directorySnapshot(work + "/ledger")).isEmpty, "a dry run wrote")
+        let edit = try cli.run("complete", "--batch", work + "/out/trip.tsv")
+        #expect(edit.status == 74, "without --dry-run it is an edit: \(edit.stderr)")
+    }
+
     /// The case: `chmod a-w LEDGER` alone, the files still the user's and writable. The
     /// edit used to append its event and then fail on the projection.
     @Test("an edit of a ledger whose directory alone is read-only appends nothing (exit 74)")

@@ -144,6 +144,9 @@ struct PostgresTLSTests {
         let (database, url) = try await Self.store(user, host, query)
         let server = try ServerProcess(storeArguments: ["--store", url])
         defer { server.terminate() }
+        // A request first, so that the pool holds a session now (it closes idle ones).
+        let (status, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: "ots_unknown", json: nil)
+        #expect(status == 401, "the store answers through that connection")
         // The sessions of the serve process: every one on this database but the query's own.
         let sessions = try await database.sql("""
             SELECT a.usename || ' ' || s.ssl::text || ' ' || coalesce(s.client_dn, '-')
@@ -153,8 +156,6 @@ struct PostgresTLSTests {
         let session = "\(user) \(encrypted) " + (query.contains("sslcert") ? "/CN=\(user)" : "-")
         #expect(!sessions.isEmpty, "serve holds no session on \(database.name)")
         #expect(sessions.allSatisfy { $0 == session }, "\(url): \(sessions)")
-        let (status, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: "ots_unknown", json: nil)
-        #expect(status == 401, "the store answers through that connection")
         #expect(server.stop() == 0)
         await database.drop()
     }

@@ -14,7 +14,8 @@ struct CompleteBatch {
     func run(_ options: LedgerOptions, language: OutputLanguage = .en) throws {
         let text = try read()
         let today = try Environment.clock().today
-        let ledger = try options.open()
+        // A dry run writes nothing, so it reads as the readers do (a read-only ledger too).
+        let ledger = try dryRun ? options.openForReading() : options.open()
         defer { ledger.close() }
         var resolver: StationResolver?
         let catalog = try CatalogStore.open(ledger)

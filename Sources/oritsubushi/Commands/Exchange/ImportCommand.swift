@@ -15,7 +15,8 @@ struct ImportCommand: ParsableCommand {
     static func importRows(_ rows: [CompletionRow], file: String, rowWord: String, options: LedgerOptions,
                            flags: ImportFlags, readerErrors: [LedgerError] = []) throws {
         let clock = try Environment.clock()
-        let ledger = try options.open()
+        // A dry run writes nothing, so it reads as the readers do (a read-only ledger too).
+        let ledger = try flags.dryRun ? options.openForReading() : options.open()
         defer { ledger.close() }
         let catalog = try CatalogStore.open(ledgerDirectory: ledger.directory)
         var projection = try ProjectionUpdater.load(ledger)
