@@ -53,14 +53,23 @@ package struct SyncConnection: Sendable {
         request.headers.add(name: "Content-Type", value: contentType)
         if let accept { request.headers.add(name: "Accept", value: accept) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
-        do {
-            response = try await httpClient.execute(request, timeout: timeout)
-            bytes = try await response.body.collect(upTo: 256 << 20)
-        } catch {
-            throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
+        var response: HTTPClientResponse?
+        var bytes = ByteBuffer()
+        // Both requests (pull, push) may be sent again: a retried push appends nothing twice
+        // (Schemas/sync-api.yaml). A kept-alive connection the server closed as idle just as the
+        // request went out (`serve --idle-timeout`) is tried once more on a new connection.
+        for attempt in 1...2 where response == nil {
+            do {
+                let answer = try await httpClient.execute(request, timeout: timeout)
+                bytes = try await answer.body.collect(upTo: 256 << 20)
+                response = answer
+            } catch let error as HTTPClientError where error == .remoteConnectionClosed && attempt == 1 {
+                continue
+            } catch {
+                throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
+            }
         }
+        guard let response else { throw LedgerError(.unavailable, "cannot reach \(server): the server closed the connection") }
         guard response.status == .ok else {
             let detail = (try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes.readableBytesView)))
             let message = detail.map { "\($0.message) (\($0.error))" } ?? "HTTP \(response.status.code)"
