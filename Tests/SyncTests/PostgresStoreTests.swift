@@ -320,7 +320,7 @@ struct PostgresStoreTests {
         await database.drop()
     }
 
-    /// A pull reads up to `PostgresStore.pullFrames` frames a query: a log of many frames, pulled
+    /// A pull reads frames by their counts, then only the bytes its room takes: a log of many frames, pulled
     /// in pages that end inside frames, by a device holding part of it, arrives whole and once.
     @Test("a pull across many frames and pages brings every record once, as a local merge does")
     func pullAcrossSpans() async throws {
