@@ -139,7 +139,7 @@ struct PhoneAppBrowserTests {
         let chosen = try #require(listed.first)
         let offered = try await browser.execute("return document.querySelector('[data-testid=today-button]').hidden") as? Bool
         #expect(offered == false, "the today button is offered for an incomplete station")
-        try await browser.click("today-button")
+        try await browser.press("today-button")
         try await browser.wait("the edit saved on the device") { try await browser.text("nearby-result").isEmpty == false }
         let refused = try await browser.execute("return document.querySelector('[data-testid=nearby-result]').classList.contains('bad')") as? Bool
         let result = try await browser.text("nearby-result")
@@ -179,7 +179,7 @@ struct PhoneAppBrowserTests {
 
         // Both write a memo for the station before either syncs.
         try await browser.type("station-memo", "アプリのメモ")
-        try await browser.click("station-save")
+        try await browser.press("station-save")
         try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
         try setup.cli("memo", "202758", "CLIのメモ").expectSuccess()
         try await setup.syncApp()
@@ -216,7 +216,7 @@ struct PhoneAppBrowserTests {
 
         _ = try setup.store.server("revoke-token", "alice")
         try await browser.type("station-memo", "失効後のメモ")
-        try await browser.click("station-save")
+        try await browser.press("station-save")
         try await browser.click("tab-sync")
         try await browser.click("sync-now")
         try await browser.wait("the signed-out sentence") { try await browser.text("sync-error").contains("サインアウトされました") }

@@ -38,3 +38,16 @@ test('nearest first, ties by s_id, limited, filtered', () => {
   assert.deepEqual(far.map((h) => h.station.id), [300291]);
   assert.equal(distanceLabel(far[0].metres), '約413 m');
 });
+
+test('today only where you are: within the fix\'s accuracy plus the margin', async () => {
+  const { withinReach, REACH_MARGIN_M, FIX_MAX_AGE_MS } = await appModule('nearby.js');
+  assert.equal(withinReach(0, 10), true);
+  assert.equal(withinReach(10 + REACH_MARGIN_M, 10), true);
+  assert.equal(withinReach(10 + REACH_MARGIN_M + 1, 10), false);
+  assert.equal(withinReach(384_000, 10), false, '古津賀駅 from the open sea at 30.0, 135.0');
+  assert.equal(withinReach(2_000, 5_000), true, 'an approximate fix reaches further');
+  assert.equal(withinReach(600, NaN), false, 'an unknown accuracy counts as none');
+  assert.equal(withinReach(NaN, 10), false);
+  assert.ok(REACH_MARGIN_M >= 200 && REACH_MARGIN_M <= 1000, 'a few hundred metres');
+  assert.ok(FIX_MAX_AGE_MS <= 5_000, 'a cached fix at most a few seconds old');
+});

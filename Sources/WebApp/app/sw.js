@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'e7b8a6c8b22b';
+const VERSION = '06ffb6f9f797';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -20,6 +20,7 @@ const APP_FILES = [
   'js/catalog.js',
   'js/dates.js',
   'js/device.js',
+  'js/editDraft.js',
   'js/exporters.js',
   'js/fold.js',
   'js/folding.js',
@@ -37,6 +38,7 @@ const APP_FILES = [
   'js/stats.js',
   'js/store.js',
   'js/sync.js',
+  'js/ui/activationGuard.js',
   'js/ui/datePicker.js',
   'js/ui/dom.js',
   'js/ui/mapScreen.js',

@@ -58,6 +58,8 @@ final class WebDriver: @unchecked Sendable {
         guard ready else { driver.terminate(); throw Failure(description: "chromedriver did not start on port \(port)") }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
+            // The page's console, for consoleErrors().
+            "goog:loggingPrefs": ["browser": "ALL"],
             "goog:chromeOptions": [
                 "binary": "/usr/bin/chromium",
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=390,844", "--lang=\(language)",
@@ -153,6 +155,22 @@ final class WebDriver: @unchecked Sendable {
         try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
     }
 
+    /// Clicks a button that changes data once it takes taps: such buttons rest (disabled) for a
+    /// moment after their screen appears (Schemas/phone-app.md "A tap acts once"), as a person
+    /// waits to see what they tap.
+    func press(_ testID: String) async throws {
+        try await waitEnabled(testID)
+        try await click(testID)
+    }
+
+    /// Waits until the element is shown and not disabled.
+    func waitEnabled(_ testID: String) async throws {
+        try await wait("\(testID) to take taps") {
+            try await execute("const e = document.querySelector(arguments[0]); return !!e && !e.disabled && !e.hidden",
+                              ["[data-testid=\"\(testID)\"]"]) as? Bool == true
+        }
+    }
+
     func type(_ testID: String, _ text: String) async throws {
         try await onFreshElement("[data-testid=\"\(testID)\"]") { id in
             _ = try await command(.POST, "element/\(id)/clear", [:])
@@ -183,6 +201,14 @@ final class WebDriver: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(100))
         }
         throw Failure(description: "timed out after \(seconds) s waiting for \(what); page text: \(String((try? await execute("return document.body.innerText") as? String)?.prefix(800) ?? ""))")
+    }
+
+    /// The page's console errors and uncaught exceptions since the last call (chromedriver's
+    /// browser log: entries at level SEVERE).
+    func consoleErrors() async throws -> [String] {
+        let answer = try await command(.POST, "se/log", ["type": "browser"])
+        let entries = answer["value"] as? [[String: Any]] ?? []
+        return entries.filter { ($0["level"] as? String) == "SEVERE" }.map { $0["message"] as? String ?? "\($0)" }
     }
 
     /// A PNG of the page.

@@ -4,7 +4,7 @@
 
 import { Api, ApiError, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
-import { EditError, Ledger } from './ledger.js';
+import { EditError, Ledger, StaleEditError } from './ledger.js';
 import { StoreError } from './store.js';
 import { SIGNED_OUT, SyncFailure, SyncSession } from './sync.js';
 import { isKey, t } from './i18n.js';
@@ -233,14 +233,16 @@ export class App {
 
   /**
    * Records an edit; the answer says whether it was saved (committed to storage), unchanged, or
-   * refused, in one sentence.
+   * refused, in one sentence. `seen` holds the values the screen showed for the fields it
+   * changes; the edit is refused (`stale`) when the station no longer has them.
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
-   * @returns {Promise<{ok: boolean, changed: boolean, message: string}>}
+   * @param {{compDate?: number, memo?: string}} [seen]
+   * @returns {Promise<{ok: boolean, changed: boolean, stale?: boolean, message: string}>}
    */
-  async edit(station, fields) {
+  async edit(station, fields, seen) {
     try {
-      const event = await this.replica.edit(station, fields, this.now());
+      const event = await this.replica.edit(station, fields, this.now(), seen);
       // The date picker offers the last date given again, for entering many stations in a row.
       if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
       if (!event) return { ok: true, changed: false, message: t('unchanged') };
@@ -251,6 +253,7 @@ export class App {
         this.emit('storage', error.message);
         return { ok: false, changed: false, message: error.message };
       }
+      if (error instanceof StaleEditError) return { ok: false, changed: false, stale: true, message: t('edit.stale') };
       if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
       throw error;
     }

@@ -34,6 +34,18 @@ export class EditError extends Error {
 }
 
 /**
+ * An edit made against values the station no longer has: another device's edit arrived (by a
+ * sync) after the screen showed them. Nothing was written; `message` is one sentence.
+ */
+export class StaleEditError extends EditError {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'StaleEditError';
+  }
+}
+
+/**
  * @typedef {object} Identity
  * @property {string} device
  * @property {string} name
@@ -253,15 +265,24 @@ export class Ledger {
   /**
    * Records an edit of this device: only the fields that change enter the event; when none does,
    * nothing is appended (returns null). Resolves once the store committed it.
+   *
+   * `seen` holds the values the editor showed for the fields it changes: when the station's
+   * current value of such a field differs (a sync brought another device's edit after the screen
+   * showed it), nothing is written and StaleEditError is thrown. The check and the commit run in
+   * one exclusive step, so no received page can land between them.
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
    * @param {number} now
+   * @param {{compDate?: number, memo?: string}} [seen]
    * @returns {Promise<LedgerEvent | null>}
    */
-  edit(station, fields, now) {
+  edit(station, fields, now, seen) {
     return this.exclusive(async () => {
       if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`);
       const current = this.fold.get(station);
+      const stale = (seen?.compDate !== undefined && fields.compDate != null && seen.compDate !== (current?.compDate ?? 0))
+        || (seen?.memo !== undefined && fields.memo != null && seen.memo !== (current?.memo ?? ''));
+      if (stale) throw new StaleEditError(`station ${station} changed on another device after it was shown; nothing was saved`);
       let compDate = fields.compDate ?? null;
       let memo = fields.memo ?? null;
       if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`);

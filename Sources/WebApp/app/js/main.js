@@ -106,6 +106,7 @@ async function boot() {
     }
     if (tab !== 'stats') stats.hide();
     if (tab === 'map') map.redraw();
+    if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
     if (tab === 'stats') stats.show();

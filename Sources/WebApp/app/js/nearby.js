@@ -7,6 +7,28 @@
 export const EARTH_RADIUS = 6_378_137.0;
 
 /**
+ * How far beyond a fix's accuracy a station still counts as where the person is: a station's
+ * point is its centre, and a large station's platforms and exits lie a few hundred metres from it.
+ */
+export const REACH_MARGIN_M = 500;
+
+/**
+ * The oldest cached fix 「現在地を取得」 accepts: none. A browser's cached fix is as old as its
+ * last fix, however long the person has been moving since (a train covers a station gap in a
+ * minute), so each tap asks for a fix of its own.
+ */
+export const FIX_MAX_AGE_MS = 0;
+
+/**
+ * Whether a station `m` metres from a fix of this accuracy (metres, the radius the browser
+ * reports) may be where the person is now: within the accuracy plus REACH_MARGIN_M.
+ * @param {number} m @param {number} accuracy
+ */
+export function withinReach(m, accuracy) {
+  return Number.isFinite(m) && m <= Math.max(0, Number.isFinite(accuracy) ? accuracy : 0) + REACH_MARGIN_M;
+}
+
+/**
  * Metres between two positions in degrees (the haversine form).
  * @param {number} lat1 @param {number} lng1 @param {number} lat2 @param {number} lng2
  */

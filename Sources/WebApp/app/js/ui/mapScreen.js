@@ -2,6 +2,9 @@
 // view. Drag to pan, pinch or wheel to zoom; tap a pin for its station (and
 // the others at its position, completed first), tap a count to zoom in
 // there. The pins depend on the view's span alone, so they never flicker while panning.
+// A tap acts on the canvas's own `click`, the last event of the gesture: opening the station on
+// `pointerup` let the click of the same tap press what the station screen showed under the
+// finger (Schemas/phone-app.md "A tap acts once").
 
 import { buildScene, drawMap, fitView, hitTest, updateCompletion, viewBox } from '../map.js';
 import { panBy, project, zoomAt } from '../mapCore.js';
@@ -47,6 +50,9 @@ export class MapScreen {
     /** @type {Map<number, {x: number, y: number}>} */
     this.pointers = new Map();
     this.moved = 0;
+    /** A tap seen at pointerup, acted on by the click that ends the same gesture. */
+    /** @type {{x: number, y: number, touch: boolean} | null} */
+    this.pendingTap = null;
     this.bindGestures();
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
@@ -203,11 +209,21 @@ export class MapScreen {
     /** @param {PointerEvent} e */
     const up = (e) => {
       const p = this.pointers.get(e.pointerId);
-      if (p && this.pointers.size === 1 && this.moved < 8 && e.type === 'pointerup') this.tap(p.x, p.y, e.pointerType !== 'mouse');
+      const isTap = p && this.pointers.size === 1 && this.moved < 8 && e.type === 'pointerup';
+      this.pendingTap = isTap ? { x: p.x, y: p.y, touch: e.pointerType !== 'mouse' } : null;
       this.pointers.delete(e.pointerId);
     };
     c.addEventListener('pointerup', up);
     c.addEventListener('pointercancel', up);
+    c.addEventListener('click', (e) => {
+      const tap = this.pendingTap;
+      this.pendingTap = null;
+      if (!tap) return;
+      // Nothing after this click belongs to the gesture: the new screen gets no event of it.
+      e.preventDefault();
+      e.stopPropagation();
+      this.tap(tap.x, tap.y, tap.touch);
+    });
     c.addEventListener('wheel', (e) => {
       e.preventDefault();
       const p = { x: e.offsetX, y: e.offsetY };

@@ -1,11 +1,14 @@
 // 現在地: the stations nearest the device's position (the apps' 「一覧」, nearby.js), the nearest
 // one not yet completed, and 「今日、乗下車しました！」 for a chosen station while it is not
-// completed. Geolocation needs no network, so this works offline.
+// completed and is within reach of a fresh fix (nearby.js withinReach): at sea or far from every
+// station, the screen says how far the nearest one is and offers nothing to record. A result
+// sentence belongs to the station it was for. Geolocation needs no network, so this works offline.
 
 import { label, todayCode } from '../dates.js';
-import { distanceLabel, distanceLabelEn, nearest } from '../nearby.js';
+import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metres, nearest, withinReach } from '../nearby.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { ActivationGuard } from './activationGuard.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../catalog.js').Station} Station */
@@ -30,12 +33,15 @@ export class NearbyScreen {
     /** @type {number | null} */
     this.selected = null;
     this.located = false;
+    this.writing = false;
+    this.guard = new ActivationGuard(() => this.enableButton());
     byId('nearby-locate').addEventListener('click', () => this.locate());
     this.todayButton.addEventListener('click', () => void this.recordToday());
   }
 
   /** Called when the tab opens: the first time, find the position. */
   show() {
+    this.guard.arm();
     if (!this.located) this.locate();
     else this.render();
   }
@@ -44,16 +50,24 @@ export class NearbyScreen {
     this.located = true;
     if (!('geolocation' in navigator)) { this.status.textContent = t('nearby.unavailable'); return; }
     this.status.textContent = t('nearby.locating');
+    // Until the new fix arrives nothing may be recorded for the old one's stations.
+    this.position = null;
+    this.selected = null;
+    this.clearResult();
+    this.list.replaceChildren();
+    this.incomplete.hidden = true;
+    this.renderSelection();
     navigator.geolocation.getCurrentPosition(
       (p) => {
         this.position = { lat: p.coords.latitude, lng: p.coords.longitude, accuracy: p.coords.accuracy };
         this.selected = null;
+        this.guard.arm();
         this.render();
       },
       (error) => {
         this.status.textContent = error.code === error.PERMISSION_DENIED ? t('nearby.denied') : t('nearby.failed', error.message);
       },
-      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 30_000 },
+      { enableHighAccuracy: true, timeout: 20_000, maximumAge: FIX_MAX_AGE_MS },
     );
   }
 
@@ -76,6 +90,10 @@ export class NearbyScreen {
       : t('nearby.allDone'));
     if (this.selected === null || !hits.some((hit) => hit.station.id === this.selected)) this.selected = hits[0]?.station.id ?? null;
     this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
+    const first = hits[0];
+    if (first && !withinReach(first.metres, accuracy)) {
+      this.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
+    }
     this.renderSelection();
   }
 
@@ -84,7 +102,7 @@ export class NearbyScreen {
     const catalog = /** @type {import('../catalog.js').Catalog} */ (this.app.catalog);
     const code = this.app.compDate(s.id);
     const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
-    const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => { this.selected = s.id; this.renderSelection(); } } },
+    const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => this.select(s.id) } },
       h('span', { class: code > 0 ? 'mark done' : 'mark' }),
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },
@@ -95,6 +113,35 @@ export class NearbyScreen {
     return li;
   }
 
+  /** @param {number} id */
+  select(id) {
+    if (id !== this.selected) this.clearResult();
+    this.selected = id;
+    this.renderSelection();
+  }
+
+  clearResult() {
+    this.result.textContent = '';
+    this.result.classList.remove('bad');
+  }
+
+  /**
+   * Metres from the fix to a station, or null without a fix.
+   * @param {Station} s
+   */
+  metresTo(s) {
+    return this.position ? metres(this.position.lat, this.position.lng, s.lat / 1_000_000, s.lng / 1_000_000) : null;
+  }
+
+  /**
+   * Whether 「今日、乗下車しました！」 may be offered for a station: not completed, and within reach.
+   * @param {Station} s
+   */
+  recordable(s) {
+    const away = this.metresTo(s);
+    return this.app.compDate(s.id) === 0 && away !== null && this.position !== null && withinReach(away, this.position.accuracy);
+  }
+
   renderSelection() {
     for (const li of this.list.children) {
       const on = /** @type {HTMLElement} */ (li).dataset.station === String(this.selected);
@@ -103,15 +150,30 @@ export class NearbyScreen {
     }
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
     this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');
-    // Offered only while the station is not completed (Schemas/domain-rules.md §23).
-    this.todayButton.hidden = !s || this.app.compDate(s.id) > 0;
+    // Offered only while the station is not completed (Schemas/domain-rules.md §23) and only
+    // where the person is (Schemas/phone-app.md "Today only where you are").
+    this.todayButton.hidden = !s || !this.recordable(s);
+    const away = s ? this.metresTo(s) : null;
+    if (s && away !== null && this.position && this.app.compDate(s.id) === 0 && !withinReach(away, this.position.accuracy)) {
+      this.selectedName.textContent = t('nearby.outOfReach', s.name, this.distance(away));
+    }
+  }
+
+  enableButton() {
+    this.todayButton.disabled = this.writing || !this.guard.settled();
   }
 
   async recordToday() {
-    if (this.selected === null) return;
-    this.todayButton.disabled = true;
-    const answer = await this.app.edit(this.selected, { compDate: todayCode(this.app.now()) });
-    this.todayButton.disabled = false;
+    const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
+    if (!s || !this.guard.settled() || !this.recordable(s)) return;
+    const station = s.id;
+    this.writing = true;
+    this.enableButton();
+    // Offered because the screen showed it not completed: refused if a sync completed it since.
+    const answer = await this.app.edit(station, { compDate: todayCode(this.app.now()) }, { compDate: 0 });
+    this.writing = false;
+    this.enableButton();
+    if (this.selected !== station) return; // the answer belongs to a station no longer shown
     this.result.textContent = answer.message;
     this.result.classList.toggle('bad', !answer.ok);
     if (answer.ok) this.nav.toast(answer.message);

@@ -3,7 +3,10 @@
 // picker and 「今日、乗下車しました！」 (offered only while not completed), the memo,
 // 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
 // with the device's name and the time in JST. Nothing is shown as saved before the store
-// committed it.
+// committed it. A save writes only the fields the person changed, against the values the screen
+// showed (EditDraft): another device's edit that arrives while the screen is open is shown, never
+// overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
+// (ActivationGuard), so the tap that opened it presses nothing here.
 
 import { formatJst, isInFuture, label, refusal, todayCode, tokyoDay } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
@@ -11,6 +14,8 @@ import { prefectureName, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { DatePicker } from './datePicker.js';
+import { ActivationGuard } from './activationGuard.js';
+import { EditDraft } from '../editDraft.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
@@ -44,9 +49,13 @@ export class StationScreen {
     this.samePointIds = [];
     this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
       byId('date-day', HTMLSelectElement), () => this.app.now());
+    /** @type {EditDraft | null} */
+    this.draft = null;
+    this.writing = false;
+    this.guard = new ActivationGuard(() => this.enableButtons());
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
     this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
-    this.save.addEventListener('click', () => void this.write({ compDate: this.picker.value(), memo: this.memo.value }));
+    this.save.addEventListener('click', () => void this.saveChanges());
     this.lastDate.addEventListener('click', () => this.picker.set(this.rememberedDate()));
     byId('station-on-map').addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
   }
@@ -61,7 +70,26 @@ export class StationScreen {
     else if (!this.samePointIds.includes(id)) this.samePointIds = [];
     this.station = id;
     this.result.textContent = '';
+    this.guard.arm();
     this.render(true);
+  }
+
+  /** The 駅 tab appeared. */
+  shown() {
+    this.guard.arm();
+  }
+
+  /**
+   * The station's values now.
+   * @param {number} id
+   */
+  values(id) {
+    return { compDate: this.app.compDate(id), memo: this.app.replica.fold.memo(id) };
+  }
+
+  /** What the picker and the memo box hold now. */
+  inputs() {
+    return { compDate: this.picker.value(), memo: this.memo.value };
   }
 
   /** The date given last on this device, when it is not after today (as iOS), else 0. */
@@ -100,6 +128,7 @@ export class StationScreen {
     if (resetInputs) {
       this.picker.set(code);
       this.memo.value = ledger.fold.memo(s.id);
+      this.draft = new EditDraft(this.values(s.id));
     }
     const seconds = ledger.fold.updateSeconds(s.id);
     this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
@@ -119,29 +148,68 @@ export class StationScreen {
       h('div', { text: parts.join(' · ') }));
   }
 
+  /** The buttons that change data take taps unless a write runs or the screen has just appeared. */
+  enableButtons() {
+    const resting = this.writing || !this.guard.settled();
+    for (const b of [this.save, this.today, this.uncomplete]) b.disabled = resting;
+  }
+
+  /** 保存: the fields the person changed, and nothing else. */
+  async saveChanges() {
+    if (!this.draft) return;
+    const changes = this.draft.changes(this.inputs());
+    if (changes.compDate === undefined && changes.memo === undefined) {
+      if (this.guard.settled()) this.show(t('unchanged'), true);
+      return;
+    }
+    await this.write(changes);
+  }
+
   /**
-   * Writes an edit and says what happened in one sentence.
+   * Writes an edit against the values the screen showed and says what happened in one sentence.
    * @param {{compDate?: number, memo?: string}} fields
    */
   async write(fields) {
-    if (this.station === null) return;
+    if (this.station === null || !this.draft || this.writing || !this.guard.settled()) return;
     const why = fields.compDate === undefined ? null : refusal(fields.compDate, this.app.now());
     if (why) { this.show(why, false); return; }
-    for (const b of [this.save, this.today, this.uncomplete]) b.disabled = true;
+    const station = this.station;
+    this.writing = true;
+    this.enableButtons();
     try {
-      const answer = await this.app.edit(this.station, fields);
+      const answer = await this.app.edit(station, fields, this.draft.seen(fields));
+      if (answer.stale && this.station === station) {
+        // The person is told now: their typed values stay, the rest shows the new record, and
+        // the next save is a change against what is shown.
+        this.takeChanges(station);
+        this.draft.acknowledge(this.values(station));
+      }
       this.show(answer.message, answer.ok);
-      if (answer.ok) this.render(true);
+      if (answer.ok && this.station === station) this.render(true);
     } finally {
-      for (const b of [this.save, this.today, this.uncomplete]) b.disabled = false;
+      this.writing = false;
+      this.enableButtons();
     }
   }
 
-  /** @param {string} message @param {boolean} ok */
-  show(message, ok) {
+  /**
+   * Takes the station's current values into the fields the person has not touched.
+   * @param {number} station
+   * @returns {{moved: string[], conflicts: string[]}}
+   */
+  takeChanges(station) {
+    if (!this.draft) return { moved: [], conflicts: [] };
+    const { inputs, moved, conflicts } = this.draft.rebase(this.values(station), this.inputs());
+    if (moved.includes('compDate') && !conflicts.includes('compDate')) this.picker.set(inputs.compDate);
+    if (moved.includes('memo') && !conflicts.includes('memo')) this.memo.value = inputs.memo;
+    return { moved, conflicts };
+  }
+
+  /** @param {string} message @param {boolean} ok @param {boolean} [toast] also as a toast (an answer to a tap) */
+  show(message, ok, toast = ok) {
     this.result.textContent = message;
     this.result.classList.toggle('bad', !ok);
-    if (ok) this.nav.toast(message);
+    if (toast) this.nav.toast(message);
   }
 
   /**
@@ -150,6 +218,13 @@ export class StationScreen {
    */
   refresh(stations) {
     if (this.station === null) return;
-    if (stations === null || stations.includes(this.station)) this.render(false);
+    if (stations !== null && !stations.includes(this.station)) return;
+    // This screen's own edit is taken in by write() once committed.
+    if (!this.writing && this.app.catalog?.station(this.station)) {
+      const { moved, conflicts } = this.takeChanges(this.station);
+      if (conflicts.length > 0) this.show(t('station.changedWhileEditing'), false);
+      else if (moved.length > 0) this.show(t('station.changedElsewhere'), true, false);
+    }
+    this.render(false);
   }
 }

@@ -1,0 +1,184 @@
+import Foundation
+import LedgerTestSupport
+import Testing
+
+/// The phone app changes a record only when the person asked it to (Schemas/phone-app.md "A tap
+/// acts once", "Edits write only what the person changed", "Today only where you are"), tried
+/// with a finger (touch events over DevTools) in phone-sized headless Chromium against the built
+/// server, on both stores: a tap on a map pin opens the station and presses nothing under the
+/// finger; a form opened before a sync never writes back the other device's memo; at sea nothing
+/// can be recorded; a second 「現在地を取得」 within seconds shows the new place.
+@Suite("The phone app records only what the person asked for", .serialized)
+struct PhoneAppTouchTests {
+    typealias Setup = PhoneAppBrowserTests.Setup
+    typealias Point = WebDriver.Point
+
+    static let shinjuku = 202_758
+
+    /// Opens the station through 検索, shows it on the map (centred there), and taps the pin at
+    /// the centre: the station screen opens and the tap presses nothing on it.
+    func openFromMap(_ setup: Setup, station id: Int, searching text: String, expecting name: String) async throws {
+        let browser = setup.browser
+        try await setup.openStation(id, searching: text)
+        try await browser.tap("station-on-map")
+        try await browser.wait("the map") { try await browser.execute("return !document.querySelector('[data-testid=screen-map]').hidden") as? Bool == true }
+        try await Task.sleep(for: .milliseconds(300)) // a drawn frame
+        try await browser.tap(try await browser.centre(of: "map-canvas"))
+        try await browser.wait("\(name)'s screen opened from its pin") {
+            let shown = try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool == true
+            let title = try await browser.text("station-name")
+            return shown && title.contains(name)
+        }
+        try await Task.sleep(for: .milliseconds(700))
+        let stillOpen = try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool
+        #expect(stillOpen == true, "the tap that opened \(name) did not press 「この駅を地図の中心に表示」 and return to the map")
+    }
+
+    /// With the map centred on the open station, pans its pin to where `button` sits on the
+    /// station screen and taps it there.
+    func tapPin(_ setup: Setup, where button: String) async throws {
+        let browser = setup.browser
+        let target = try await browser.centre(of: button)
+        try await browser.tap("station-on-map")
+        try await browser.wait("the map") { try await browser.execute("return !document.querySelector('[data-testid=screen-map]').hidden") as? Bool == true }
+        try await Task.sleep(for: .milliseconds(300))
+        try await browser.drag(from: try await browser.centre(of: "map-canvas"), to: target)
+        try await Task.sleep(for: .milliseconds(300))
+        try await browser.tap(target)
+        try await browser.wait("the station screen opened from the pin under \(button)") {
+            try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool == true
+        }
+        try await Task.sleep(for: .milliseconds(700)) // a click of the same tap would have landed by now
+    }
+
+    /// The events this device made, as the 同期 screen counts them (not yet sent).
+    func pending(_ setup: Setup) async throws -> String {
+        try await setup.browser.click("tab-sync")
+        return try await setup.browser.text("pending-count")
+    }
+
+    @Test("a tap on a pin opens the station and presses nothing under the finger", arguments: StoreKind.allCases)
+    func mapTaps(kind: StoreKind) async throws {
+        try await Setup.with(kind) { setup in
+            let browser = setup.browser
+            let odawara = try await setup.odawara()
+            try setup.cli("complete", "\(Self.shinjuku)", "2014-05").expectSuccess()
+            try setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
+            try setup.syncCLI()
+            try await setup.pair()
+            try await browser.enableTouch()
+
+            // 新宿 (completed): its pin panned to where 「未乗下車に戻す」 appears, then tapped.
+            try await openFromMap(setup, station: Self.shinjuku, searching: "しんじゅく", expecting: "新宿")
+            try await tapPin(setup, where: "station-uncomplete")
+            #expect(try await browser.text("station-date").contains("2014年5月"), "新宿 is still completed")
+            #expect(try await browser.text("station-result").isEmpty, "nothing was saved")
+
+            // 小田原 (not completed): centred, then its pin where 「今日、乗下車しました！」 appears.
+            try await openFromMap(setup, station: odawara.id, searching: "おだわら", expecting: "小田原")
+            try await tapPin(setup, where: "station-today")
+            #expect(try await browser.text("station-date") == "未乗下車", "one tap on the map recorded nothing")
+            #expect(try await pending(setup) == "0", "the map taps made no event")
+            let errors = try await browser.consoleErrors()
+            #expect(errors.isEmpty, "console errors: \(errors)")
+        }
+    }
+
+    @Test("a form opened before a sync shows the other device's memo and a save keeps it", arguments: StoreKind.allCases)
+    func staleForm(kind: StoreKind) async throws {
+        try await Setup.with(kind) { setup in
+            let browser = setup.browser
+            let odawara = try await setup.odawara()
+            try setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
+            try setup.syncCLI()
+            try await setup.pair()
+            try await browser.enableTouch()
+
+            // The form of 小田原 is open when another device changes its memo and the phone syncs.
+            try await setup.openStation(odawara.id, searching: "おだわら")
+            let name = try await browser.text("station-name")
+            #expect(try await browser.execute("return document.querySelector('[data-testid=station-memo]').value") as? String == "新幹線ホーム", "\(name)")
+            try setup.cli("memo", "\(odawara.id)", "CLI: 新幹線は8番線").expectSuccess()
+            try setup.syncCLI()
+            try await setup.syncApp()
+            try await browser.click("tab-station")
+            let memoBox = try await browser.execute("return document.querySelector('[data-testid=station-memo]').value") as? String
+            #expect(memoBox == "CLI: 新幹線は8番線", "the form shows the memo the sync brought")
+            #expect(try await browser.text("station-result").contains("別の端末"), "the screen says the record changed")
+
+            // Only the date is changed and saved: the other device's memo stays.
+            try await browser.execute("""
+                const y = document.querySelector('[data-testid=date-year]'); y.value = '2020'; y.dispatchEvent(new Event('change'));
+                """)
+            try await browser.waitEnabled("station-save")
+            try await browser.tap("station-save")
+            try await browser.wait("the save's sentence") { try await browser.text("station-result") == "保存しました。" }
+            try await setup.syncApp()
+            try setup.syncCLI()
+            let shown = try setup.cli("station", "show", "\(odawara.id)", "--json")
+            shown.expectSuccess()
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+            #expect(fields["memo"] as? String == "CLI: 新幹線は8番線", "the CLI's memo is kept: \(shown.stdout)")
+            #expect(fields["comp_date"] as? Int == 2020_00_00, "the date the phone saved: \(shown.stdout)")
+            let errors = try await browser.consoleErrors()
+            #expect(errors.isEmpty, "console errors: \(errors)")
+        }
+    }
+
+    @Test("at sea nothing can be recorded; a second 「現在地を取得」 within seconds shows the new place", arguments: StoreKind.allCases)
+    func onlyWhereYouAre(kind: StoreKind) async throws {
+        try await Setup.with(kind) { setup in
+            let browser = setup.browser
+            try await setup.pair()
+            try await browser.enableTouch()
+            let origin = setup.server.url
+
+            // The open sea at 30.0, 135.0: the nearest station is hundreds of kilometres away.
+            try await browser.setLocation(latitude: 30.0, longitude: 135.0, origin: origin)
+            try await browser.click("tab-nearby")
+            try await browser.tap("nearby-locate")
+            try await waitForList(browser, first: try nearestByCLI(setup, 30.0, 135.0))
+            #expect(try await todayHidden(browser), "nothing to record at sea")
+            let said = try await browser.text("nearby-incomplete")
+            #expect(said.contains("km") && said.contains("記録できる駅はありません"), "the screen says how far the nearest station is: \(said)")
+            try await browser.click(css: "[data-testid=nearby-list] li:nth-child(2) .main")
+            #expect(try await todayHidden(browser), "nor for another station of the list")
+
+            // At 小田原: recorded there, then moved to 東京 and located again within 30 s.
+            let odawara = try await setup.odawara()
+            try await browser.setLocation(latitude: odawara.lat, longitude: odawara.lng, origin: origin)
+            try await browser.tap("nearby-locate")
+            try await waitForList(browser, first: try nearestByCLI(setup, odawara.lat, odawara.lng))
+            #expect(try await todayHidden(browser) == false, "offered at the station")
+            try await browser.waitEnabled("today-button")
+            try await browser.tap("today-button")
+            try await browser.wait("the saved sentence") { try await browser.text("nearby-result") == "保存しました。" }
+
+            try await browser.setLocation(latitude: 35.681236, longitude: 139.767125, origin: origin)
+            try await browser.tap("nearby-locate")
+            try await waitForList(browser, first: try nearestByCLI(setup, 35.681236, 139.767125))
+            #expect(try await browser.text("nearby-result").isEmpty, "小田原's confirmation is gone with 小田原")
+            #expect(try await browser.text("nearby-selected").contains("小田原") == false)
+            let errors = try await browser.consoleErrors()
+            #expect(errors.isEmpty, "console errors: \(errors)")
+        }
+    }
+
+    func todayHidden(_ browser: WebDriver) async throws -> Bool {
+        try await browser.execute("return document.querySelector('[data-testid=today-button]').hidden") as? Bool == true
+    }
+
+    /// `oritsubushi nearby --at` for the station nearest a point.
+    func nearestByCLI(_ setup: Setup, _ lat: Double, _ lng: Double) throws -> Int {
+        let cli = try setup.cli("nearby", "--at", "\(lat),\(lng)", "--limit", "1", "--json")
+        cli.expectSuccess()
+        let first = cli.stdout.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return try #require(first?["station"] as? Int, "nearby: \(cli.stdout)")
+    }
+
+    func waitForList(_ browser: WebDriver, first station: Int) async throws {
+        try await browser.wait("the nearby list led by station \(station)") {
+            try await browser.execute("return Number(document.querySelector('[data-testid=nearby-list] li')?.dataset.station)") as? Int == station
+        }
+    }
+}
