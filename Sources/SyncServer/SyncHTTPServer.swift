@@ -27,6 +27,11 @@ package enum SyncHTTPServer {
         /// A keep-alive connection idle this long between requests, or a request whose body
         /// stalls this long, is closed.
         package var idleTimeout: Duration = .seconds(30)
+        /// Seconds the server may wait in all for one request's body (`RequestBodyDeadline`).
+        package var bodyTimeout = 120
+        /// Bytes a second a request's body must arrive at, once the server has waited
+        /// `RequestBodyDeadline.grace` seconds for it; slower, the connection is closed.
+        package var bodyMinimumRate = 1024
         /// Connections served at once; more wait in the listen backlog until one closes.
         package var maximumConnections = 1000
         /// Whether pulls may be answered, and pushes read, as record frames (Schemas/sync-frames.md);
@@ -101,14 +106,17 @@ package enum SyncHTTPServer {
 
         addWebApp(to: router)
         addCatalog(to: router, storage: storage, document: configuration.catalogDocument)
-        addPairing(to: router, storage: storage, clock: configuration.clock, limiter: PairingRateLimiter(), proxies: configuration.trustedProxies,
+        addPairing(to: router, storage: storage, clock: configuration.clock, proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)
 
         let headerTimeout = configuration.headerTimeout
+        let (bodyTimeout, bodyMinimumRate) = (configuration.bodyTimeout, configuration.bodyMinimumRate)
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout), UnroutableRequestResponder()],
+                additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout),
+                                            RequestBodyDeadline(timeout: bodyTimeout, minimumRate: bodyMinimumRate),
+                                            UnroutableRequestResponder()],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),

@@ -150,12 +150,12 @@ package struct UserStore: Sendable {
             var file = try load()
             for index in file.users.indices {
                 if file.users[index].usedPairing?.contains(codeHash) == true {
-                    throw SyncServerError(.gone, "this pairing code was used already; run `oritsubushi server pair \(file.users[index].name)` for a new one")
+                    throw PairingCode.gone
                 }
                 guard let code = file.users[index].pairing?.firstIndex(where: { $0.sha256 == codeHash }) else { continue }
                 let entry = file.users[index].pairing![code]
                 if let expires = ISO8601.parseMilliseconds(entry.expires), expires <= now {
-                    throw SyncServerError(.gone, "this pairing code expired at \(entry.expires); run `oritsubushi server pair \(file.users[index].name)` for a new one")
+                    throw PairingCode.gone
                 }
                 file.users[index].pairing!.remove(at: code)
                 file.users[index].usedPairing = (file.users[index].usedPairing ?? []) + [codeHash]
@@ -164,7 +164,7 @@ package struct UserStore: Sendable {
                 try save(file)
                 return file.users[index].name
             }
-            throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+            throw PairingCode.unknown
         }
     }
 

@@ -14,13 +14,21 @@ import SyncServer
 /// it bounds each request's wait for a connection (`leasing`), never a query on a leased one
 /// (a slow answer under load is not an outage). Either failure answers 503 with `Retry-After`.
 enum PostgresDeadline {
-    /// 10 s; `ORITSUBUSHI_PG_START_TIMEOUT` (seconds) sets another, for a machine whose database
-    /// is slow to answer under load (Tools/test, which starts dozens of stores at once, sets 120).
-    static let seconds: Int = {
-        guard let text = getenv("ORITSUBUSHI_PG_START_TIMEOUT").map({ String(cString: $0) }), let value = Int(text),
+    /// The wait at start: 10 s; `ORITSUBUSHI_PG_START_TIMEOUT` (seconds) sets another, for a
+    /// machine whose database is slow to answer under load (Tools/test, which starts dozens of
+    /// stores at once, sets 120).
+    static let seconds = setting("ORITSUBUSHI_PG_START_TIMEOUT")
+    /// A request's wait for a connection while serving: 10 s; `ORITSUBUSHI_PG_LEASE_TIMEOUT`
+    /// (seconds) sets another. Apart from the start's setting, so that a slow start on a loaded
+    /// machine never lengthens what a client waits before its 503.
+    static let leaseSeconds = setting("ORITSUBUSHI_PG_LEASE_TIMEOUT")
+
+    /// An environment variable's whole seconds in 1…3600, else 10.
+    private static func setting(_ name: String) -> Int {
+        guard let text = getenv(name).map({ String(cString: $0) }), let value = Int(text),
               (1...3600).contains(value) else { return 10 }
         return value
-    }()
+    }
     /// What a 503 asks a client to wait before trying again.
     static let retryAfter = 5
 
@@ -41,7 +49,7 @@ enum PostgresDeadline {
     struct Expired: Error {}
 
     /// `body` on a connection of the pool, or 503 with `Retry-After` when none is leased within
-    /// `seconds` (the database is down or every connection is busy for that long).
+    /// `leaseSeconds` (the database is down or every connection is busy for that long).
     static func leasing<T: Sendable>(_ client: PostgresClient, _ logger: Logger,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let lease = Lease()
@@ -53,14 +61,14 @@ enum PostgresDeadline {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
+                try await Task.sleep(for: .seconds(leaseSeconds))
                 return nil
             }
             defer { group.cancelAll() }
             while let next = try await group.next() {
                 if let value = next { return value }
                 guard lease.isMarked else {
-                    logger.error("no database connection within the deadline", metadata: ["seconds": "\(seconds)"])
+                    logger.error("no database connection within the deadline", metadata: ["seconds": "\(leaseSeconds)"])
                     throw unreachable
                 }
             }

@@ -101,6 +101,15 @@ package enum PostgresSchema {
                 quarantined bigint NOT NULL, first_position bigint NOT NULL, count integer NOT NULL, frame bytea NOT NULL)
             """,
         ]),
+        // `POST /v1/pair`'s attempts, counted before a code is looked up, shared by every
+        // instance (`PostgresPairingAttempts`): a row per attempt and scope, kept a window long.
+        (6, [
+            """
+            CREATE TABLE pairing_attempts (
+                id bigint NOT NULL, scope text NOT NULL, at bigint NOT NULL, PRIMARY KEY (scope, at, id))
+            """,
+            "CREATE SEQUENCE pairing_attempt_ids",
+        ]),
     ]
 
     /// Data a migration moves after its statements ran, in the same transaction.

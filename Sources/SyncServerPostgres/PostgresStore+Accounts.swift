@@ -113,13 +113,13 @@ extension PostgresStore {
             WHERE p.hash = \(codeHash) FOR UPDATE OF p
             """, logger: logger).decode((Int64, String, Int64, Int64?).self) { found = row }
         guard let found else {
-            throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
+            throw PairingCode.unknown
         }
         if found.used != nil {
-            throw SyncServerError(.gone, "this pairing code was used already; run `oritsubushi server pair \(found.name)` for a new one")
+            throw PairingCode.gone
         }
         if found.expires <= now {
-            throw SyncServerError(.gone, "this pairing code expired at \(ISO8601.format(milliseconds: found.expires)); run `oritsubushi server pair \(found.name)` for a new one")
+            throw PairingCode.gone
         }
         try await connection.query("UPDATE pairing_codes SET used = \(now) WHERE hash = \(codeHash)", logger: logger)
         try await connection.query("""

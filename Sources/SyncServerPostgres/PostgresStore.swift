@@ -22,6 +22,8 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     let logger: Logger
     /// Digests of the events pulls name, by user, id and frame row (`storedDigests`).
     let recentDigests = NIOLockedValueBox(RecentDigests<StoredEventKey>())
+    /// Pairing attempts counted in the database, so that every instance shares one limit.
+    package var pairingAttempts: any PairingAttempts { PostgresPairingAttempts(client: client, logger: logger) }
 
     /// A pool of at most `maximumConnections`, idle until `services` run; `start()` connects.
     package init(location: PostgresLocation, stations: any StationDirectory = AnyPositiveStation(),

@@ -24,6 +24,8 @@ package final class FilesStore: SyncStorage {
     let claims: DeviceClaims
     let pool: LedgerPool
     let tokens: TokenIndex
+    /// One `serve` holds the data directory: counting in memory is the server's whole limit.
+    package let pairingAttempts: any PairingAttempts = PairingRateLimiter()
     private let threads: NIOThreadPool
     /// `DATA/LOCK`: one `serve` per data directory (the per-user actors are its only writers). A
     /// `Mutex`, as the lock is not `Sendable`; only `close()` takes it, so no thread contends.

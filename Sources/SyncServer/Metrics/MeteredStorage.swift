@@ -37,6 +37,8 @@ package struct MeteredStorage: SyncStorage {
 
     package func status(user: String) async throws -> StoreStatus { try await base.status(user: user) }
 
+    package var pairingAttempts: any PairingAttempts { base.pairingAttempts }
+
     package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
         try await base.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now)
     }

@@ -39,6 +39,17 @@ package struct PairingCode: Sendable, Equatable {
     /// `K3QZ-8M2T`: how the code is shown.
     package var grouped: String { "\(canonical.prefix(4))-\(canonical.suffix(4))" }
 
+    /// The refusal of a code no store knows: the same sentence for every such code.
+    package static var unknown: SyncServerError {
+        SyncServerError(.unauthorized, "this pairing code is not known; check it, or ask the server's operator for a new one")
+    }
+
+    /// The refusal of a code used or expired already; it names no account (the caller has no
+    /// token: Schemas/sync-api.yaml `/v1/pair`).
+    package static var gone: SyncServerError {
+        SyncServerError(.gone, "this pairing code was used already or has expired; ask the server's operator for a new one")
+    }
+
     /// The stored form.
     package var hash: String { TokenHash.hex(canonical) }
 }

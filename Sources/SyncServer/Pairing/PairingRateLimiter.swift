@@ -1,45 +1,56 @@
 import NIOConcurrencyHelpers
 
-/// Wrong pairing codes per client address: at most `allowed` in any `window`, then 429 with
-/// `Retry-After` until the oldest of them leaves the window. A code has 40 random bits, so at
-/// this rate guessing one that is alive (10 minutes by default) is hopeless; the limit also keeps
-/// one address from filling the log. At most `maximumAddresses` are remembered (the oldest
-/// forgotten first), so a flood of addresses cannot grow memory without bound.
-final class PairingRateLimiter: Sendable {
-    let allowed: Int
-    let window: Int64
-    let maximumAddresses: Int
-    private let failures = NIOLockedValueBox<[String: [Int64]]>([:])
+/// Pairing attempts counted in this process's memory (`PairingAttempts`): the files store's
+/// limit, which is the whole server's since one `serve` holds a data directory. Each scope keeps
+/// the times of its attempts in the window; at most `maximumScopes` scopes are remembered (the
+/// least recently used forgotten first), so a flood of addresses cannot grow memory without bound.
+package final class PairingRateLimiter: PairingAttempts {
+    let maximumScopes: Int
+    private struct State {
+        var attempts: [String: [(id: Int64, at: Int64)]] = [:]
+        var nextID: Int64 = 1
+    }
+    private let state = NIOLockedValueBox(State())
 
-    init(allowed: Int = 5, windowMilliseconds: Int64 = 60_000, maximumAddresses: Int = 10_000) {
-        self.allowed = allowed
-        self.window = windowMilliseconds
-        self.maximumAddresses = maximumAddresses
+    init(maximumScopes: Int = 10_000) {
+        self.maximumScopes = maximumScopes
     }
 
-    /// Throws 429 when `address` has used up its wrong tries.
-    func check(_ address: String, now: Int64) throws {
-        let wait: Int64? = failures.withLockedValue { failures in
-            let recent = (failures[address] ?? []).filter { $0 > now - window }
-            failures[address] = recent.isEmpty ? nil : recent
-            guard recent.count >= allowed, let oldest = recent.first else { return nil }
-            return oldest + window - now
-        }
-        if let wait {
-            let seconds = Int((wait + 999) / 1000)
-            throw SyncServerError(.tooManyRequests, "too many wrong pairing codes from this address; try again in \(seconds) s",
-                                  retryAfter: max(1, seconds))
-        }
-    }
-
-    /// Notes one wrong code from `address`.
-    func fail(_ address: String, now: Int64) {
-        failures.withLockedValue { failures in
-            if failures[address] == nil, failures.count >= maximumAddresses {
-                let stale = failures.min { ($0.value.last ?? 0) < ($1.value.last ?? 0) }?.key
-                if let stale { failures[stale] = nil }
+    package func admit(_ scopes: [PairingScope], now: Int64) async throws -> PairingAttemptTicket {
+        let outcome: Result<PairingAttemptTicket, SyncServerError> = state.withLockedValue { state in
+            var waits: [Int64] = []
+            for scope in scopes {
+                let recent = (state.attempts[scope.key] ?? []).filter { $0.at > now - PairingScope.window }
+                state.attempts[scope.key] = recent.isEmpty ? nil : recent
+                if recent.count >= scope.allowed, let oldest = recent.first { waits.append(oldest.at + PairingScope.window - now) }
             }
-            failures[address, default: []].append(now)
+            if let wait = waits.max() { return .failure(PairingRateLimiter.refusal(waitMilliseconds: wait)) }
+            let id = state.nextID
+            state.nextID += 1
+            for scope in scopes {
+                if state.attempts[scope.key] == nil, state.attempts.count >= maximumScopes {
+                    let stale = state.attempts.min { ($0.value.last?.at ?? 0) < ($1.value.last?.at ?? 0) }?.key
+                    if let stale { state.attempts[stale] = nil }
+                }
+                state.attempts[scope.key, default: []].append((id, now))
+            }
+            return .success(PairingAttemptTicket(scopes: scopes.map(\.key), id: id))
         }
+        return try outcome.get()
+    }
+
+    package func forgive(_ ticket: PairingAttemptTicket) async {
+        state.withLockedValue { state in
+            for key in ticket.scopes {
+                state.attempts[key]?.removeAll { $0.id == ticket.id }
+                if state.attempts[key]?.isEmpty == true { state.attempts[key] = nil }
+            }
+        }
+    }
+
+    /// The 429 of an attempt over the limit: when to come back, never whose limit it is.
+    package static func refusal(waitMilliseconds wait: Int64) -> SyncServerError {
+        let seconds = Int((max(wait, 1) + 999) / 1000)
+        return SyncServerError(.tooManyRequests, "too many pairing attempts; try again in \(seconds) s", retryAfter: max(1, seconds))
     }
 }

@@ -36,6 +36,8 @@ package protocol SyncStorage: StoreLifecycle {
     /// token (its hash) of the code's user, named after the device, and returns the user.
     /// Throws `.unauthorized` for an unknown code and `.gone` for a used or expired one.
     func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String
+    /// Where `POST /v1/pair` counts its attempts, shared by every instance of the store.
+    var pairingAttempts: any PairingAttempts { get }
     /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never
     /// sent to a client).
     func logDescription(of error: any Error) -> String

@@ -72,28 +72,35 @@ extension SyncHTTPServer {
         }
     }
 
-    /// `POST /v1/pair`: a one-time code for a new token (Schemas/sync-api.yaml).
+    /// `POST /v1/pair`: a one-time code for a new token (Schemas/sync-api.yaml). The attempt is
+    /// counted before anything is looked up (`PairingAttempts`); a refusal names no account.
     static func addPairing(to router: Router<SyncRequestContext>, storage: any SyncStorage, clock: any WallClock,
-                           limiter: PairingRateLimiter, proxies: TrustedProxies, bodyLimit: Int, logger: Logger) {
+                           proxies: TrustedProxies, bodyLimit: Int, logger: Logger) {
+        let attempts = storage.pairingAttempts
         router.post("/v1/pair") { request, context in
             let address = proxies.client(peer: context.remoteAddress, forwardedFor: request.headers[values: .xForwardedFor])
             let now = clock.nowMilliseconds()
-            try limiter.check(address, now: now)
+            let ticket: PairingAttemptTicket
+            do {
+                ticket = try await attempts.admit(PairingScope.scopes(address: address), now: now)
+            } catch let error as SyncServerError where error.kind == .tooManyRequests {
+                logger.warning("pairing attempt refused: over the limit", metadata: ["address": "\(address)"])
+                throw error
+            }
             let body: PairRequest = try await decode(request, limit: min(bodyLimit, 64 << 10))
             let name = body.deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty, name.utf8.count <= DeviceNameRecord.maximumNameBytes else {
                 throw SyncServerError(.unprocessable, "device_name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")
             }
             do {
-                guard let code = PairingCode(typed: body.code) else {
-                    throw SyncServerError(.unauthorized, "this pairing code is not known; check it, or run `oritsubushi server pair NAME` for a new one")
-                }
+                guard let code = PairingCode(typed: body.code) else { throw PairingCode.unknown }
                 let token = UserStore.newToken()
                 let user = try await storage.redeemPairingCode(code.hash, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
-                logger.notice("paired", metadata: ["user": "\(user)", "device": "\(name)"])
+                await attempts.forgive(ticket)
+                logger.notice("paired", metadata: ["user": "\(user)", "device": "\(name)", "address": "\(address)"])
                 return try encode(200, PairResponse(user: user, token: token))
             } catch let error as SyncServerError where error.kind == .unauthorized || error.kind == .gone {
-                limiter.fail(address, now: now)
+                logger.notice("wrong pairing code", metadata: ["address": "\(address)", "reason": "\(error.kind == .gone ? "used or expired" : "unknown")"])
                 throw error
             }
         }

@@ -47,6 +47,33 @@ final class RawConnection {
         return (false, String(decoding: received, as: UTF8.self))
     }
 
+    /// Whether the server has closed the connection, polling without blocking a thread (for
+    /// async tests: Task.sleep between looks) until `seconds` pass; what arrived is dropped.
+    func closes(within seconds: Double) async throws -> Bool {
+        try await received(within: seconds).closed
+    }
+
+    /// What the server sends until it closes the connection or `seconds` pass, polling without
+    /// blocking a thread.
+    func received(within seconds: Double) async throws -> (closed: Bool, text: String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { received += buffer[0..<n]; continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return (true, String(decoding: received, as: UTF8.self)) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return (false, String(decoding: received, as: UTF8.self))
+    }
+
+    /// Sends without waiting; false once the server has closed the connection.
+    func trySend(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) == bytes.count
+    }
+
     func close() {
         if fd >= 0 { Glibc.close(fd); fd = -1 }
     }

@@ -49,7 +49,9 @@ struct ServeOptions: ParsableArguments {
         (either store; the files store also reads DIR/catalog.sqlite), else any station from 1. \
         Logs go to stderr (LOG_LEVEL=debug|info|notice|…); tokens are never logged. A connection \
         must send its first request head within --header-timeout (10 s) and is closed after \
-        --idle-timeout (30 s) without traffic; at most --max-connections (1000) are served at \
+        --idle-timeout (30 s) without traffic, or when the server has waited for a request's body \
+        --body-timeout (120 s) in all or, after its first 2 s of waiting, received less than \
+        --body-min-rate (1024) bytes a second; at most --max-connections (1000) are served at \
         once. The phone app is served at /app/ (README, "The phone app"). The data directory's \
         files are made 0600 (directories 0700), and one serve holds DIR/LOCK. Exit codes: 64 bad \
         options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used (or the \
@@ -71,6 +73,12 @@ struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Close a keep-alive connection idle this many seconds between requests, or a request whose body stalls as long.",
                                valueName: "seconds"))
     var idleTimeout = 30
+    @Option(help: ArgumentHelp("Close a connection when the server has waited this many seconds in all for one request's body.",
+                               valueName: "seconds"))
+    var bodyTimeout = 120
+    @Option(help: ArgumentHelp("Close a connection whose request body arrives slower than this many bytes a second (judged after the server's first 2 s of waiting for it).",
+                               valueName: "bytes"))
+    var bodyMinRate = 1024
     @Option(help: "Connections served at once; more wait until one closes.") var maxConnections = 1000
     @Option(help: ArgumentHelp("Refuse (413) a push that would take one user's stored events beyond this many bytes; off unless given.",
                                valueName: "bytes"))
@@ -95,6 +103,8 @@ struct ServeOptions: ParsableArguments {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard (1...3600).contains(headerTimeout) else { throw ValidationError("--header-timeout must be 1 to 3600 seconds") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
+        guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be 1 to 86400 seconds") }
+        guard (1...(1 << 30)).contains(bodyMinRate) else { throw ValidationError("--body-min-rate must be 1 to 1073741824 bytes a second") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1 to 100000") }
         if let maxUserBytes, maxUserBytes < 1 { throw ValidationError("--max-user-bytes must be at least 1") }
         do { _ = try TrustedProxies(trustedProxies) } catch {
@@ -121,6 +131,8 @@ struct ServeOptions: ParsableArguments {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.headerTimeout = .seconds(headerTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.bodyTimeout = bodyTimeout
+        configuration.bodyMinimumRate = bodyMinRate
         configuration.maximumConnections = maxConnections
         configuration.offersFrames = !noFrames
         configuration.trustedProxies = try TrustedProxies(trustedProxies)

@@ -1,0 +1,131 @@
+import Foundation
+import LedgerTestSupport
+import NIOHTTP1
+import Testing
+
+/// The server against a hostile client, through the built `serve` on loopback, on both stores
+/// (issue 40): trickled bodies cannot hold the connection slots, a burst of wrong pairing codes
+/// is counted one by one (also across two PostgreSQL instances), and a refusal to a caller
+/// without a token names no account.
+@Suite("The server under attack: slow bodies and pairing bursts")
+struct ServerUnderAttackTests {
+    /// A wrong pairing code, as a phone would send it.
+    static func pairBody(_ code: String = "0000-0000") throws -> [UInt8] {
+        Array(try JSONSerialization.data(withJSONObject: ["code": code, "device_name": "phone"]))
+    }
+
+    @Test("every slot held by a trickled body: the bodies are closed within seconds and /v1/health answers",
+          arguments: StoreKind.allCases)
+    func trickledBodies(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("attack-trickle")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("alice")
+        let slots = 8
+        let server = try store.serve(["server", "serve", "--max-connections", "\(slots)"])
+        defer { server.terminate() }
+
+        // Every slot: a head announcing 1030 bytes, then a byte a second (the idle timeout, 30 s,
+        // never fires: bytes keep coming).
+        let started = Date()
+        let tricklers = try (0..<slots).map { _ in try RawConnection(port: server.port) }
+        for connection in tricklers {
+            try connection.send("POST /v1/pair HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1030\r\n\r\n{")
+        }
+        // A byte a second to each, until every one is closed (bounded: 10 s).
+        var open = Set(tricklers.indices)
+        while !open.isEmpty, Date().timeIntervalSince(started) < 10 {
+            try await Task.sleep(for: .seconds(1))
+            for index in open {
+                let closed = try await tricklers[index].closes(within: 0.01)
+                if closed || !tricklers[index].trySend(" ") { open.remove(index) }
+            }
+        }
+        // The server judges the rate after 2 s of waiting, once a second: closed by ~4 s.
+        #expect(open.isEmpty, "\(open.count) trickled bodies still hold their slots after 10 s")
+        let closedAfter = Date().timeIntervalSince(started)
+        #expect(closedAfter < 8, "closed after \(closedAfter) s")
+        let (health, _, _) = try await testRequest(.GET, server.url + "/v1/health", token: nil, json: nil)
+        #expect(health == 200)
+
+        // A slow but steady body (2 KiB a second, twice the minimum rate) is served.
+        let steady = try RawConnection(port: server.port)
+        let body = #"{"have":{},"cursor":null,"have_digests":{}}"# + String(repeating: " ", count: 6 * 1024)
+        try steady.send("POST /v1/pull HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n")
+        var rest = Substring(body)
+        while !rest.isEmpty {
+            try steady.send(String(rest.prefix(1024)))
+            rest = rest.dropFirst(1024)
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let answer = try await steady.received(within: 10)
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text.prefix(300))")
+    }
+
+    @Test("40 wrong pairing codes at once from one address: at most 5 are evaluated", arguments: StoreKind.allCases)
+    func pairingBurst(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("attack-pair-burst")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        _ = try store.addUser("alice")
+        let server = try store.serve()
+        defer { server.terminate() }
+        let statuses = try await Self.burst(40, to: [server.url])
+        #expect(statuses.filter { $0 == 401 }.count <= 5, "evaluated: \(statuses)")
+        #expect(statuses.filter { $0 == 401 }.count >= 1, "\(statuses)")
+        #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 }, "\(statuses)")
+        #expect(server.log.contains("wrong pairing code"), "each wrong code is logged")
+        #expect(server.log.contains("address=127.0.0.1"), "with its address")
+    }
+
+    @Test("two PostgreSQL instances share the pairing limit: 40 codes at once, 20 to each, at most 5 evaluated")
+    func pairingBurstAcrossInstances() async throws {
+        let dir = try TemporaryDirectory("attack-pair-instances")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(.postgres, in: dir)
+        _ = try store.addUser("alice")
+        let first = try store.serve()
+        defer { first.terminate() }
+        let second = try store.serve()
+        defer { second.terminate() }
+        let statuses = try await Self.burst(40, to: [first.url, second.url])
+        #expect(statuses.filter { $0 == 401 }.count <= 5, "evaluated: \(statuses)")
+        #expect(statuses.allSatisfy { $0 == 401 || $0 == 429 }, "\(statuses)")
+    }
+
+    @Test("a used code's 410 and an unknown code's 401 name no account", arguments: StoreKind.allCases)
+    func refusalsNameNoAccount(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("attack-pair-names")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        _ = try store.addUser("alice")
+        let server = try store.serve()
+        defer { server.terminate() }
+        let printed = try store.server("pair", "alice", "--url", server.url)
+        printed.expectSuccess()
+        let code = try #require(printed.stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}/).map { String($0.output) })
+        let (paired, _, _) = try await testRequest(.POST, server.url + "/v1/pair", token: nil, json: try Self.pairBody(code))
+        #expect(paired == 200)
+        let (used, _, usedBody) = try await testRequest(.POST, server.url + "/v1/pair", token: nil, json: try Self.pairBody(code))
+        #expect(used == 410)
+        let (unknown, _, unknownBody) = try await testRequest(.POST, server.url + "/v1/pair", token: nil, json: try Self.pairBody())
+        #expect(unknown == 401)
+        for body in [usedBody, unknownBody] {
+            let text = String(decoding: body, as: UTF8.self)
+            #expect(!text.contains("alice"), "a stranger learns the account: \(text)")
+            #expect(!text.contains(dir.path), "a stranger learns a path: \(text)")
+        }
+    }
+
+    /// `count` wrong codes sent at once, spread over `urls` in turn; their statuses.
+    static func burst(_ count: Int, to urls: [String]) async throws -> [Int] {
+        let body = try pairBody()
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<count {
+                let url = urls[index % urls.count] + "/v1/pair"
+                group.addTask { try await testRequest(.POST, url, token: nil, json: body).0 }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}
