@@ -40,20 +40,26 @@ package enum FramesBody {
 
     /// `decode` of a body held in an array.
     package static func decode<Header: Decodable & FramesHeader>(
-        _ body: [UInt8], as type: Header.Type, maximumRecords: Int
+        _ body: [UInt8], as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max
     ) throws(Refusal) -> (Header, EncodedRecords) {
         let reader = RecordFrames.Reader()
         var result: Result<(Header, EncodedRecords), Refusal>!
         body.withUnsafeBytes { bytes in
-            result = Result { () throws(Refusal) in try decode(bytes, as: type, maximumRecords: maximumRecords, reader: reader) }
+            result = Result { () throws(Refusal) in
+                try decode(bytes, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes, reader: reader)
+            }
         }
         return try result.get()
     }
 
     /// The header and the records of `body`, every frame and record checked; a header declaring
-    /// more than `maximumRecords` is refused before any frame is read.
+    /// more than `maximumRecords` is refused before any frame is read, and records that decode
+    /// to more than `maximumDecodedBytes` as soon as the record that passes it is decoded (LZ4
+    /// and the columnar blocks may expand a body hundreds of times: memory follows this bound,
+    /// not the body's size; one frame's content is at most `LZ4Frame.maximumContentSize`).
     package static func decode<Header: Decodable & FramesHeader>(
-        _ body: UnsafeRawBufferPointer, as _: Header.Type, maximumRecords: Int, reader: RecordFrames.Reader
+        _ body: UnsafeRawBufferPointer, as _: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max,
+        reader: RecordFrames.Reader
     ) throws(Refusal) -> (Header, EncodedRecords) {
         func malformed(_ why: String) -> Refusal { Refusal(kind: .malformed, message: "the frames body is malformed: \(why)") }
         guard body.count >= 8, body.prefix(4).elementsEqual(magic) else {
@@ -83,7 +89,11 @@ package enum FramesBody {
             counts = try reader.forEachRecord(in: frames) { view in
                 guard records.count < header.count else { throw MoreThanCounted() }
                 records.append(view)
+                guard records.bytes.count <= maximumDecodedBytes else { throw DecodesTooLarge() }
             }
+        } catch is DecodesTooLarge {
+            throw Refusal(kind: .tooLarge,
+                          message: "the batch's records decode to more than \(maximumDecodedBytes) bytes, the server's limit; send smaller pages")
         } catch is MoreThanCounted {
             throw malformed("its frames hold more records than the \(header.count) of its header")
         } catch let fault as RecordFrames.Fault {
@@ -101,6 +111,7 @@ package enum FramesBody {
 }
 
 private struct MoreThanCounted: Error {}
+private struct DecodesTooLarge: Error {}
 
 /// A frames body's header: every one says how many records follow.
 package protocol FramesHeader {

@@ -6,13 +6,14 @@ import NIOCore
 
 extension SyncHTTPServer {
     /// A push's records from a frames body (Schemas/sync-frames.md): a malformed body is 400, a
-    /// header declaring more records than a push may carry 413; nothing is written for either.
-    static func framedRecords(_ request: Request, limit: Int, maximumRecords: Int) async throws -> EncodedRecords {
+    /// header declaring more records than a push may carry, or records decoding to more than
+    /// `maximumDecodedBytes`, 413; nothing is written for either.
+    static func framedRecords(_ request: Request, limit: Int, maximumRecords: Int, maximumDecodedBytes: Int) async throws -> EncodedRecords {
         let buffer = try await body(request, limit: limit)
         do {
             return try buffer.withUnsafeReadableBytes { bytes throws(FramesBody.Refusal) in
                 try FramesBody.decode(bytes, as: PushFramesHeader.self, maximumRecords: maximumRecords,
-                                      reader: RecordFrames.Reader()).1
+                                      maximumDecodedBytes: maximumDecodedBytes, reader: RecordFrames.Reader()).1
             }
         } catch {
             switch error.kind {

@@ -27,6 +27,9 @@ package enum SyncHTTPServer {
         /// A keep-alive connection idle this long between requests, or a request whose body
         /// stalls this long, is closed.
         package var idleTimeout: Duration = .seconds(30)
+        /// Bytes a push's records may decode to (`FramesBody.decode`): 413 past it, before the
+        /// rest is decoded. A phone's whole history is a few MB.
+        package var maximumDecodedBytes = 64 << 20
         /// Seconds the server may wait in all for one request's body (`RequestBodyDeadline`).
         package var bodyTimeout = 120
         /// Bytes a second a request's body must arrive at, once the server has waited
@@ -56,6 +59,7 @@ package enum SyncHTTPServer {
         router.add(middleware: SyncErrorMiddleware(logger: logger, declaredMethods: declaredMethods.merging(extraDeclaredMethods) { $1 },
                                                    describe: { storage.logDescription(of: $0) }))
         let limit = configuration.maximumBodyBytes
+        let decodedLimit = configuration.maximumDecodedBytes
         let offersFrames = configuration.offersFrames
 
         // /health is an alias for load balancers and probes that expect the bare path.
@@ -92,9 +96,10 @@ package enum SyncHTTPServer {
             let user = try await authenticate(request, storage)
             let response: PushResponse
             if offersFrames && MediaNegotiation.isFrames(contentType: request.headers[.contentType]) {
-                // The store refuses too many records (413) as for JSON; the bound here only stops
-                // a header from making the decoder reserve for more than a body can hold.
-                let records = try await framedRecords(request, limit: limit, maximumRecords: limit / RecordLayout.headerSize)
+                // A header counting more records than a push may carry is 413 before any frame
+                // is read (Schemas/sync-frames.md "Refusals"), as the store would refuse them.
+                let records = try await framedRecords(request, limit: limit, maximumRecords: storage.limits.frames.pushRecords,
+                                                      maximumDecodedBytes: decodedLimit)
                 response = try await storage.push(user: user, records: records)
             } else {
                 let body: PushRequest = try await decode(request, limit: limit)

@@ -1,12 +1,14 @@
 import Foundation
+import LedgerCore
+import LedgerSync
 import LedgerTestSupport
 import NIOHTTP1
 import Testing
 
 /// The server against a hostile client, through the built `serve` on loopback, on both stores
 /// (issue 40): trickled bodies cannot hold the connection slots, a burst of wrong pairing codes
-/// is counted one by one (also across two PostgreSQL instances), and a refusal to a caller
-/// without a token names no account.
+/// is counted one by one (also across two PostgreSQL instances), a refusal to a caller
+/// without a token names no account, and a push is bounded by what it decodes to.
 @Suite("The server under attack: slow bodies and pairing bursts")
 struct ServerUnderAttackTests {
     /// A wrong pairing code, as a phone would send it.
@@ -115,6 +117,37 @@ struct ServerUnderAttackTests {
             #expect(!text.contains("alice"), "a stranger learns the account: \(text)")
             #expect(!text.contains(dir.path), "a stranger learns a path: \(text)")
         }
+    }
+
+    @Test("a frames push that decodes past --max-decoded-bytes is 413 and stores nothing; a count over 100,000 is 413",
+          arguments: StoreKind.allCases)
+    func decompressionAmplification(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("attack-amplification")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try store.addUser("alice")
+        let server = try store.serve(["server", "serve", "--max-decoded-bytes", "\(4 << 20)"])
+        defer { server.terminate() }
+        // 2,000 edits with 4,000-byte memos of "a": about 8 MB of records in a body of a few KB.
+        let device = DeviceID(rawValue: 0x7777_0000_0000_0001)
+        let memo = String(repeating: "a", count: 4_000)
+        let records = EncodedRecords((1...2_000).map { (seq: UInt64) in
+            LedgerRecord.stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: HybridTimestamp(milliseconds: 1_700_000_000_000 + Int64(seq)),
+                                                 station: UInt32(seq), compDate: .unknown, memo: memo, origin: .user))
+        })
+        let body = try FramesBody.encode(header: PushFramesHeader(count: records.count), records: records, writer: RecordFrames.Writer())
+        #expect(body.count < 200_000, "the body is small: \(body.count) bytes")
+        let (status, _, answer) = try await testRequest(.POST, server.url + "/v1/push", token: token, json: body, contentType: FramesBody.mediaType)
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(status == 413, "\(text)")
+        #expect(text.contains("decode to more than \(4 << 20) bytes"), "\(text)")
+        let (_, _, held) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
+        #expect(String(decoding: held, as: UTF8.self).contains(#""records":0"#), "nothing stored: \(String(decoding: held, as: UTF8.self))")
+
+        // A header counting more records than a push may carry: 413 before any frame is read.
+        let counted = try FramesBody.encode(header: PushFramesHeader(count: 100_001), records: FramesWireTests.edits(1...3), writer: RecordFrames.Writer())
+        let (tooMany, _, tooManyBody) = try await testRequest(.POST, server.url + "/v1/push", token: token, json: counted, contentType: FramesBody.mediaType)
+        #expect(tooMany == 413, "\(String(decoding: tooManyBody, as: UTF8.self))")
     }
 
     /// `count` wrong codes sent at once, spread over `urls` in turn; their statuses.

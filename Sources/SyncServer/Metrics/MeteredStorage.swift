@@ -38,6 +38,7 @@ package struct MeteredStorage: SyncStorage {
     package func status(user: String) async throws -> StoreStatus { try await base.status(user: user) }
 
     package var pairingAttempts: any PairingAttempts { base.pairingAttempts }
+    package var limits: SyncLimits { base.limits }
 
     package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
         try await base.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now)

@@ -15,6 +15,8 @@ import LedgerSync
 package protocol SyncStorage: StoreLifecycle {
     /// "files" or "postgres", for logs and `server users`.
     var kind: String { get }
+    /// What one request may ask or bring, the same on both stores.
+    var limits: SyncLimits { get }
 
     // MARK: Serving
 

@@ -63,6 +63,9 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The TCP port (0 picks a free one).") var port = 8080
     @Option(help: "Largest request body, in bytes.") var maxBodyBytes = 8 << 20
+    @Option(help: ArgumentHelp("Refuse (413) a frames push whose records decode to more than this many bytes, before decoding the rest.",
+                               valueName: "bytes"))
+    var maxDecodedBytes = 64 << 20
     @Option(help: ArgumentHelp("Serve GET /metrics only on 127.0.0.1:PORT (0 picks a free one), not on the main port.",
                                valueName: "port"))
     var metricsPort: Int?
@@ -101,6 +104,7 @@ struct ServeOptions: ParsableArguments {
         }
         guard (1...1000).contains(connections) else { throw ValidationError("--connections must be 1 to 1000") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard maxDecodedBytes >= 1 << 20 else { throw ValidationError("--max-decoded-bytes must be at least 1048576") }
         guard (1...3600).contains(headerTimeout) else { throw ValidationError("--header-timeout must be 1 to 3600 seconds") }
         guard (1...86_400).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 86400 seconds") }
         guard (1...86_400).contains(bodyTimeout) else { throw ValidationError("--body-timeout must be 1 to 86400 seconds") }
@@ -129,6 +133,7 @@ struct ServeOptions: ParsableArguments {
         configuration.host = host
         configuration.port = port
         configuration.maximumBodyBytes = maxBodyBytes
+        configuration.maximumDecodedBytes = maxDecodedBytes
         configuration.headerTimeout = .seconds(headerTimeout)
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.bodyTimeout = bodyTimeout
