@@ -116,6 +116,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // NIOConnectionError: a refused connection named at start (PostgresErrorClass).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // TLS to the database (`sslmode`, `sslrootcert`), the library postgres-nio uses.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),

@@ -60,22 +60,22 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
     }
 
     /// postgres-nio's pool retries a connection that fails, with back-off, and keeps the cause to
-    /// itself; a TLS failure (the server offers no TLS, its certificate is not accepted) or a
-    /// refused login (SQLSTATE class 28, such as a missing client certificate) does not heal by
-    /// retrying, so a store that insists on TLS or logs in by certificate first connects once
-    /// outside the pool to name it at once (exit 69). Any other failure is left to the deadline
-    /// of `start`.
+    /// itself, so a store first connects once outside the pool to name a failure that does not
+    /// heal by retrying, at once (exit 69): a TLS failure (the server offers no TLS, its
+    /// certificate is not accepted), any refusal the server states (a login refused, SQLSTATE
+    /// class 28; a database that does not exist, 3D000; …: `PostgresErrorClass`), or a
+    /// connection refused outright (nothing listens on the port). A server that does not answer
+    /// is left to the deadline of `start`. A Unix-socket location is left to the pool.
     static func checkTLS(_ location: PostgresLocation, logger: Logger) async throws {
-        guard location.tls.isStrict || location.tls.clientKey != nil,
-              let configuration = try location.connectionConfiguration() else { return }
+        guard let configuration = try location.connectionConfiguration() else { return }
         do {
             try await PostgresDeadline.run {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
                 try await connection.close()
             }
         } catch {
-            let refused = (error as? PSQLError)?.serverInfo?[.sqlState]?.hasPrefix("28") == true
-            guard let why = location.tls.describe(error, host: location.host ?? "127.0.0.1") ?? (refused ? describe(error) : nil)
+            let host = location.host ?? "127.0.0.1"
+            guard let why = location.tls.describe(error, host: host) ?? PostgresErrorClass.describeRefusal(error, host: host, port: location.port)
             else { return }
             throw LedgerError(.unavailable, "cannot use the PostgreSQL store \(location.redacted): \(why)")
         }

@@ -171,7 +171,7 @@ struct PostgresTLSTests {
         ("postgres", "127.0.0.2", "?sslmode=verify-full&sslrootcert=CA/ca.crt",
          "the server's certificate is not issued for 127.0.0.2 (sslmode=verify-full)"),
         ("oritsubushi_cert", "127.0.0.1", "?sslmode=verify-full&sslrootcert=CA/ca.crt",
-         "SQLSTATE 28000: connection requires a valid client certificate"),
+         "SQLSTATE 28000 (class 28, invalid authorization: the login was refused): connection requires a valid client certificate"),
     ]
 
     @Test("verify-full refuses a certificate of another CA or for another host, and a login the server refuses, at once: exit 69 naming why, nothing written",
