@@ -65,7 +65,10 @@ package struct DeviceReidentification: Sendable, Equatable {
             try rebuilt.appendReplicated(batch)
             rebuilt.close()
             if old != ledger.localDevice {
-                try ledger.fileSystem.writeAtomically(Path.join(staging, LedgerMetadata.fileName), ledger.metadata.encoded())
+                // The rebuilt segments were all created with their watermarks (Ledger.create).
+                var kept = ledger.metadata
+                kept.watermarkedFrom = rebuilt.metadata.watermarkedFrom
+                try ledger.fileSystem.writeAtomically(Path.join(staging, LedgerMetadata.fileName), kept.encoded())
             }
         } catch {
             rebuilt.close()

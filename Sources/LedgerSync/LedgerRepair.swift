@@ -110,7 +110,7 @@ package final class LedgerRepair {
         for (index, number) in numbers.enumerated() {
             segments.append(.read(number: number, path: Path.join(segmentsPath, SegmentInfo.fileName(number)),
                                   ledgerID: metadata.ledgerIDBytes, isNewest: index == numbers.count - 1,
-                                  fileSystem: fileSystem))
+                                  watermarkRequired: metadata.requiresWatermark(number), fileSystem: fileSystem))
         }
         var position: UInt64 = 0
         var continuity = SeqContinuity()

@@ -4,7 +4,7 @@ import Logging
 
 /// Turns whatever a handler throws into a `SyncServerError` (which Hummingbird renders) and
 /// logs it: a refusal at notice level (no token ever appears in it), a failure of the server
-/// itself at error level with its cause. An unauthorised request is not logged, so a client
+/// itself or a user's damaged stored ledger at error level with its cause. An unauthorised request is not logged, so a client
 /// probing tokens cannot fill the log.
 struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
@@ -29,6 +29,9 @@ struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             switch answer.kind {
             case .unauthorized:
                 break
+            case .unavailable where answer.damage != nil:
+                // Stored data went bad: the operator must act (`server verify`, `server repair`).
+                logger.error("stored ledger damaged", metadata: ["path": "\(request.uri.path)", "error": "\(answer.damage!)"])
             case .internal:
                 logger.error(error is LedgerError ? "ledger failure" : "unexpected failure",
                              metadata: ["path": "\(request.uri.path)", "error": "\(describe(error))"])

@@ -72,6 +72,9 @@ package struct SyncServerError: Error, Sendable {
     package var allow: String?
     /// For `.tooManyRequests`: seconds until another try is accepted (`Retry-After`).
     package var retryAfter: Int?
+    /// For `.unavailable` because the user's stored ledger is damaged: the damage with its file
+    /// and offset, for the operator's log at error level; never sent to a client.
+    package var damage: LedgerError?
 
     package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil,
                  retryAfter: Int? = nil) {

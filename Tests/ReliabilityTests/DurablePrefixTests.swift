@@ -68,11 +68,11 @@ import Testing
         #expect(Self.expectRefused(fileSystem, naming: path, "flip after recording") == nil)
     }
 
-    /// A segment written before watermarks: the frames alone decide, as they did, and the first
-    /// writer to open it records its watermark.
+    /// A segment written before watermarks (a ledger.json without `watermarked_from`): the
+    /// frames alone decide, as they did, and the first writer to open it records its watermark.
     @Test func aSegmentWithoutAWatermarkIsJudgedByItsFramesAndThenRecorded() throws {
         let (fileSystem, path, lastFrame, events) = try Self.ledger()
-        try WatermarkRewind.rewind(path, to: nil, fileSystem: fileSystem)
+        try WatermarkRewind.makeUnwatermarked(path, fileSystem: fileSystem)
         fileSystem.corrupt(path, at: lastFrame + 9, xor: 0x01)
         let ledger = try Workload.open(fileSystem)
         #expect(ledger.recovery?.offset == lastFrame, "the damaged last frame of an old segment is a tear, as before")
@@ -81,14 +81,17 @@ import Testing
         #expect(fileSystem.fileExists(SegmentWatermark.path(of: 2, segmentsPath: Path.parent(of: path))))
     }
 
-    /// Both slots of the watermark: one damaged slot leaves the other generation in charge; two
-    /// are corruption naming the watermark file.
+    /// Both slots of the watermark of a segment written before `watermarked_from`: one damaged
+    /// slot leaves the other generation in charge; two are corruption naming the watermark file.
+    /// (In a segment created watermark first, one damaged slot is damage: TwoFaultsTests.)
     @Test func aDamagedSlotFallsBackAndTwoAreCorruption() throws {
         let (fileSystem, path, _, events) = try Self.ledger()
+        try WatermarkRewind.forgetWatermarkedFrom(ledger: Workload.directory, fileSystem: fileSystem)
         let watermark = SegmentWatermark.path(of: 2, segmentsPath: Path.parent(of: path))
         let current = try SegmentWatermark.decode(fileSystem.readFile(watermark), segmentNumber: 2).get()
         let size = try fileSystem.fileSize(path)
-        #expect(current.generation == 3 && current.durableLength == size)
+        // Generation 1 at creation (claiming nothing), then one for each of the three appends.
+        #expect(current.generation == 4 && current.durableLength == size)
         let one = fileSystem.clone()
         one.corrupt(watermark, at: current.generation % 2 == 0 ? 20 : 532, xor: 0x04)
         let ledger = try Workload.open(one)

@@ -32,57 +32,65 @@ final class ActiveSegment {
 
     deinit { close() }
 
-    /// Creates the segment file holding its header and first frames, durably (the file and its
-    /// directory entry); on failure the file is removed.
-    /// The watermark file is written and synced before the directory, so both entries become
-    /// durable together.
-    static func create(header: SegmentHeader, frames: [UInt8], localSeq: UInt64, segmentsPath: String,
+    /// Creates an empty segment (its header only) durably, its watermark first
+    /// (Schemas/segment-format.md §5b): the watermark file, generation 1 claiming nothing
+    /// (durable length 0), is written whole under a temporary name, synced, renamed and its
+    /// directory synced; only then is the segment file created, its header synced and the
+    /// directory synced again. So a segment file never exists without a whole watermark beside
+    /// it, and no frame is appended (acknowledged by generation 2 on) before both are durable.
+    /// On failure the segment file is removed; a watermark left without its segment claims
+    /// nothing and the next creation replaces it.
+    static func create(header: SegmentHeader, localSeq: UInt64, segmentsPath: String,
                        fileSystem: any FileSystem) throws -> ActiveSegment {
         let segment = ActiveSegment(number: header.segmentNumber, length: 0, watermark: nil, segmentsPath: segmentsPath,
                                     fileSystem: fileSystem)
-        let watermarkPath = SegmentWatermark.path(of: segment.number, segmentsPath: segmentsPath)
-        // One left by a create that crashed before its segment's directory entry was durable.
-        try fileSystem.removeFileIfPresent(watermarkPath)
-        let file = try fileSystem.openForAppend(segment.path, create: true)
-        let mark = SegmentWatermark(segmentNumber: segment.number, generation: 1,
-                                    durableLength: SegmentHeader.frameSize + frames.count, localSeq: localSeq)
+        let mark = SegmentWatermark(segmentNumber: segment.number, generation: 1, durableLength: 0, localSeq: localSeq)
+        var createdFile = false
         do {
+            // Replaces one left by a creation that crashed before its segment file was durable.
+            try fileSystem.writeAtomically(SegmentWatermark.path(of: segment.number, segmentsPath: segmentsPath), mark.encodedFile())
+            let file = try fileSystem.openForAppend(segment.path, create: true)
+            createdFile = true
+            segment.file = file
             try header.encoded().withUnsafeBytes { (b) throws in try file.write(b) }
-            try frames.withUnsafeBytes { (b) throws in try file.write(b) }
             try file.sync()
-            try writeWatermarkFile(mark, path: watermarkPath, fileSystem: fileSystem)
             try fileSystem.syncDirectory(segmentsPath)
         } catch {
-            file.close()
-            try? fileSystem.removeFile(segment.path)
-            try? fileSystem.removeFile(watermarkPath)
+            segment.discard(removingFile: createdFile)
             throw error
         }
-        segment.file = file
-        segment.length = mark.durableLength
+        segment.length = SegmentHeader.frameSize
         segment.watermark = mark
         return segment
     }
 
-    private static func writeWatermarkFile(_ mark: SegmentWatermark, path: String, fileSystem: any FileSystem) throws {
-        let file = try fileSystem.openForAppend(path, create: true)
-        defer { file.close() }
-        try mark.encodedFile().withUnsafeBytes { (b) throws in try file.write(b) }
-        try file.sync()
+    /// Removes a segment being created whose creation or first append failed, so that a failed
+    /// append leaves no segment behind; then its watermark, but only once the segment's removal
+    /// is durable (a segment must never outlive its watermark). Best effort: what a failure here
+    /// leaves — an empty segment with its watermark, or a watermark claiming nothing — is a
+    /// sound state that the next open reads as it is, and the next creation replaces.
+    func discard(removingFile: Bool = true) {
+        close()
+        if removingFile && fileSystem.fileExists(path) {
+            guard (try? fileSystem.removeFile(path)) != nil, (try? fileSystem.syncDirectory(segmentsPath)) != nil else { return }
+        }
+        let watermarkPath = SegmentWatermark.path(of: number, segmentsPath: segmentsPath)
+        guard fileSystem.fileExists(watermarkPath), (try? fileSystem.removeFile(watermarkPath)) != nil else { return }
+        try? fileSystem.syncDirectory(segmentsPath)
     }
 
     /// Records that the segment's first `length` bytes are durable (Schemas/segment-format.md
     /// §5b): the next generation in the other slot, synced; or, for a segment without a
-    /// watermark file yet, the file itself (synced, then its directory entry).
+    /// watermark file yet (one written before watermarks), the whole file, atomically (a
+    /// temporary synced, then renamed and its directory synced), so that no watermark file is
+    /// ever short.
     func recordDurable(length: Int, localSeq: UInt64) throws {
         let next = SegmentWatermark(segmentNumber: number, generation: (watermark?.generation ?? 0) + 1,
                                     durableLength: length, localSeq: localSeq)
         let watermarkPath = SegmentWatermark.path(of: number, segmentsPath: segmentsPath)
         overwrittenSlot = nil
         if watermark == nil {
-            try fileSystem.removeFileIfPresent(watermarkPath)
-            try Self.writeWatermarkFile(next, path: watermarkPath, fileSystem: fileSystem)
-            try fileSystem.syncDirectory(segmentsPath)
+            try fileSystem.writeAtomically(watermarkPath, next.encodedFile())
         } else {
             // Kept so that a failed append can put the slot back byte for byte.
             overwrittenSlot = try fileSystem.readFile(watermarkPath, offset: next.slotOffset, length: SegmentWatermark.slotSize)

@@ -199,8 +199,13 @@ extension Ledger {
         } else {
             let number = UInt32(segments.count + 1)
             let header = SegmentHeader(segmentNumber: number, ledgerID: metadata.ledgerIDBytes, firstRecordPosition: recordCount)
-            segment = try ActiveSegment.create(header: header, frames: frames, localSeq: localSeq, segmentsPath: segmentsPath,
-                                               fileSystem: fileSystem)
+            try recordWatermarkedFrom(number)
+            segment = try ActiveSegment.create(header: header, localSeq: versionVector[localDevice] ?? 0,
+                                               segmentsPath: segmentsPath, fileSystem: fileSystem)
+            do { try segment.append(frames, localSeq: localSeq) } catch {
+                segment.discard()
+                throw error
+            }
             segments.append(SegmentInfo(number: number, path: segment.path, header: header, summary: SegmentSummary(),
                                         sealed: false, fileSize: SegmentHeader.frameSize))
             active = segment
@@ -219,6 +224,19 @@ extension Ledger {
         // retried after the next append.
         if segments[index].fileSize >= rollThreshold { try? sealActiveSegment() }
         if !segments[index].sealed { segment.writeCheckpoint(summary) }
+    }
+
+    /// A ledger written before `watermarked_from` (Schemas/segment-format.md §6) records it
+    /// before creating segment `number`, the first it creates watermark first: ledger.json is
+    /// replaced atomically (temporary, fsync, rename, directory fsync), so a crash leaves either
+    /// the old file, whose segments are judged as before, or the new one, whose first watermarked
+    /// segment does not exist yet or was created as §5b says.
+    private func recordWatermarkedFrom(_ number: UInt32) throws {
+        guard metadata.watermarkedFrom == nil else { return }
+        var recorded = metadata
+        recorded.watermarkedFrom = number
+        try fileSystem.writeAtomically(Path.join(directory, LedgerMetadata.fileName), recorded.encoded())
+        metadata = recorded
     }
 
     /// Writes the footer of the active segment; the next append starts a new segment.

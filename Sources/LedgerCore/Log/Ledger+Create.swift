@@ -14,6 +14,9 @@ extension Ledger {
         directory: String, metadata: LedgerMetadata, fileSystem: any FileSystem = PosixFileSystem(),
         clock: any WallClock = SystemClock(), useLock: Bool = true
     ) throws -> Ledger {
+        // Every segment of a new ledger is created with its watermark first (§5b).
+        var metadata = metadata
+        metadata.watermarkedFrom = 1
         let deviceName = metadata.deviceName
         let nameBytes = deviceName.utf8.count
         guard nameBytes > 0, nameBytes <= DeviceNameRecord.maximumNameBytes else {
@@ -60,7 +63,8 @@ extension Ledger {
         guard fileSystem.directoryExists(segments), let inside = try? fileSystem.listDirectory(segments) else { return false }
         // At most the first segment, holding nothing but the device's name: a ledger that lost its
         // ledger.json is not an interrupted init, and its events are never removed.
-        let sideFiles = [SegmentInfo.fileName(1), ActiveSegmentCheckpoint.fileName(1), SegmentWatermark.fileName(1)]
+        let sideFiles = [SegmentInfo.fileName(1), ActiveSegmentCheckpoint.fileName(1), SegmentWatermark.fileName(1),
+                         SegmentWatermark.fileName(1) + ".tmp"]
         guard inside.allSatisfy(sideFiles.contains) else { return false }
         guard let first = inside.first(where: { $0 == SegmentInfo.fileName(1) }) else { return true }
         guard let bytes = try? fileSystem.readFile(Path.join(segments, first)) else { return false }

@@ -58,15 +58,11 @@ extension Ledger {
     }
 
     /// The newest segment's watermark (Schemas/segment-format.md §5b), `nil` for a segment
-    /// written before watermarks. A segment shorter than its watermark lost acknowledged bytes.
+    /// written before watermarks; for one the ledger's `watermarked_from` covers, a missing,
+    /// short, damaged or stale watermark is corruption naming it, and nothing is cut (§6).
     private func readWatermark(of number: UInt32, segmentPath: String) throws -> SegmentWatermark? {
-        guard let mark = try SegmentWatermark.read(of: number, segmentsPath: segmentsPath, fileSystem: fileSystem).get() else {
-            return nil
-        }
-        if let missing = mark.missingBytes(segmentLength: try fileSystem.fileSize(segmentPath), segmentPath: segmentPath) {
-            throw missing
-        }
-        return mark
+        try SegmentWatermark.readNewest(of: number, segmentPath: segmentPath, required: metadata.requiresWatermark(number),
+                                        fileSystem: fileSystem).get()
     }
 
     /// Frames past the watermark that read back intact (an append that crashed after its data

@@ -14,7 +14,7 @@ package final class Ledger {
     package static let defaultRollThreshold = 32 << 20
 
     package let directory: String
-    package let metadata: LedgerMetadata
+    package internal(set) var metadata: LedgerMetadata
     package let fileSystem: any FileSystem
     package let clock: any WallClock
     package var rollThreshold = Ledger.defaultRollThreshold

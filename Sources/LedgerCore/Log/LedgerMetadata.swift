@@ -12,6 +12,12 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     package var device: String
     package var deviceName: String
     package var createdAt: String
+    /// The first segment from which every segment was created with its watermark
+    /// (`NNNNNNNN.seg.durable`) before any frame: for those, a missing or unreadable watermark is
+    /// damage, never a reason to judge the tail by its frames (Schemas/segment-format.md §5b, §6).
+    /// `nil` in a ledger written before this field; a writer records it when it next creates a
+    /// segment.
+    package var watermarkedFrom: UInt32?
     /// Only in the file: CRC-32C of the other fields (`checksumText`) as 8 hex digits, so that bit
     /// rot cannot silently change the ledger's or the device's identity. Checked and cleared when
     /// decoding; a file without one (written before it existed) is accepted.
@@ -23,12 +29,14 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         case device
         case deviceName = "device_name"
         case createdAt = "created_at"
+        case watermarkedFrom = "watermarked_from"
         case checksum
     }
 
     package init(format: Int = LedgerMetadata.currentFormat, ledgerID: String, device: String,
-                 deviceName: String, createdAt: String) {
+                 deviceName: String, createdAt: String, watermarkedFrom: UInt32? = nil) {
         self.format = format
+        self.watermarkedFrom = watermarkedFrom
         self.ledgerID = ledgerID
         self.device = device
         self.deviceName = deviceName
@@ -36,6 +44,12 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     }
 
     package var deviceID: DeviceID { DeviceID(hex: device)! }
+
+    /// Whether segment `number` must have a sound watermark: it was created after the watermark
+    /// file, so none can be missing but by damage (Schemas/segment-format.md §5b).
+    package func requiresWatermark(_ number: UInt32) -> Bool {
+        watermarkedFrom.map { number >= $0 } ?? false
+    }
 
     package var ledgerIDBytes: [UInt8] {
         var bytes: [UInt8] = []
@@ -63,8 +77,12 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         return Array((try? encoder.encode(stamped)) ?? Data()) + [0x0A]
     }
 
-    /// The fields the checksum covers, one per line, in a fixed order.
-    private var checksumText: String { "\(format)\n\(ledgerID)\n\(device)\n\(deviceName)\n\(createdAt)" }
+    /// The fields the checksum covers, one per line, in a fixed order; `watermarked_from` only
+    /// when present, so that a file written before it keeps its checksum (and a build that does
+    /// not know the field refuses a file that has it, rather than drop the promise it makes).
+    private var checksumText: String {
+        "\(format)\n\(ledgerID)\n\(device)\n\(deviceName)\n\(createdAt)" + (watermarkedFrom.map { "\n\($0)" } ?? "")
+    }
 
     private var computedChecksum: String {
         let digits = String(CRC32C.checksum(Array(checksumText.utf8)), radix: 16)

@@ -23,12 +23,15 @@ package struct SalvagedSegment: Sendable {
 
     /// Reads `path`. A torn tail is tolerated only in the newest segment (opening truncates it);
     /// every other segment must be sealed with a footer that matches its frames.
+    /// `watermarkRequired`: the ledger's `watermarked_from` covers this segment, so its
+    /// watermark must be sound (Schemas/segment-format.md §5b, §6).
     package static func read(number: UInt32, path: String, ledgerID: [UInt8], isNewest: Bool,
-                             fileSystem: any FileSystem) -> SalvagedSegment {
+                             watermarkRequired: Bool = false, fileSystem: any FileSystem) -> SalvagedSegment {
         var segment = SalvagedSegment(number: number, path: path)
         // The watermark before the bytes: a server appending meanwhile only moves both forward,
         // so the bytes read are never shorter than the watermark read.
-        let watermark = isNewest ? SegmentWatermark.read(of: number, segmentsPath: Path.parent(of: path), fileSystem: fileSystem)
+        let watermark = isNewest ? SegmentWatermark.readNewest(of: number, segmentPath: path, required: watermarkRequired,
+                                                               fileSystem: fileSystem)
                                  : .success(nil)
         let bytes: [UInt8]
         do { bytes = try fileSystem.readFile(path) } catch let error as LedgerError {
@@ -42,8 +45,6 @@ package struct SalvagedSegment: Sendable {
         if isNewest {
             // Below the watermark, damage is damage, never a tear to tolerate.
             switch watermark {
-            case .success(let mark?) where mark.durableLength > bytes.count:
-                segment.damage = mark.missingBytes(segmentLength: bytes.count, segmentPath: path)
             case .success(let mark):
                 expectation.durableLength = mark?.durableLength ?? 0
                 segment.acknowledgedLocalSeq = mark?.localSeq

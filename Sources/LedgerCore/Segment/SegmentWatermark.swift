@@ -9,7 +9,7 @@
 package struct SegmentWatermark: Equatable, Sendable {
     static let magic: [UInt8] = Array("ORTSDURA".utf8)
     static let formatVersion: UInt32 = 1
-    static let fileSize = 1024
+    package static let fileSize = 1024
     static let slotOffsets = [0, 512]
     /// magic, version, segment number, generation, durable length, local seq; then a CRC-32C.
     static let slotSize = 8 + 4 + 4 + 8 + 8 + 8 + 4
@@ -61,9 +61,11 @@ package struct SegmentWatermark: Equatable, Sendable {
         package var reason: String
     }
 
-    /// The watermark of segment `number` in `segmentsPath`: `nil` when there is none, or when the
-    /// file is shorter than a watermark file, which only a creation that never returned leaves
-    /// (the file keeps its size from then on); corruption naming the file when no slot reads.
+    /// The watermark of segment `number` in `segmentsPath`, read leniently: `nil` when there is
+    /// none, or when the file is shorter than a watermark file (which, in a segment written
+    /// before `watermarked_from`, only a creation that never returned left); corruption naming
+    /// the file when no slot reads. Opening and scans use `readNewest`, which knows whether the
+    /// segment must have one.
     package static func read(of number: UInt32, segmentsPath: String, fileSystem: any FileSystem) -> Result<SegmentWatermark?, LedgerError> {
         let path = path(of: number, segmentsPath: segmentsPath)
         guard fileSystem.fileExists(path) else { return .success(nil) }
@@ -89,26 +91,50 @@ package struct SegmentWatermark: Equatable, Sendable {
     }
 
     /// The current watermark of `bytes` (the file), for segment `segmentNumber`. A slot that was
-    /// never written is all zero; a slot that fails its checks is ignored when the other one is
-    /// sound (a torn slot write), and both failing is damage.
-    package static func decode(_ bytes: [UInt8], segmentNumber: UInt32) -> Result<SegmentWatermark, Damage> {
+    /// never written is all zero. Leniently (a segment written before `watermarked_from`), a slot
+    /// that fails its checks is ignored when the other one is sound (a torn slot write), and
+    /// both failing is damage. `strict` (a segment created watermark first, §5b): any slot that
+    /// fails, or a nonzero byte outside the slots, is damage: a slot is 44 bytes inside one
+    /// 512-byte sector, written in place and synced, so a crash leaves it old or new, never
+    /// torn, and falling back to the older generation would let a cut pass for a tear.
+    package static func decode(_ bytes: [UInt8], segmentNumber: UInt32, strict: Bool = false) -> Result<SegmentWatermark, Damage> {
         guard bytes.count == fileSize else {
             return .failure(Damage(reason: "it is \(bytes.count) bytes long, not \(fileSize)"))
         }
+        if strict, let stray = bytes.indices.first(where: { i in bytes[i] != 0 && !slotOffsets.contains { (0..<slotSize).contains(i - $0) } }) {
+            return .failure(Damage(reason: "byte \(stray), outside both slots, is not zero"))
+        }
         var best: SegmentWatermark?
+        var sound: [SegmentWatermark] = []
         var problems: [String] = []
         for offset in slotOffsets {
             let slot = bytes[offset..<(offset + slotSize)]
             if slot.allSatisfy({ $0 == 0 }) { continue }
             switch decodeSlot(Array(slot), segmentNumber: segmentNumber) {
             case .success(let mark) where mark.slotOffset == offset:
+                sound.append(mark)
                 if mark.generation > best?.generation ?? 0 { best = mark }
             case .success: problems.append("the slot at \(offset) holds a generation that belongs in the other slot")
             case .failure(let damage): problems.append("the slot at \(offset): \(damage.reason)")
             }
         }
-        if let best { return .success(best) }
+        if strict, problems.isEmpty, let problem = inconsistency(of: sound) { problems.append(problem) }
+        if let best, !strict || problems.isEmpty { return .success(best) }
         return .failure(Damage(reason: problems.isEmpty ? "no slot was ever written" : problems.joined(separator: "; ")))
+    }
+
+    /// What is wrong with the sound slots of a file written only by appends (strict `decode`):
+    /// generation 1 alone, or two consecutive generations that never go back.
+    private static func inconsistency(of marks: [SegmentWatermark]) -> String? {
+        let sorted = marks.sorted { $0.generation < $1.generation }
+        if sorted.count == 1, sorted[0].generation != 1 {
+            return "generation \(sorted[0].generation) is alone; the generation before it is missing"
+        }
+        if sorted.count == 2, sorted[1].generation != sorted[0].generation + 1 || sorted[1].durableLength < sorted[0].durableLength
+            || sorted[1].localSeq < sorted[0].localSeq {
+            return "its generations \(sorted[0].generation) and \(sorted[1].generation) do not follow one another"
+        }
+        return nil
     }
 
     private static func decodeSlot(_ slot: [UInt8], segmentNumber: UInt32) -> Result<SegmentWatermark, Damage> {
