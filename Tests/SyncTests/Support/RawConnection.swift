@@ -47,25 +47,15 @@ final class RawConnection {
         return (false, String(decoding: received, as: UTF8.self))
     }
 
-    /// Whether the server has closed the connection, polling without blocking a thread (for
-    /// async tests: Task.sleep between looks) until `seconds` pass; what arrived is dropped.
-    func closes(within seconds: Double) async throws -> Bool {
-        try await received(within: seconds).closed
-    }
-
-    /// What the server sends until it closes the connection or `seconds` pass, polling without
-    /// blocking a thread.
-    func received(within seconds: Double) async throws -> (closed: Bool, text: String) {
-        let deadline = Date().addingTimeInterval(seconds)
-        var received: [UInt8] = []
+    /// Whether the server has closed the connection, looking once without waiting (what
+    /// arrived is dropped).
+    func isClosed() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
+        while true {
             let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if n > 0 { received += buffer[0..<n]; continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return (true, String(decoding: received, as: UTF8.self)) }
-            try await Task.sleep(for: .milliseconds(50))
+            if n > 0 { continue }
+            return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
         }
-        return (false, String(decoding: received, as: UTF8.self))
     }
 
     /// Sends without waiting; false once the server has closed the connection.
