@@ -14,6 +14,8 @@ package struct SyncConnection: Sendable {
     /// The process-wide client unless a caller needs its own pool (the load generator runs
     /// more concurrent clients than the default pool's eight connections per host).
     package var httpClient: HTTPClient = SyncConnection.client
+    /// The requests sent a second time (`RetryLog`), shared by copies of this connection.
+    package var retries = RetryLog()
 
     package init(server: String, token: String) throws {
         var base = server
@@ -64,6 +66,7 @@ package struct SyncConnection: Sendable {
                 bytes = try await answer.body.collect(upTo: 256 << 20)
                 response = answer
             } catch let error as HTTPClientError where error == .remoteConnectionClosed && attempt == 1 {
+                retries.note("POST \(path): the server closed the connection as the request went out; sent again on a new connection")
                 continue
             } catch {
                 throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
@@ -97,11 +100,17 @@ package struct SyncConnection: Sendable {
 
     /// One client for the process. Connection attempts are not retried with backoff (the
     /// shared client's default): a sync is rerun by its user, and an unreachable server should
-    /// say so at once (exit 69) instead of after the request deadline.
+    /// say so at once (exit 69) instead of after the request deadline. An idle connection is
+    /// closed after `idleTimeout`, below `serve --idle-timeout`'s default 30 s, so that the client
+    /// lets a connection go before the server does (which is what makes a request meet a
+    /// connection closing under it).
+    package static let idleTimeout: TimeAmount = .seconds(20)
+
     private static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.idleTimeout = idleTimeout
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 }

@@ -4,7 +4,11 @@ import LedgerSync
 /// What one `sync` did.
 package struct SyncReport: Sendable, Equatable {
     package var pulled = 0
+    /// Records the server took from this sync: appended, or, for a push sent again after its
+    /// connection closed, the page it then answered for (the first sending may have been applied).
     package var pushed = 0
+    /// Requests sent a second time after the server closed their connection (`RetryLog`).
+    package var retries = 0
     package var rounds = 0
     package var newConflicts: [Conflict] = []
     /// The newest catalogue version the server knows of, if any.
@@ -181,6 +185,7 @@ package struct SyncSession {
             var nextBody = framed && events > 0 && !pages.isEmpty ? Task { [first = pages[0]] in try SyncConnection.framesBody(first) } : nil
             for (index, page) in pages.enumerated() where events > 0 {
                 let reply: PushResponse
+                let retriesBefore = connection.retries.count
                 if let body = nextBody {
                     let bytes = try await body.value
                     nextBody = index + 1 < pages.count ? Task { [next = pages[index + 1]] in try SyncConnection.framesBody(next) } : nil
@@ -188,12 +193,16 @@ package struct SyncSession {
                 } else {
                     reply = try await connection.push(page, asFrames: framed)
                 }
-                sent += reply.appended
+                // A push sent again may find its first sending applied: the server then holds
+                // the whole page (it answered), which this sync sent, as if the first answer had
+                // arrived. (The page holds only what the server lacked when the round began.)
+                sent += connection.retries.count > retriesBefore ? page.count : reply.appended
                 serverHas = try WireVersionVector.decode(reply.serverHas)
                 done += page.count
                 try progress(.pushed(done: done, total: records.records.count))
             }
             report.pushed += sent
+            report.retries = connection.retries.count
             report.serverHas = serverHas
             if pulledThisRound == 0 && events == 0 { break }
             // The server holds exactly this ledger's events: another pull could bring none.

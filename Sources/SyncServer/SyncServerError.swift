@@ -76,6 +76,14 @@ package struct SyncServerError: Error, Sendable {
     /// and offset, for the operator's log at error level; never sent to a client.
     package var damage: LedgerError?
 
+    /// The 503 of a user whose stored data is damaged (never an outage, which retrying heals):
+    /// `message` for the client, `detail` for the operator's log at error level.
+    package static func damaged(_ message: String, detail: String) -> SyncServerError {
+        var answer = SyncServerError(.unavailable, message)
+        answer.damage = LedgerError(.corruption, detail)
+        return answer
+    }
+
     package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil,
                  retryAfter: Int? = nil) {
         self.kind = kind

@@ -125,6 +125,7 @@ extension PostgresStore {
 
     /// The 503 of a user one of whose frames does not decode.
     static func damagedFrame(user: String, first: Int64, count: Int, _ why: String) -> SyncServerError {
-        SyncServerError(.unavailable, damageMessage(user: user, "table event_frames, \(PostgresFrames.span(first, count)): the frame cannot be read (\(why))"))
+        let detail = "table event_frames, \(PostgresFrames.span(first, count)): the frame cannot be read (\(why))"
+        return SyncServerError.damaged(damageMessage(user: user, detail), detail: detail)
     }
 }

@@ -33,7 +33,8 @@ extension PostgresStore {
     }
 
     static func damaged(user: String, table: String, id: EventID, _ why: String) -> SyncServerError {
-        SyncServerError(.unavailable, damageMessage(user: user, "table \(table), device \(id.device) seq \(id.seq): \(why)"))
+        let detail = "table \(table), device \(id.device) seq \(id.seq): \(why)"
+        return SyncServerError.damaged(damageMessage(user: user, detail), detail: detail)
     }
 
     /// The 503's sentence for a user whose rows are damaged.

@@ -62,7 +62,8 @@ extension PostgresStore {
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {  // unique_violation
             // Under the user row's lock no other push of this user stores these ids: a run
             // already there means the rows were changed by hand.
-            throw SyncServerError(.unavailable, "the database already holds some of these events; nothing was written, run `oritsubushi server verify`")
+            throw SyncServerError.damaged("the database already holds some of these events; nothing was written, run `oritsubushi server verify`",
+                                          detail: "user '\(user)': event_runs already hold ids of a push no other push could store (rows changed by hand?)")
         }
         var last: [Int64: Int64] = [:]
         prepared.forEachNewest { last[PostgresRecord.key($0.device)] = Int64($0.seq) }

@@ -139,7 +139,7 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
             ? try await connection.query("SELECT id, damage FROM users WHERE name = \(name) FOR UPDATE", logger: logger)
             : try await connection.query("SELECT id, damage FROM users WHERE name = \(name)", logger: logger)
         for try await (id, damage) in rows.decode((Int64, String?).self) {
-            if serving, let damage { throw SyncServerError(.unavailable, damage) }
+            if serving, let damage { throw SyncServerError.damaged(damage, detail: "user '\(name)': \(damage)") }
             return id
         }
         throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")

@@ -144,9 +144,13 @@ import Testing
         try Ledger.create(directory: dir.sub("l"), deviceName: "a", clock: Self.clock).close()
         let holder = try LedgerLockHolder(ledger: dir.sub("l"))
         let released = Thread { usleep(5_000); holder.stop() }
+        let started = ContinuousClock.now
         released.start()
         let ledger = try Ledger.open(directory: dir.sub("l"))
-        ledger.close()
+        defer { ledger.close() }
+        // It waited for the holder (5 ms) instead of failing at once or opening beside it.
+        #expect(ContinuousClock.now - started >= .milliseconds(4), "opened while the lock was held")
+        #expect(ledger.directory.hasSuffix("/l"))
     }
 
     @Test func creatingOverAnExistingLedgerIsRefused() throws {

@@ -77,7 +77,13 @@ import Testing
                 recoveryCrashPoints += 1
                 let interrupted = torn.clone()
                 interrupted.crash(afterOperations: interrupted.operationCount + step)
-                _ = try? Workload.open(interrupted)
+                do {
+                    _ = try Workload.open(interrupted)
+                } catch where !interrupted.hasCrashed {
+                    failures.append("recovery failed with no crash, after workload operation \(point), recovery operation \(step): \(error)")
+                } catch {
+                    // The crash this iteration injected: what it left is checked below.
+                }
                 for model in [CrashOptions.powerLoss, .powerLoss(keepingRandomPrefix: seed &+ UInt64(step)), .processKill] {
                     do {
                         try CrashCheck.recover(interrupted.image(model), progress)

@@ -151,6 +151,21 @@ struct ServeOperabilityTests {
         }
     }
 
+    @Test("serve --data NEWDIR on a port in use exits 69 and leaves no new directory behind")
+    func busyPortLeavesNothing() async throws {
+        let dir = try TemporaryDirectory("serve-busy-port")
+        defer { dir.remove() }
+        let holder = try ServerProcess(data: dir.sub("held"))
+        defer { holder.terminate() }
+        let fresh = dir.sub("fresh")
+        let port = holder.port
+        let result = try await offCooperativePool {
+            try CLI.run(["server", "serve", "--data", fresh, "--port", "\(port)"], environment: [:])
+        }
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh), "a failed start left \(fresh) behind")
+    }
+
     @Test("a refused database login (SQLSTATE class 28) is reported at once as itself, exit 69")
     func refusedLogin() async throws {
         try TestPostgres.require()
@@ -195,6 +210,11 @@ struct ServeOperabilityTests {
             .filter { $0.contains("no database connection within the deadline") && $0.contains("seconds=10 ") }.count
         // The first attempt may meet a cut connection instead (logged as a failed connection).
         #expect(expired >= 2, "the 10-s deadline did not answer the outage:\n\(server.log)")
+        // An outage is counted as one, never as a user's damaged data (README "Metrics").
+        let (_, _, metrics) = try await testRequest(.GET, server.url + "/metrics", token: nil, json: nil)
+        let exposed = String(decoding: metrics, as: UTF8.self)
+        #expect(MetricsTests.value(exposed, "oritsubushi_store_outages_total") >= 3, "\(exposed)")
+        #expect(MetricsTests.value(exposed, #"oritsubushi_store_errors_total{status="503"}"#) == 0, "\(exposed)")
 
         try await database.allowConnections(true)
         let resumed = Date().addingTimeInterval(60)

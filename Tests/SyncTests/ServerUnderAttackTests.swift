@@ -152,6 +152,33 @@ struct ServerUnderAttackTests {
         #expect(tooMany == 413, "\(String(decoding: tooManyBody, as: UTF8.self))")
     }
 
+    @Test("one strong ETag per representation with Vary; one rule for paths (%61pp.css and app.css/ alike)", arguments: StoreKind.allCases)
+    func httpAsClientsExpect(kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("attack-http")
+        defer { dir.remove() }
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let server = try store.serve()
+        defer { server.terminate() }
+        let css = server.url + "/app/app.css"
+        let (plain, plainHeaders, plainBody) = try await testRequest(.GET, css, token: nil, json: nil, headers: [("Accept-Encoding", "identity")])
+        let (zipped, zippedHeaders, _) = try await testRequest(.GET, css, token: nil, json: nil, headers: [("Accept-Encoding", "gzip")])
+        #expect(plain == 200 && zipped == 200)
+        #expect(zippedHeaders.first(name: "content-encoding") == "gzip")
+        let plainTag = try #require(plainHeaders.first(name: "etag")), zippedTag = try #require(zippedHeaders.first(name: "etag"))
+        #expect(plainTag != zippedTag, "gzip and identity bodies share the strong ETag \(plainTag)")
+        #expect(plainHeaders.first(name: "vary") == "Accept-Encoding" && zippedHeaders.first(name: "vary") == "Accept-Encoding")
+        for tag in [plainTag, zippedTag] {
+            let (unchanged, _, _) = try await testRequest(.GET, css, token: nil, json: nil, headers: [("If-None-Match", tag)])
+            #expect(unchanged == 304, "\(tag)")
+        }
+        let (encoded, _, encodedBody) = try await testRequest(.GET, server.url + "/app/%61pp.css", token: nil, json: nil,
+                                                              headers: [("Accept-Encoding", "identity")])
+        #expect(encoded == 200 && encodedBody == plainBody, "the decoded path names app.css")
+        let (slashed, _, slashedBody) = try await testRequest(.GET, server.url + "/app/app.css/", token: nil, json: nil)
+        #expect(slashed == 404, "app.css/ names no file")
+        #expect(!String(decoding: slashedBody, as: UTF8.self).contains("app.css"), "a refusal echoes no path")
+    }
+
     /// `count` wrong codes sent at once, spread over `urls` in turn; their statuses.
     static func burst(_ count: Int, to urls: [String]) async throws -> [Int] {
         let body = try pairBody()

@@ -115,7 +115,7 @@ struct SyncCLITests {
 /// ledger (every command passes --ledger). Its own `Result` keeps the other files of this target
 /// free of the support module's import.
 enum CLI {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String

@@ -17,6 +17,8 @@ ensure_deps() {
         command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
         command -v node >/dev/null 2>&1 || missing+=(nodejs)
         command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
+        # DiskSyncOrderTests: the durability order on the real file system.
+        command -v strace >/dev/null 2>&1 || missing+=(strace)
     fi
     for extra in "$@"; do
         command -v "${extra%%=*}" >/dev/null 2>&1 || missing+=("${extra#*=}")

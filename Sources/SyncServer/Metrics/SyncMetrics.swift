@@ -14,7 +14,9 @@ import Prometheus
 /// - `events_pushed_total`, `events_pulled_total`: records (events and device names) accepted from and sent to clients (`MeteredStorage`);
 /// - `refusals_total{reason}`: 4xx answers by reason (`unauthorized`, `forbidden`, `conflict`,
 ///   `fork`, `clock_bound`, `malformed`, `invalid`, …);
-/// - `store_errors_total{status}`: 500 (a failure of the server) and 503 (a damaged user ledger).
+/// - `store_errors_total{status}`: 500 (a failure of the server) and 503 (a damaged user ledger);
+/// - `store_outages_total`: 503s that retrying heals (the database cannot be reached, a user's
+///   ledger is held by a repair), apart from damage, which needs the operator.
 package final class SyncMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     package let factory: PrometheusMetricsFactory
@@ -42,7 +44,9 @@ package final class SyncMetrics: Sendable {
                 dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory).increment()
         CoreMetrics.Timer(label: Self.prefix + "http_request_duration_seconds",
               dimensions: [("route", route), ("method", method)], factory: factory).recordNanoseconds(nanoseconds)
-        if status >= 500 {
+        if status == 503, reason == "outage" {
+            CoreMetrics.Counter(label: Self.prefix + "store_outages_total", factory: factory).increment()
+        } else if status >= 500 {
             CoreMetrics.Counter(label: Self.prefix + "store_errors_total", dimensions: [("status", String(status))], factory: factory).increment()
         } else if status >= 400, let reason {
             CoreMetrics.Counter(label: Self.prefix + "refusals_total", dimensions: [("reason", reason)], factory: factory).increment()

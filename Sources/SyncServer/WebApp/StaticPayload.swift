@@ -6,13 +6,18 @@ import NIOCore
 
 /// A fixed body served with validation and compression: an `ETag` from its bytes (a request
 /// with a matching `If-None-Match` gets 304 and no body), and a gzip copy made once for clients
-/// that accept it. The web app's files and the catalogue document are served this way.
+/// that accept it. Each representation has its own strong ETag (the gzip one ends `-gzip"`), as
+/// RFC 9110 §8.8.3 asks of bytes that differ, with `Vary: Accept-Encoding`; a validator of either
+/// matches the payload. The web app's files and the catalogue document are served this way.
 struct StaticPayload: Sendable {
     let contentType: String
     let identity: ByteBuffer
     /// nil when gzip would not make it smaller (PNG icons).
     let gzip: ByteBuffer?
+    /// The identity representation's ETag.
     let etag: String
+    /// The gzip representation's ETag.
+    var gzipETag: String { String(etag.dropLast()) + "-gzip\"" }
 
     init(_ bytes: [UInt8], contentType: String) {
         self.contentType = contentType
@@ -27,19 +32,20 @@ struct StaticPayload: Sendable {
     /// The answer to `request` with `headers` added (the caller's security and cache headers).
     func response(to request: Request, headers extra: HTTPFields = [:]) -> Response {
         var headers = extra
-        headers[.eTag] = etag
+        let acceptsGzip = request.headers[values: .acceptEncoding].contains { $0.lowercased().contains("gzip") }
+        let zipped = acceptsGzip ? gzip : nil
+        headers[.eTag] = zipped == nil ? etag : gzipETag
         headers[.vary] = "Accept-Encoding"
         if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
             let tag = $0.trimmingCharacters(in: .whitespaces)
-            return tag == etag || tag == "W/" + etag || tag == "*"
+            return [etag, gzipETag, "W/" + etag, "W/" + gzipETag, "*"].contains(tag)
         }) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType
-        let acceptsGzip = request.headers[values: .acceptEncoding].contains { $0.lowercased().contains("gzip") }
-        if let gzip, acceptsGzip {
+        if let zipped {
             headers[.contentEncoding] = "gzip"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: zipped))
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: identity))
     }

@@ -30,14 +30,20 @@ extension SyncHTTPServer {
         router.get("/app") { request, _ in
             request.uri.path.hasSuffix("/") ? try asset("index.html", request, fileHeaders) : redirect("/app/")
         }
-        router.get("/app/**") { request, context in
-            try asset(context.parameters.getCatchAll().joined(separator: "/"), request, fileHeaders)
+        // One rule for paths: the percent-decoded path names a file exactly (`/app/%61pp.css` is
+        // app.css; `/app/app.css/` names no file).
+        router.get("/app/**") { request, _ in
+            let raw = request.uri.path.dropFirst("/app/".count)
+            guard !raw.hasSuffix("/"), let path = String(raw).removingPercentEncoding else {
+                throw SyncServerError(.notFound, "there is no such file in this server's web app")
+            }
+            return try asset(path, request, fileHeaders)
         }
     }
 
     private static func asset(_ path: String, _ request: Request, _ headers: HTTPFields) throws -> Response {
         guard let payload = WebAppAssets.all[path] else {
-            throw SyncServerError(.notFound, "there is no file /app/\(path) in this server's web app")
+            throw SyncServerError(.notFound, "there is no such file in this server's web app")
         }
         var headers = headers
         // The service worker controls /app/ although it is served from /app/sw.js.

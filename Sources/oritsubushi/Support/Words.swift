@@ -63,10 +63,11 @@ struct Words {
     func moreConflicts(_ n: Int) -> String {
         ja ? "… ほか\(n)件: `oritsubushi conflicts` で表示" : "… and \(n) more: run `oritsubushi conflicts`"
     }
-    func synced(with server: String, pulled: Int, pushed: Int, newConflicts: Int, catalogueVersion: UInt32?) -> String {
+    func synced(with server: String, pulled: Int, pushed: Int, newConflicts: Int, catalogueVersion: UInt32?, retries: Int = 0) -> String {
         let version = catalogueVersion.map { ja ? "。\(self.catalogueVersion) \($0)" : "; \(self.catalogueVersion) \($0)" } ?? ""
-        return ja ? "\(server) と同期しました: \(pulled)件を受信、\(pushed)件を送信。新しい競合 \(newConflicts)件\(version)"
-                  : "synced with \(server): pulled \(Plural.count(pulled, "event")), pushed \(pushed); \(Plural.count(newConflicts, "new conflict"))\(version)"
+        let again = retries == 0 ? "" : ja ? "（接続が切れたため \(retries)件の要求を再送）" : " (\(Plural.count(retries, "request")) sent again after the server closed the connection)"
+        return ja ? "\(server) と同期しました: \(pulled)件を受信、\(pushed)件を送信。新しい競合 \(newConflicts)件\(version)\(again)"
+                  : "synced with \(server): pulled \(Plural.count(pulled, "event")), pushed \(pushed); \(Plural.count(newConflicts, "new conflict"))\(version)\(again)"
     }
     // Import (`import oritsubushi-tsv|sqlite`).
     func importPlanned(rows: Int, events: Int, unchanged: Int) -> String {

@@ -33,6 +33,8 @@ struct Sync: AsyncParsableCommand {
                                valueName: "url")) var server: String?
     @Option(help: "The bearer token (prefer $ORITSUBUSHI_TOKEN: arguments show in process lists).") var token: String?
     @Flag(help: "Do not keep the --token in the ledger's sync-token file.") var noSaveToken = false
+    @Flag(name: .shortAndLong, help: "Say on stderr when a request is sent again (the server closed its connection as it went out).")
+    var verbose = false
     @Flag(help: "Move another device's events that this ledger received from a copied ledger (by merge) to a new device id, and sync them.")
     var rehome = false
     @OptionGroup var language: LanguageOptions
@@ -40,7 +42,9 @@ struct Sync: AsyncParsableCommand {
     func run() async throws {
         let server = try server ?? Self.rememberedServer(ledgerDirectory: options.directory)
         let secret = try SyncToken.resolve(token, ledgerDirectory: options.directory)
-        var session = SyncSession(connection: try SyncConnection(server: server, token: secret))
+        var connection = try SyncConnection(server: server, token: secret)
+        if verbose { connection.retries = RetryLog { Terminal.write(fd: STDERR_FILENO, "sync: \($0)\n") } }
+        var session = SyncSession(connection: connection)
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
         session.progress = { event in
             switch event {
@@ -70,7 +74,7 @@ struct Sync: AsyncParsableCommand {
         }
         let words = Words(language.language)
         print(words.synced(with: server, pulled: report.pulled, pushed: report.pushed, newConflicts: report.newConflicts.count,
-                           catalogueVersion: report.catalogVersion))
+                           catalogueVersion: report.catalogVersion, retries: report.retries))
         ConflictText(names: ledger.deviceNameTable, labels: StationLabel(ledger: ledger), words: words).printSome(report.newConflicts)
     }
 }

@@ -128,6 +128,10 @@ struct ServeOptions: ParsableArguments {
         let logger = Logger(label: "oritsubushi.serve")
         let metrics = SyncMetrics()
         MetricsSystem.bootstrap(metrics.factory)
+        // A data directory this start creates is removed again if the server cannot listen: a
+        // failed start leaves nothing behind.
+        var created: String?
+        if case .files(let data) = try store.location(), !PosixFileSystem().fileExists(data) { created = data }
         let (storage, described) = try await openStorage(logger: logger)
         var configuration = SyncHTTPServer.Configuration()
         configuration.host = host
@@ -155,6 +159,10 @@ struct ServeOptions: ParsableArguments {
         } catch let error as LedgerError {
             throw error  // the store could not start: its own sentence and exit code
         } catch {
+            if let created {
+                await storage.close()
+                try? PosixFileSystem().removeTree(created)
+            }
             throw ListenFailure.describe(error, host: host, port: port, metricsPort: metricsPort)
         }
         logger.notice("stopped")

@@ -51,6 +51,8 @@ export class StationScreen {
       byId('date-day', HTMLSelectElement), () => this.app.now());
     /** @type {EditDraft | null} */
     this.draft = null;
+    /** What the picker showed when this screen last set it: a picker left so is untouched. */
+    this.pickerShown = 0;
     this.writing = false;
     this.guard = new ActivationGuard(() => this.enableButtons());
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
@@ -87,9 +89,24 @@ export class StationScreen {
     return { compDate: this.app.compDate(id), memo: this.app.replica.fold.memo(id) };
   }
 
-  /** What the picker and the memo box hold now. */
+  /**
+   * What the picker and the memo box hold now. A picker the person has not touched counts as the
+   * station's own date even where it cannot show it exactly, so that a save never writes a date
+   * the person did not pick.
+   */
   inputs() {
-    return { compDate: this.picker.value(), memo: this.memo.value };
+    const picked = this.picker.value();
+    const compDate = picked === this.pickerShown && this.draft ? this.draft.base.compDate : picked;
+    return { compDate, memo: this.memo.value };
+  }
+
+  /**
+   * Sets the picker to a date for the person to see (not a date they picked).
+   * @param {number} code
+   */
+  showDate(code) {
+    this.picker.set(code);
+    this.pickerShown = this.picker.value();
   }
 
   /** The date given last on this device, when it is not after today (as iOS), else 0. */
@@ -126,7 +143,7 @@ export class StationScreen {
     this.lastDate.hidden = code > 0 || remembered === 0;
     this.lastDate.textContent = t('station.lastDate', label(remembered, language()));
     if (resetInputs) {
-      this.picker.set(code);
+      this.showDate(code);
       this.memo.value = ledger.fold.memo(s.id);
       this.draft = new EditDraft(this.values(s.id));
     }
@@ -200,7 +217,7 @@ export class StationScreen {
   takeChanges(station) {
     if (!this.draft) return { moved: [], conflicts: [] };
     const { inputs, moved, conflicts } = this.draft.rebase(this.values(station), this.inputs());
-    if (moved.includes('compDate') && !conflicts.includes('compDate')) this.picker.set(inputs.compDate);
+    if (moved.includes('compDate') && !conflicts.includes('compDate')) this.showDate(inputs.compDate);
     if (moved.includes('memo') && !conflicts.includes('memo')) this.memo.value = inputs.memo;
     return { moved, conflicts };
   }
