@@ -50,6 +50,8 @@ export class MapScreen {
     /** @type {Map<number, {x: number, y: number}>} */
     this.pointers = new Map();
     this.moved = 0;
+    /** Where the last gesture's first finger went down. */
+    this.downAt = { x: 0, y: 0 };
     /** A tap seen at pointerup, acted on by the click that ends the same gesture. */
     /** @type {{x: number, y: number, touch: boolean} | null} */
     this.pendingTap = null;
@@ -184,6 +186,7 @@ export class MapScreen {
     };
     c.addEventListener('pointerdown', (e) => {
       this.pointers.set(e.pointerId, local(e));
+      this.downAt = local(e);
       this.moved = 0;
       try { c.setPointerCapture(e.pointerId); } catch { /* not capturable: fine */ }
     });
@@ -209,7 +212,11 @@ export class MapScreen {
     /** @param {PointerEvent} e */
     const up = (e) => {
       const p = this.pointers.get(e.pointerId);
-      const isTap = p && this.pointers.size === 1 && this.moved < 8 && e.type === 'pointerup';
+      // A tap lifts the finger where it went down: moves the browser coalesced or dropped (a
+      // busy phone) must not turn a drag into a tap at a stale position.
+      const lifted = local(e);
+      const still = Math.abs(lifted.x - this.downAt.x) + Math.abs(lifted.y - this.downAt.y) < 8;
+      const isTap = p && this.pointers.size === 1 && this.moved < 8 && still && e.type === 'pointerup';
       this.pendingTap = isTap ? { x: p.x, y: p.y, touch: e.pointerType !== 'mouse' } : null;
       this.pointers.delete(e.pointerId);
     };
