@@ -33,10 +33,7 @@ export class EditError extends Error {
   }
 }
 
-/**
- * An edit made against values the station no longer has: another device's edit arrived (by a
- * sync) after the screen showed them. Nothing was written; `message` is one sentence.
- */
+/** An edit made against values the station no longer has (a sync brought another device's edit). */
 export class StaleEditError extends EditError {
   /** @param {string} message */
   constructor(message) {
@@ -266,10 +263,9 @@ export class Ledger {
    * Records an edit of this device: only the fields that change enter the event; when none does,
    * nothing is appended (returns null). Resolves once the store committed it.
    *
-   * `seen` holds the values the editor showed for the fields it changes: when the station's
-   * current value of such a field differs (a sync brought another device's edit after the screen
-   * showed it), nothing is written and StaleEditError is thrown. The check and the commit run in
-   * one exclusive step, so no received page can land between them.
+   * `seen`: the values the screen showed for the fields it changes; when the station's value of
+   * such a field differs now, nothing is written (StaleEditError). Checked in the commit's own
+   * exclusive step, so no received page lands between (Schemas/phone-app.md).
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
    * @param {number} now
