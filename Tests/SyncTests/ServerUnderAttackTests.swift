@@ -6,9 +6,10 @@ import NIOHTTP1
 import Testing
 
 /// The server against a hostile client, through the built `serve` on loopback, on both stores
-/// (issue 40): trickled bodies cannot hold the connection slots, a burst of wrong pairing codes
-/// is counted one by one (also across two PostgreSQL instances), a refusal to a caller
-/// without a token names no account, and a push is bounded by what it decodes to.
+/// (RELIABILITY.md "Hostile clients"): trickled bodies cannot hold the connection slots, a
+/// burst of wrong pairing codes is counted one by one (also across two PostgreSQL instances), a
+/// refusal to a caller without a token names no account, and a push is bounded by what it
+/// decodes to.
 @Suite("The server under attack: slow bodies and pairing bursts")
 struct ServerUnderAttackTests {
     /// A wrong pairing code, as a phone would send it.
