@@ -15,9 +15,6 @@ package final class RetryLog: Sendable {
     /// How many requests were sent again so far.
     package var count: Int { entries.withLock { $0.count } }
 
-    /// One sentence for each retry, in order.
-    package var sentences: [String] { entries.withLock { $0 } }
-
     func note(_ sentence: String) {
         entries.withLock { $0.append(sentence) }
         listener?(sentence)

@@ -202,12 +202,12 @@ package struct SyncSession {
                 try progress(.pushed(done: done, total: records.records.count))
             }
             report.pushed += sent
-            report.retries = connection.retries.count
             report.serverHas = serverHas
             if pulledThisRound == 0 && events == 0 { break }
             // The server holds exactly this ledger's events: another pull could bring none.
             if events > 0 && serverHas.filter({ $0.value > 0 }) == ledger.versionVector.filter({ $0.value > 0 }) { break }
         }
+        report.retries = connection.retries.count
         try SyncState.record(report.serverHas, server: connection.server, directory: ledger.directory, fileSystem: ledger.fileSystem,
                              now: ledger.clock.nowMilliseconds())
         if var detector {

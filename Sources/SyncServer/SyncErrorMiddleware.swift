@@ -4,8 +4,8 @@ import Logging
 
 /// Turns whatever a handler throws into a `SyncServerError` (which Hummingbird renders) and
 /// logs it: a refusal at notice level (no token ever appears in it), a failure of the server
-/// itself or a user's damaged stored ledger at error level with its cause. An unauthorised request is not logged, so a client
-/// probing tokens cannot fill the log.
+/// itself or a user's damaged stored data at error level with its cause. An unauthorised
+/// request is not logged, so a client probing tokens cannot fill the log.
 struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
     /// Path → its one method: the router's "no route" becomes 405 with `Allow` on these paths.

@@ -77,11 +77,16 @@ package struct SyncServerError: Error, Sendable {
     package var damage: LedgerError?
 
     /// The 503 of a user whose stored data is damaged (never an outage, which retrying heals):
-    /// `message` for the client, `detail` for the operator's log at error level.
-    package static func damaged(_ message: String, detail: String) -> SyncServerError {
+    /// `message` for the client, `cause` for the operator's log at error level.
+    package static func damaged(_ message: String, cause: LedgerError) -> SyncServerError {
         var answer = SyncServerError(.unavailable, message)
-        answer.damage = LedgerError(.corruption, detail)
+        answer.damage = cause
         return answer
+    }
+
+    /// The same with the damage in one clause.
+    package static func damaged(_ message: String, detail: String) -> SyncServerError {
+        damaged(message, cause: LedgerError(.corruption, detail))
     }
 
     package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil,

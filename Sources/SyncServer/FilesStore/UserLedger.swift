@@ -153,9 +153,8 @@ actor UserLedger {
         case .corruption:
             // The details (file, offset) are the operator's: `server verify` prints them; a
             // client is never told the server's paths.
-            var answer = SyncServerError(.unavailable, "the stored ledger of user '\(user)' is damaged; an operator can run 'oritsubushi server verify' and 'server repair'; other users are served")
-            answer.damage = error
-            return answer
+            return SyncServerError.damaged("the stored ledger of user '\(user)' is damaged; an operator can run 'oritsubushi server verify' and 'server repair'; other users are served",
+                                           cause: error)
         case .locked:
             return SyncServerError(.unavailable, "the stored ledger of user '\(user)' is held by another process (a 'server repair'?); try again later")
         default:

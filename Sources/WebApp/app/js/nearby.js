@@ -66,6 +66,14 @@ export function distanceLabelEn(m) {
 }
 
 /**
+ * Metres from a point in degrees to a station (its position in millionths of a degree).
+ * @param {Station} s @param {number} lat @param {number} lng
+ */
+export function metresTo(s, lat, lng) {
+  return metres(lat, lng, s.lat / 1_000_000, s.lng / 1_000_000);
+}
+
+/**
  * The nearest stations to a point in degrees: at most `limit` (0 = every one) of those `admits`
  * keeps, nearest first, ties by s_id.
  * @param {Station[]} stations enabled stations
@@ -77,7 +85,7 @@ export function distanceLabelEn(m) {
 export function nearest(stations, lat, lng, limit, admits = () => true) {
   const hits = [];
   for (const s of stations) {
-    if (admits(s)) hits.push({ station: s, metres: metres(lat, lng, s.lat / 1_000_000, s.lng / 1_000_000) });
+    if (admits(s)) hits.push({ station: s, metres: metresTo(s, lat, lng) });
   }
   hits.sort((a, b) => a.metres - b.metres || a.station.id - b.station.id);
   return limit > 0 && hits.length > limit ? hits.slice(0, limit) : hits;

@@ -5,7 +5,7 @@
 // sentence belongs to the station it was for. Geolocation needs no network, so this works offline.
 
 import { label, todayCode } from '../dates.js';
-import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metres, nearest, withinReach } from '../nearby.js';
+import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metresTo, nearest, withinReach } from '../nearby.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
@@ -126,20 +126,15 @@ export class NearbyScreen {
   }
 
   /**
-   * Metres from the fix to a station, or null without a fix.
+   * Whether a station is not completed, how far it is from the fix (null without one), and
+   * whether 「今日、乗下車しました！」 may be offered for it: not completed and within reach.
    * @param {Station} s
    */
-  metresTo(s) {
-    return this.position ? metres(this.position.lat, this.position.lng, s.lat / 1_000_000, s.lng / 1_000_000) : null;
-  }
-
-  /**
-   * Whether 「今日、乗下車しました！」 may be offered for a station: not completed, and within reach.
-   * @param {Station} s
-   */
-  recordable(s) {
-    const away = this.metresTo(s);
-    return this.app.compDate(s.id) === 0 && away !== null && this.position !== null && withinReach(away, this.position.accuracy);
+  reach(s) {
+    const open = this.app.compDate(s.id) === 0;
+    const away = this.position ? metresTo(s, this.position.lat, this.position.lng) : null;
+    const near = away !== null && this.position !== null && withinReach(away, this.position.accuracy);
+    return { open, away, recordable: open && near };
   }
 
   renderSelection() {
@@ -152,10 +147,10 @@ export class NearbyScreen {
     this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');
     // Offered only while the station is not completed (Schemas/domain-rules.md §23) and only
     // where the person is (Schemas/phone-app.md "Today only where you are").
-    this.todayButton.hidden = !s || !this.recordable(s);
-    const away = s ? this.metresTo(s) : null;
-    if (s && away !== null && this.position && this.app.compDate(s.id) === 0 && !withinReach(away, this.position.accuracy)) {
-      this.selectedName.textContent = t('nearby.outOfReach', s.name, this.distance(away));
+    const reach = s ? this.reach(s) : null;
+    this.todayButton.hidden = !reach?.recordable;
+    if (s && reach && reach.open && !reach.recordable && reach.away !== null) {
+      this.selectedName.textContent = t('nearby.outOfReach', s.name, this.distance(reach.away));
     }
   }
 
@@ -165,7 +160,7 @@ export class NearbyScreen {
 
   async recordToday() {
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
-    if (!s || !this.guard.settled() || !this.recordable(s)) return;
+    if (!s || !this.guard.settled() || !this.reach(s).recordable) return;
     const station = s.id;
     this.writing = true;
     this.enableButton();
