@@ -16,10 +16,27 @@ extension SyncConnection {
             default: break
             }
         }
+        if closedUnderRequest(error) { return "the server closed the connection" }
         if let io = ioError(in: error) { return String(cString: strerror(io.errnoCode)).lowercased() }
         let text = "\(error)"
         if text.contains("dnsAError") || text.contains("dnsAAAAError") { return "the host name cannot be resolved" }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    /// Whether the server closed the connection as the request went out. Which error says so
+    /// depends on when the close is seen: before the request is written (`ioOnClosedChannel`,
+    /// `outputClosed`), while it is written (EPIPE, ECONNRESET) or while the answer is awaited
+    /// (`remoteConnectionClosed`, `eof`). A refused or timed-out connect is not among them.
+    static func closedUnderRequest(_ error: any Error) -> Bool {
+        if let client = error as? HTTPClientError { return client == .remoteConnectionClosed }
+        if let channel = error as? ChannelError {
+            switch channel {
+            case .ioOnClosedChannel, .outputClosed, .eof, .alreadyClosed: return true
+            default: return false
+            }
+        }
+        if let io = error as? IOError { return io.errnoCode == EPIPE || io.errnoCode == ECONNRESET }
+        return false
     }
 
     /// The system call failure inside an error (the connect that was refused), however deep the

@@ -65,7 +65,7 @@ package struct SyncConnection: Sendable {
                 let answer = try await httpClient.execute(request, timeout: timeout)
                 bytes = try await answer.body.collect(upTo: 256 << 20)
                 response = answer
-            } catch let error as HTTPClientError where error == .remoteConnectionClosed && attempt == 1 {
+            } catch where attempt == 1 && Self.closedUnderRequest(error) {
                 retries.note("POST \(path): the server closed the connection as the request went out; sent again on a new connection")
                 continue
             } catch {

@@ -1,5 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import LedgerTestSupport
+import NIOCore
+@testable import SyncClient
 import Testing
 
 /// `sync` against a server that closes a connection as a request goes out (a raw-socket relay,
@@ -69,6 +72,24 @@ struct SyncRetryTests {
             #expect(result.stderr.contains("sent again on a new connection"), "--verbose says so: \(result.stderr)")
             #expect(result.stderr.components(separatedBy: "sent again on a new connection").count == 2, "one retry: \(result.stderr)")
         }
+    }
+
+    /// A close is seen as one of several errors depending on when it lands (before, while or
+    /// after the request is written): each is one retry; a refused or timed-out connect is none.
+    @Test("every way a close under a request shows is retried; a refused connect is not")
+    func closesAreRecognised() {
+        let closes: [any Error] = [
+            HTTPClientError.remoteConnectionClosed, ChannelError.ioOnClosedChannel, ChannelError.outputClosed,
+            ChannelError.eof, IOError(errnoCode: EPIPE, reason: "write"), IOError(errnoCode: ECONNRESET, reason: "read"),
+        ]
+        for error in closes {
+            #expect(SyncConnection.closedUnderRequest(error), "\(error)")
+            #expect(SyncConnection.unreachableReason(error) == "the server closed the connection", "\(error)")
+        }
+        let others: [any Error] = [
+            HTTPClientError.connectTimeout, HTTPClientError.readTimeout, IOError(errnoCode: ECONNREFUSED, reason: "connect"),
+        ]
+        for error in others { #expect(!SyncConnection.closedUnderRequest(error), "\(error)") }
     }
 
     @Test("two closes in a row: cannot reach the server, exit 69, nothing claimed")
