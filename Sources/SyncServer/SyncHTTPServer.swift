@@ -121,7 +121,7 @@ package enum SyncHTTPServer {
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [FirstRequestHeadTimeout(timeout: headerTimeout),
                                             RequestBodyDeadline(timeout: bodyTimeout, minimumRate: bodyMinimumRate),
-                                            UnroutableRequestResponder()],
+                                            UnroutableRequestResponder(), HTTP10ConnectionClose.Installer()],
                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "oritsubushi",
                                  availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),

@@ -106,7 +106,7 @@ package struct SyncServerError: Error, Sendable {
         switch error {
         case let error as SyncServerError:
             self = error
-        case let error as LedgerError where error.category == .badInput || error.category == .conflict:
+        case let error as LedgerError where error.isRefusal:
             self.init(refusedMerge: error)
         case let error as LedgerError where error.category == .usage:
             self.init(.malformed, error.message)
@@ -126,6 +126,12 @@ package struct SyncServerError: Error, Sendable {
         }
         self.init(error.category == .badInput ? .unprocessable : .conflict, error.message)
     }
+}
+
+extension LedgerError {
+    /// Whether the merge admission refused the request's content (422 or 409), rather than the
+    /// store failing on its own data (damage, 503) or otherwise (500).
+    package var isRefusal: Bool { category == .badInput || category == .conflict }
 }
 
 extension SyncServerError: HTTPResponseError {

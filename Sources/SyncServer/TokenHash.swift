@@ -6,14 +6,18 @@ import Crypto
 /// is ever compared byte by byte with what a client sent.
 package enum TokenHash {
     package static func hex(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).withUnsafeBytes { lowercaseHex($0) }
+    }
+
+    /// Bytes as lowercase hex, two digits each.
+    static func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in SHA256.hash(data: Array(token.utf8)) {
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
     }
-
 }

@@ -18,9 +18,11 @@ package struct UserStore: Sendable {
         package var device: String?
     }
 
-    /// A one-time pairing code of `server pair` (its hash), until it is used or expires.
+    /// A one-time pairing code of `server pair` (its scrypt key, `PairingCode.storedKey`), until
+    /// it is used or expires. An entry of an older version holds a plain SHA-256 instead of `key`:
+    /// it is never matched and is dropped at the next change.
     package struct PairingEntry: Codable, Sendable, Equatable {
-        package var sha256: String
+        package var key: String?
         package var created: String
         package var expires: String
     }
@@ -41,6 +43,13 @@ package struct UserStore: Sendable {
     private struct File: Codable {
         var version = 1
         var users: [User] = []
+        /// The salt of every pairing code's key (`PairingSalt`), made with the first code.
+        var pairingSalt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case version, users
+            case pairingSalt = "pairing_salt"
+        }
     }
 
     package static let fileName = "users.json"
@@ -128,31 +137,36 @@ package struct UserStore: Sendable {
         }
     }
 
-    /// Stores a pairing code's hash for an existing user, valid until `expires` (Unix ms).
-    package func addPairingCode(user name: String, codeHash: String, now: Int64, expires: Int64) throws {
+    /// Stores a pairing code's key for an existing user, valid until `expires` (Unix ms); the
+    /// file's salt is made with its first code.
+    package func addPairingCode(user name: String, code: PairingCode, now: Int64, expires: Int64) throws {
         try withLock {
             var file = try load()
             guard let index = file.users.firstIndex(where: { $0.name == name }) else {
                 throw LedgerError(.usage, "no user '\(name)' in \(dataDirectory); add one with `server add-user`")
             }
+            let salt = try Self.salt(of: file) ?? PairingSalt.random()
+            file.pairingSalt = salt.hex
             Self.prune(&file, now: now)
             file.users[index].pairing = (file.users[index].pairing ?? []) + [PairingEntry(
-                sha256: codeHash, created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires))]
+                key: try code.storedKey(salt: salt), created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires))]
             try save(file)
         }
     }
 
-    /// Exchanges a pairing code (its hash) once for a new token (its hash) named after the
-    /// device, in one replacement of users.json (a crash leaves the code unused and no token, or
-    /// the code used and the token made). Returns the user.
-    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) throws -> String {
+    /// Exchanges a pairing code once for a new token (its hash) named after the device, in one
+    /// replacement of users.json (a crash leaves the code unused and no token, or the code used
+    /// and the token made). Returns the user.
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) throws -> String {
         try withLock {
             var file = try load()
+            guard let salt = try Self.salt(of: file) else { throw PairingCode.unknown }
+            let codeHash = try code.storedKey(salt: salt)
             for index in file.users.indices {
                 if file.users[index].usedPairing?.contains(codeHash) == true {
                     throw PairingCode.gone
                 }
-                guard let code = file.users[index].pairing?.firstIndex(where: { $0.sha256 == codeHash }) else { continue }
+                guard let code = file.users[index].pairing?.firstIndex(where: { $0.key == codeHash }) else { continue }
                 let entry = file.users[index].pairing![code]
                 if let expires = ISO8601.parseMilliseconds(entry.expires), expires <= now {
                     throw PairingCode.gone
@@ -172,10 +186,19 @@ package struct UserStore: Sendable {
     /// a code just used or just expired is still refused as such.
     private static func prune(_ file: inout File, now: Int64) {
         for index in file.users.indices {
-            file.users[index].pairing?.removeAll { (ISO8601.parseMilliseconds($0.expires) ?? 0) < now - 86_400_000 }
+            file.users[index].pairing?.removeAll { $0.key == nil || (ISO8601.parseMilliseconds($0.expires) ?? 0) < now - 86_400_000 }
             if file.users[index].pairing?.isEmpty == true { file.users[index].pairing = nil }
             if let used = file.users[index].usedPairing, used.count > 32 { file.users[index].usedPairing = Array(used.suffix(32)) }
         }
+    }
+
+    /// The file's pairing salt; nil before its first code.
+    private static func salt(of file: File) throws -> PairingSalt? {
+        guard let hex = file.pairingSalt else { return nil }
+        guard let salt = PairingSalt(hex: hex) else {
+            throw LedgerError(.corruption, "the user file's pairing_salt is not 32 hex digits")
+        }
+        return salt
     }
 
     /// Removes a user and all their tokens from users.json (their stored events are the

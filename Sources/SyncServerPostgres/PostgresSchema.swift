@@ -1,6 +1,7 @@
 import LedgerCore
 import Logging
 import PostgresNIO
+import SyncServer
 
 /// The PostgreSQL store's schema, created and migrated by the server itself at start (and by every
 /// `server …` command). Schemas/server-store.md mirrors these statements. Each migration runs once,
@@ -110,11 +111,21 @@ package enum PostgresSchema {
             """,
             "CREATE SEQUENCE pairing_attempt_ids",
         ]),
+        // Pairing codes kept as scrypt keys under one salt per database (`PairingCode.storedKey`);
+        // the codes kept as plain SHA-256 before are deleted, as a backup must not reveal them.
+        (7, [
+            "CREATE TABLE server_settings (name text PRIMARY KEY, value text NOT NULL)",
+            "DELETE FROM pairing_codes",
+        ]),
     ]
 
     /// Data a migration moves after its statements ran, in the same transaction.
     static let conversions: [Int32: @Sendable (PostgresConnection, Logger) async throws -> Void] = [
         5: { connection, logger in try await PostgresFrameMigration.run(connection, logger) },
+        7: { connection, logger in
+            try await connection.query(
+                "INSERT INTO server_settings (name, value) VALUES ('pairing_salt', \(PairingSalt.random().hex))", logger: logger)
+        },
     ]
 
     package static var versions: [Int32] { migrations.map(\.version) }

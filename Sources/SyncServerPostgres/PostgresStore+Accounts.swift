@@ -86,7 +86,8 @@ extension PostgresStore {
         return users
     }
 
-    package func addPairingCode(user: String, codeHash: String, now: Int64, expires: Int64) async throws {
+    package func addPairingCode(user: String, code: PairingCode, now: Int64, expires: Int64) async throws {
+        let codeHash = try code.storedKey(salt: try await client.withConnection { try await self.pairingSalt($0) })
         var added = false
         for try await _ in try await client.query("""
             INSERT INTO pairing_codes (hash, user_id, created, expires) SELECT \(codeHash), id, \(now), \(expires) FROM users WHERE name = \(user)
@@ -97,8 +98,10 @@ extension PostgresStore {
 
     /// One transaction: the code's row is locked, marked used and the token inserted together, so
     /// two instances redeeming one code at once make one token.
-    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
-        try await PostgresDeadline.serving(client, logger) { connection in
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+        // The key is derived before the transaction: no row is locked during scrypt's work.
+        let codeHash = try code.storedKey(salt: try await PostgresDeadline.serving(client, logger) { try await self.pairingSalt($0) })
+        return try await PostgresDeadline.serving(client, logger) { connection in
             try await connection.transaction(logger: self.logger) { connection in
                 try await self.redeem(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now, connection)
             }
@@ -128,6 +131,17 @@ extension PostgresStore {
         // Codes expired or used a day ago are of no more use, even as a 410.
         try await connection.query("DELETE FROM pairing_codes WHERE expires < \(now - 86_400_000)", logger: logger)
         return found.name
+    }
+
+    /// The database's pairing salt, made by migration 7.
+    private func pairingSalt(_ connection: PostgresConnection) async throws -> PairingSalt {
+        var stored: String?
+        for try await value in try await connection.query(
+            "SELECT value FROM server_settings WHERE name = 'pairing_salt'", logger: logger).decode(String.self) { stored = value }
+        guard let stored, let salt = PairingSalt(hex: stored) else {
+            throw LedgerError(.corruption, "the database's pairing_salt (table server_settings) is missing or not 32 hex digits")
+        }
+        return salt
     }
 
     /// One transaction: the user row is locked (a push in progress finishes first, a later one

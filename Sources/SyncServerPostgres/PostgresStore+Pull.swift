@@ -15,9 +15,11 @@ extension PostgresStore {
     /// is stored. The page (size, cursor, `more`) is `PullPage`'s; only the reads are this store's.
     package func pullAnswer(user: String, request: PullRequest, as representation: WireRepresentation) async throws -> PullAnswer {
         let page = try PullPage(request, have: try ForkCheck.decodeHave(request), limits: limits.pages(representation))
-        return try await PostgresDeadline.serving(client, logger) { connection in
-            let id = try await Self.userID(user, connection, self.logger, serving: true)
-            return try await self.pull(id, user: user, page: page, request: request, connection)
+        return try await remembersDamage(of: user) {
+            try await PostgresDeadline.serving(client, logger) { connection in
+                let id = try await Self.userID(user, connection, self.logger, serving: true)
+                return try await self.pull(id, user: user, page: page, request: request, connection)
+            }
         }
     }
 

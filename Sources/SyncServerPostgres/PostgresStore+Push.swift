@@ -14,14 +14,18 @@ extension PostgresStore {
     package func push(user: String, records: EncodedRecords) async throws -> PushResponse {
         try PushRecords.check(records, maximum: limits.frames.pushRecords)
         let now = clock.nowMilliseconds()
-        do {
-            return try await PostgresDeadline.serving(client, logger) { connection in
-                try await connection.transaction(logger: self.logger) { connection in
-                    try await self.push(records, user: user, now: now, connection)
+        return try await remembersDamage(of: user) {
+            do {
+                return try await PostgresDeadline.serving(client, logger) { connection in
+                    try await connection.transaction(logger: self.logger) { connection in
+                        try await self.push(records, user: user, now: now, connection)
+                    }
                 }
+            } catch let error as LedgerError where error.isRefusal {
+                throw SyncServerError(refusedMerge: error)
+            } catch let error as LedgerError where error.category == .corruption {
+                throw SyncServerError.damaged(Self.damageMessage(user: user, error.message), cause: error)
             }
-        } catch let error as LedgerError {
-            throw SyncServerError(refusedMerge: error)
         }
     }
 

@@ -150,6 +150,22 @@ package final class PostgresStore: SyncStorage, SyncStoreAdministration {
         try await client.query("UPDATE users SET damage = \(damage) WHERE id = \(id)", logger: logger)
     }
 
+    /// Runs a request of `user`; damage it meets (a frame that does not decode, a missing event)
+    /// is recorded in `users.damage` after its transaction ended, so that every later request of
+    /// the user, `/v1/status` included, is answered the same 503 until `server repair`.
+    func remembersDamage<T>(of user: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SyncServerError where error.damage != nil {
+            do {
+                try await client.query("UPDATE users SET damage = \(error.message) WHERE name = \(user) AND damage IS NULL", logger: logger)
+            } catch {
+                logger.error("cannot record a user's damage", metadata: ["user": "\(user)", "error": "\(Self.describe(error))"])
+            }
+            throw error
+        }
+    }
+
     /// The highest seq held per device of the user (devices with events only).
     static func heldVector(_ id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> [DeviceID: UInt64] {
         var held: [DeviceID: UInt64] = [:]

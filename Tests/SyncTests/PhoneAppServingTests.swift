@@ -190,7 +190,7 @@ struct PhoneAppServingTests {
         _ = try await fixture.addUser("alice")
         let code = PairingCode.random()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try await fixture.admin.addPairingCode(user: "alice", codeHash: code.hash, now: now - 700_000, expires: now - 100_000)
+        try await fixture.admin.addPairingCode(user: "alice", code: code, now: now - 700_000, expires: now - 100_000)
         let (status, body) = try await fixture.server.call(.POST, "/v1/pair", token: nil, ["code": code.grouped, "device_name": "Pixel"])
         #expect(status == 410 && body["error"] as? String == "gone", "\(kind): \(body)")
         #expect((body["message"] as? String)?.contains("expired") == true, "\(body)")

@@ -219,7 +219,7 @@ struct PostgresStoreTests {
         copy.close()
         reopened.close()
         for user in ["alice", "bob"] {
-            try await store.addPairingCode(user: user, codeHash: TestPostgres.token().hash, now: StoreFixture.now,
+            try await store.addPairingCode(user: user, code: .random(), now: StoreFixture.now,
                                            expires: StoreFixture.now + 600_000)
         }
         let aliceRows = try await Self.rowsPerTable(of: "alice", database)

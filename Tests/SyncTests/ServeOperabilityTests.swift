@@ -94,6 +94,28 @@ struct ServeOperabilityTests {
         #expect(health == 200)
     }
 
+    @Test("HTTP/1.0 without keep-alive is closed after its answer; with keep-alive, or HTTP/1.1, it stays open")
+    func http10IsClosedAfterItsAnswer() async throws {
+        let dir = try TemporaryDirectory("serve-http10")
+        defer { dir.remove() }
+        let server = try ServerProcess(data: dir.sub("data"))
+        defer { server.terminate() }
+        let port = server.port
+        let (plain, kept, current) = try await offCooperativePool {
+            let plain = try RawConnection(port: port)
+            try plain.send("GET /v1/health HTTP/1.0\r\n\r\n")
+            let kept = try RawConnection(port: port)
+            try kept.send("GET /v1/health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let current = try RawConnection(port: port)
+            try current.send("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            // The close is due with the answer: 2 s is the bound, far below the 30-s idle timeout.
+            return (plain.readUntilClose(seconds: 2), kept.readUntilClose(seconds: 2), current.readUntilClose(seconds: 2))
+        }
+        #expect(plain.closed && plain.text.contains(" 200 "), "HTTP/1.0: \(plain)")
+        #expect(!kept.closed && kept.text.contains(" 200 "), "HTTP/1.0 keep-alive: \(kept)")
+        #expect(!current.closed && current.text.contains(" 200 "), "HTTP/1.1: \(current)")
+    }
+
     @Test("server users shows a push within the documented 5 s, and the time survives SIGKILL")
     func activitySurvivesKill() async throws {
         let dir = try TemporaryDirectory("serve-activity")

@@ -91,9 +91,9 @@ package final class FilesStore: SyncStorage {
         try await ledger(user).status()
     }
 
-    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
         let accounts = UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)
-        return try await io { try accounts.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now) }
+        return try await io { try accounts.redeemPairingCode(code, tokenHash: tokenHash, deviceName: deviceName, now: now) }
     }
 
     /// Closes every open ledger (their locks released), then stops the I/O threads and releases

@@ -55,8 +55,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
         }
     }
 
-    package func addPairingCode(user: String, codeHash: String, now: Int64, expires: Int64) async throws {
-        try accounts.addPairingCode(user: user, codeHash: codeHash, now: now, expires: expires)
+    package func addPairingCode(user: String, code: PairingCode, now: Int64, expires: Int64) async throws {
+        try accounts.addPairingCode(user: user, code: code, now: now, expires: expires)
     }
 
     /// Every device claim (`DATA/devices/<16 hex>` → owner).

@@ -110,7 +110,9 @@ final class OpenUserLedger: @unchecked Sendable {
         }
         let options = MergeOptions.acceptingPush(stations: stations, now: now)
         let prepared: AdmittedBatch
-        do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError {
+        do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError where error.isRefusal {
+            // A refusal of the request; anything else (a stored frame that fails its checksum
+            // while held events are compared) is the store's own, which `UserLedger` answers.
             throw SyncServerError(refusedMerge: error)
         }
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: prepared.appendedSize)

@@ -40,8 +40,8 @@ package struct MeteredStorage: SyncStorage {
     package var pairingAttempts: any PairingAttempts { base.pairingAttempts }
     package var limits: SyncLimits { base.limits }
 
-    package func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
-        try await base.redeemPairingCode(codeHash, tokenHash: tokenHash, deviceName: deviceName, now: now)
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+        try await base.redeemPairingCode(code, tokenHash: tokenHash, deviceName: deviceName, now: now)
     }
 
     package var services: [any Service] { base.services }

@@ -2,7 +2,7 @@
 /// random bits as 8 characters of Crockford's base32, shown as two groups of four (`K3QZ-8M2T`).
 /// People read it off one screen and type (or scan) it into another, so the alphabet has no
 /// I, L, O or U, and reading it back forgives case, dashes, spaces and the look-alikes
-/// (O → 0, I and L → 1). Stored, like tokens, only as the SHA-256 of its canonical form.
+/// (O → 0, I and L → 1). Stored only as a slow key of its canonical form (`storedKey(salt:)`).
 package struct PairingCode: Sendable, Equatable {
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
     package static let length = 8
@@ -49,7 +49,4 @@ package struct PairingCode: Sendable, Equatable {
     package static var gone: SyncServerError {
         SyncServerError(.gone, "this pairing code was used already or has expired; ask the server's operator for a new one")
     }
-
-    /// The stored form.
-    package var hash: String { TokenHash.hex(canonical) }
 }

@@ -34,10 +34,10 @@ package protocol SyncStorage: StoreLifecycle {
     func push(user: String, records: EncodedRecords) async throws -> PushResponse
     /// What the store holds for `user`.
     func status(user: String) async throws -> StoreStatus
-    /// `POST /v1/pair`: exchanges a pairing code (its hash, `PairingCode.hash`) once for a new
+    /// `POST /v1/pair`: exchanges a pairing code (kept as `PairingCode.storedKey`) once for a new
     /// token (its hash) of the code's user, named after the device, and returns the user.
     /// Throws `.unauthorized` for an unknown code and `.gone` for a used or expired one.
-    func redeemPairingCode(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64) async throws -> String
+    func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String
     /// Where `POST /v1/pair` counts its attempts, shared by every instance of the store.
     var pairingAttempts: any PairingAttempts { get }
     /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never
@@ -70,9 +70,9 @@ package protocol SyncStoreAdministration: StoreLifecycle {
     func revokeTokens(user: String, tokenHash: String?, device: String?, now: Int64) async throws -> (user: String, count: Int)
     /// Every user, sorted by name.
     func users() async throws -> [StoredUser]
-    /// `server pair NAME`: stores a one-time pairing code (its hash) for an existing user, valid
+    /// `server pair NAME`: stores a one-time pairing code (its `storedKey`) for an existing user, valid
     /// until `expires` (Unix ms). Refuses an unknown user.
-    func addPairingCode(user: String, codeHash: String, now: Int64, expires: Int64) async throws
+    func addPairingCode(user: String, code: PairingCode, now: Int64, expires: Int64) async throws
     /// Removes the user, their tokens and every stored event, durably (files removed and their
     /// directories fsynced; rows deleted in one transaction). Refuses an unknown user.
     func deleteUser(_ name: String) async throws

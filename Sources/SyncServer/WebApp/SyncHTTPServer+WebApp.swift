@@ -101,7 +101,7 @@ extension SyncHTTPServer {
             do {
                 guard let code = PairingCode(typed: body.code) else { throw PairingCode.unknown }
                 let token = UserStore.newToken()
-                let user = try await storage.redeemPairingCode(code.hash, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
+                let user = try await storage.redeemPairingCode(code, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
                 await attempts.forgive(ticket)
                 logger.notice("paired", metadata: ["user": "\(user)", "device": "\(name)", "address": "\(address)"])
                 return try encode(200, PairResponse(user: user, token: token))

@@ -40,7 +40,7 @@ extension Server {
             let code = PairingCode.random()
             let lifetime = PairingCode.lifetime(ttl)!
             let expires = try await store.withAdministration { admin, now in
-                try await admin.addPairingCode(user: name, codeHash: code.hash, now: now, expires: now + lifetime)
+                try await admin.addPairingCode(user: name, code: code, now: now, expires: now + lifetime)
                 return now + lifetime
             }
             let link = code.appLink(base: url)
