@@ -74,7 +74,7 @@ let package = Package(
                                .product(name: "GRDBSQLite", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         // Layer 3: what the catalogue looks like to a person: map pins, nearby lines, GeoJSON and the
-        // HTML report (README "Layout"). Nothing below it depends on it.
+        // HTML report (docs/development.md "Layout"). Nothing below it depends on it.
         .target(name: "LedgerViews", dependencies: ["LedgerCore", "LedgerCatalog", "CReportAssets"], swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),

@@ -6,7 +6,7 @@ import NIOCore
 /// the proxies whose `X-Forwarded-For` is believed: for a connection from one of them the client
 /// is the rightmost address of that header that is not itself a trusted proxy (each proxy appends
 /// the address it was reached from, so only entries left of that one can be forged). A
-/// connection from anywhere else is its own client, whatever it sends (README "Behind a
+/// connection from anywhere else is its own client, whatever it sends (docs/server.md "Behind a
 /// TLS-terminating reverse proxy").
 package struct TrustedProxies: Sendable {
     private let addresses: Set<String>

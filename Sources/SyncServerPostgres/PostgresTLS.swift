@@ -4,7 +4,7 @@ import NIOSSL
 import PostgresNIO
 
 /// How the connection to PostgreSQL is encrypted: the URL's `sslmode`, `sslrootcert`, `sslcert`
-/// and `sslkey` parameters, spelled and meant as libpq's (README "Choosing a store",
+/// and `sslkey` parameters, spelled and meant as libpq's (docs/server.md "Choosing a store",
 /// Schemas/server-store.md "Connection"). Without `sslmode` it is libpq's default, `prefer`, so
 /// that a URL that works with `psql` means the same here: TLS whenever the server offers it.
 package struct PostgresTLS: Sendable, Equatable {

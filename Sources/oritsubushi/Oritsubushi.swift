@@ -47,7 +47,8 @@ struct Oritsubushi: AsyncParsableCommand {
                 ExitStatus.exit(running: LedgerError(.badInput, "argument \(index) is not valid UTF-8"))
             }
         }
-        // A bad ORITSUBUSHI_SIDE_BY_SIDE is refused before any command runs (README "Environment").
+        // A bad ORITSUBUSHI_SIDE_BY_SIDE is refused before any command runs (docs/ledger-cli.md
+        // "Environment").
         if let problem = SideBySide.environmentProblem { ExitStatus.exit(running: LedgerError(.usage, problem)) }
         HelpTopic.refuseUnknown(Array(CommandLine.arguments.dropFirst()))
         var command: any ParsableCommand

@@ -3,7 +3,7 @@ import LedgerTestSupport
 import Testing
 
 /// Every answer names the station as `station find` does (`s_id  name  operator  lines`), dates
-/// print as labels and times as Japan time, in both languages (README "Output language"): the
+/// print as labels and times as Japan time, in both languages (docs/ledger-cli.md "Output language"): the
 /// edit commands, batches, `history`, `replay`, `conflicts`, `merge`, `stats` station lists and
 /// the report, through the built executable.
 @Suite(.serialized) struct NamedAnswersTests {

@@ -2,7 +2,7 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// `ORITSUBUSHI_SIDE_BY_SIDE` (README "Environment"), through the built executable: `always` and
+/// `ORITSUBUSHI_SIDE_BY_SIDE` (docs/ledger-cli.md "Environment"), through the built executable: `always` and
 /// `never` take the two-thread and the one-thread paths of `merge` and `rebuild` whatever the CPU
 /// count, and both write the same files; any other value is refused before a command runs.
 @Suite struct SideBySideOptionTests {

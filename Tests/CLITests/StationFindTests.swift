@@ -74,7 +74,7 @@ import Testing
         #expect(json.stdout == "{\"station\":300260,\"name\":\"津駅\",\"yomi\":\"つ\",\"operator\":\"伊勢鉄道\",\"lines\":[\"伊勢線\"],\"enabled\":true,\"comp_date\":20130901}\n")
     }
 
-    /// One matching rule (README "Finding stations"): readings in hiragana, katakana or
+    /// One matching rule (docs/ledger-cli.md "Finding stations"): readings in hiragana, katakana or
     /// half-width kana as STATION arguments take them; `--by line` any part of a line's name.
     static let shinjuku = ["202758", "300645", "302192", "303748", "303749", "303750", "303807", "303844", "303845"]
     static let sameRule: [([String], [String]?, Int?)] = [

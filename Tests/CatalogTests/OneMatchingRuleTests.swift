@@ -4,7 +4,7 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// One matching rule everywhere (README "Finding stations"): `station find`'s text and line
+/// One matching rule everywhere (docs/ledger-cli.md "Finding stations"): `station find`'s text and line
 /// search and the keys of `stats` read what STATION arguments and their qualifiers read
 /// (`StationTextMatch`, `StationNameFolding`), on the small catalogue of CountingSetTests.
 @Suite struct OneMatchingRuleTests {

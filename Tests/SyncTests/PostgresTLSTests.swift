@@ -6,7 +6,7 @@ import NIOSSL
 @testable import SyncServerPostgres
 import Testing
 
-/// TLS to PostgreSQL (README "Choosing a store", Schemas/server-store.md "Connection"): the URL's
+/// TLS to PostgreSQL (docs/server.md "Choosing a store", Schemas/server-store.md "Connection"): the URL's
 /// `sslmode` and `sslrootcert`, read as libpq reads them, and the real `oritsubushi` connecting to
 /// the test cluster, which speaks TLS with a certificate of its own CA (Tools/lib/postgres.sh).
 @Suite("PostgreSQL store: TLS as the URL asks")

@@ -232,7 +232,7 @@ struct ServeOperabilityTests {
             .filter { $0.contains("no database connection within the deadline") && $0.contains("seconds=10 ") }.count
         // The first attempt may meet a cut connection instead (logged as a failed connection).
         #expect(expired >= 2, "the 10-s deadline did not answer the outage:\n\(server.log)")
-        // An outage is counted as one, never as a user's damaged data (README "Metrics").
+        // An outage is counted as one, never as a user's damaged data (docs/server.md "Metrics and health checks").
         let (_, _, metrics) = try await testRequest(.GET, server.url + "/metrics", token: nil, json: nil)
         let exposed = String(decoding: metrics, as: UTF8.self)
         #expect(MetricsTests.value(exposed, "oritsubushi_store_outages_total") >= 3, "\(exposed)")

@@ -2,7 +2,7 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// `sync` remembers its server and token, `status` shows the last sync (README, "Commands"):
+/// `sync` remembers its server and token, `status` shows the last sync (docs/ledger-cli.md, "Commands"):
 /// the built executable against a real `serve` on loopback.
 @Suite("sync remembers its server; status shows the last sync (end to end)")
 struct SyncRememberTests {

@@ -3,7 +3,7 @@ import LedgerTestSupport
 import Testing
 
 /// The scripts Tools/test runs besides `swift test`, with one of their components missing: under
-/// `CI=true` they fail naming it, never "skipped" with exit 0 (README "Running the tests"); and
+/// `CI=true` they fail naming it, never "skipped" with exit 0 (docs/development.md "Running the tests"); and
 /// Tools/schemathesis refuses to run without a token from `server add-user`.
 @Suite struct ToolScriptTests {
     static let root = SharedData.repositoryRoot.path

@@ -6,7 +6,7 @@ import SyncServer
 import Testing
 
 /// `serve --trusted-proxy`: behind a reverse proxy the pairing rate limit counts each phone, not
-/// the proxy (README "Behind a TLS-terminating reverse proxy").
+/// the proxy (docs/server.md "Behind a TLS-terminating reverse proxy").
 @Suite("Trusted proxies and X-Forwarded-For")
 struct TrustedProxyTests {
     @Test("the client is the rightmost untrusted X-Forwarded-For entry, for a trusted peer only", arguments: [

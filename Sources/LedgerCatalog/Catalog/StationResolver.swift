@@ -15,7 +15,7 @@ package struct StationQualifiers: Sendable, Equatable {
     package var isEmpty: Bool { operatorText == nil && lineText == nil && prefectureText == nil }
 }
 
-/// Turns what a user types for a STATION into one `s_id` (README "Stations by name").
+/// Turns what a user types for a STATION into one `s_id` (docs/ledger-cli.md "Stations by name").
 ///
 /// A number is an `s_id` (checked against the qualifiers when some are given). Anything else is
 /// the name of an enabled station, with or without its trailing 駅, or its reading in hiragana,

@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// The lines of `complete --batch FILE` (README "Stations by name"): `STATION<TAB>DATE` or
+/// The lines of `complete --batch FILE` (docs/ledger-cli.md "Many stations at once"): `STATION<TAB>DATE` or
 /// `STATION<TAB>DATE<TAB>MEMO`, UTF-8, blank lines skipped.
 ///
 /// Every line is checked before anything is written: the field count, the memo, the date, the

@@ -3,7 +3,7 @@ import LedgerCore
 /// One station's wanted state from a user edit (`complete`, `today`, `uncomplete`, `memo`, a line
 /// of `complete --batch`): `nil` leaves that field as it is.
 ///
-/// The rules every such edit follows (README "Data model"): the memo is at most
+/// The rules every such edit follows (docs/formats-and-guarantees.md "Data model"): the memo is at most
 /// `StationEdit.maximumMemoBytes` of UTF-8; an edit appends only the fields that differ from the
 /// station's current state, and nothing when none does; `today` without `--force` refuses a
 /// station that is already completed.
@@ -26,7 +26,7 @@ package struct StationChange: Equatable, Sendable {
     }
 
     /// Whether DATE is the keyword `last` (any case): the date given to this device's previous
-    /// successful `complete` or `today`, which the caller looks up (README "Stations by name").
+    /// successful `complete` or `today`, which the caller looks up (docs/ledger-cli.md "Stations by name").
     package static func isLast(_ text: String) -> Bool {
         text.lowercased() == "last"
     }

@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// What a `stats` KEY may be (README "Statistics"): the code the level prints, or what the
+/// What a `stats` KEY may be (docs/ledger-cli.md "Statistics"): the code the level prints, or what the
 /// qualifiers of a STATION argument accept — an operator type's name, an operator's `o_id`,
 /// alias or part of its name, a line's `l_id` or part of its name, a prefecture's code or the
 /// start of its name (`東京`, `東京都`), a reading in hiragana or katakana. A KEY that names

@@ -6,7 +6,7 @@
 ///
 /// Why not Foundation's `JSONEncoder`: on Linux it orders keys by dictionary hashing unless
 /// `.sortedKeys`, and it writes 135.0 as `135` and 0.0 as `0`; these documents keep the key order
-/// and the numbers that README, Schemas/map.md and their tests give, byte for byte as before
+/// and the numbers that docs/ledger-cli.md, Schemas/map.md and their tests give, byte for byte as before
 /// (GeoJSON puts `type` first; positions are exact decimals of micro-degrees, `JSONExactNumber`).
 /// Strings are escaped as every other JSON of the ledger (`JSONText.quoted`).
 ///

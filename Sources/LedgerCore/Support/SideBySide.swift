@@ -17,7 +17,7 @@ import Synchronization
 /// mid-way.
 ///
 /// Where two threads would run, `isWorthwhile` says whether to: with a second core, unless
-/// `ORITSUBUSHI_SIDE_BY_SIDE` says `always` or `never` (README "Environment"), so that a one-CPU
+/// `ORITSUBUSHI_SIDE_BY_SIDE` says `always` or `never` (docs/ledger-cli.md "Environment"), so that a one-CPU
 /// runner still runs, and compares, the two-thread paths of the merge and the rebuild.
 package enum SideBySide {
     /// When the side-by-side paths are taken; their results are the same either way.

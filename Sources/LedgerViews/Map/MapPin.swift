@@ -1,7 +1,7 @@
 import LedgerCatalog
 import LedgerCore
 
-/// One pin of `map`, in its three formats (keys in README and Schemas/map.md): a JSON line with
+/// One pin of `map`, in its three formats (keys in docs/ledger-cli.md and Schemas/map.md): a JSON line with
 /// sorted keys, a GeoJSON Point whose properties leave out `lat`/`lng`, or a line of text.
 package struct MapPin {
     package var station: CatalogGeometry.Station

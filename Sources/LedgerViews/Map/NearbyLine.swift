@@ -1,7 +1,7 @@
 import LedgerCatalog
 import LedgerCore
 
-/// One station of `nearby`, as a JSON line (keys in README: station, name, lat, lng, comp_date,
+/// One station of `nearby`, as a JSON line (keys in docs/ledger-cli.md: station, name, lat, lng, comp_date,
 /// completed, operator, lines, distance_m) or a line of text in the apps' words.
 package struct NearbyLine: Encodable {
     var station: UInt32

@@ -1,8 +1,8 @@
 import LedgerCatalog
 import LedgerCore
 
-/// `oritsubushi report`: one self-contained HTML page (README "report"). Everything it needs is
-/// inside — the style sheet, SVG charts, the map's station data as JSON in a
+/// `oritsubushi report`: one self-contained HTML page (docs/ledger-cli.md "The progress report").
+/// Everything it needs is inside — the style sheet, SVG charts, the map's station data as JSON in a
 /// `<script type="application/json">` and the map module that draws and pans it, all from the
 /// files of Sources/ReportAssets/report (ReportTemplate) — so the file opens offline and no
 /// request ever leaves it. The only URLs are Wikipedia links on the
@@ -52,7 +52,8 @@ package struct ReportPage {
 
     /// The report's modules as one script, in dependency order: a page opened from file:// cannot
     /// import, so each file's `import` lines go and its `export` keywords are dropped (the names
-    /// stay in the one module scope). mapCore.js is shared with the phone app (README "report").
+    /// stay in the one module scope). mapCore.js is shared with the phone app (docs/ledger-cli.md
+    /// "The progress report").
     static func inlineModules(_ files: [String]) -> String {
         files.map { file in
             ReportAssets.text(file).split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> Substring? in

@@ -2,8 +2,8 @@ import CoreMetrics
 import Metrics
 import Prometheus
 
-/// The sync server's metrics (`GET /metrics`, Prometheus text format; README "Operating the
-/// server"). Recorded through swift-metrics with a factory given here, never the process-global
+/// The sync server's metrics (`GET /metrics`, Prometheus text format; docs/server.md "Metrics
+/// and health checks"). Recorded through swift-metrics with a factory given here, never the process-global
 /// one, so that several servers in one process (tests) keep separate counts; the CLI also
 /// bootstraps `MetricsSystem` with `factory` once, so library metrics land in the same registry.
 ///

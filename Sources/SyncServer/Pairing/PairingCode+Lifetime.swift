@@ -16,7 +16,7 @@ extension PairingCode {
     }
 
     /// The link that opens the phone app with the code filled in (`BASE/app/#pair=CODE`; the app
-    /// reads the fragment, README "Pairing a phone"), `base` being the server as the phone
+    /// reads the fragment, docs/phone-app.md "Pairing a phone"), `base` being the server as the phone
     /// reaches it (a trailing slash is dropped).
     package func appLink(base: String) -> String {
         "\(base.hasSuffix("/") ? String(base.dropLast()) : base)/app/#pair=\(canonical)"

@@ -1,6 +1,6 @@
 import LedgerCatalog
 
-/// `catalog status --json`: one object (README.md, "catalog status"); `JSONOutput` writes it.
+/// `catalog status --json`: one object (docs/ledger-cli.md, "catalog status --json"); `JSONOutput` writes it.
 /// `version` and `source` are null without a catalogue; `log_version` is the newest catalogue
 /// version the log refers to (null when it has none), `behind` whether it is newer than `version`.
 struct CatalogStatusOutput: Encodable {

@@ -1,7 +1,7 @@
 import LedgerCore
 
 /// One event of `history --format jsonl` (and `replay`'s records other than station edits) as a
-/// JSON line, keys in this order, absent ones left out (README "replay"). `replay`'s station
+/// JSON line, keys in this order, absent ones left out (docs/ledger-cli.md "replay"). `replay`'s station
 /// edits go through `EventLineWriter`, the one streaming writer, byte for byte the same.
 struct EventLineOutput: Encodable {
     var device: String

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The single JSON objects the commands print (verify, status, conflicts, repair, stats, station
-/// show): `Encodable` types mirroring Schemas/ and README, written by Foundation's `JSONEncoder`
+/// show): `Encodable` types mirroring Schemas/ and docs/, written by Foundation's `JSONEncoder`
 /// with sorted keys, so the bytes are the same on every run and platform (unsorted keys follow
 /// dictionary hashing on Linux). The per-event streams (replay, history, export) stay hand-built
 /// for speed (`EventFormatter`).

@@ -2,7 +2,7 @@ import LedgerCore
 import LedgerSync
 
 /// `repair --json` (and `verify --repair --json`): one object
-/// (README.md, "Repairing a damaged replica"; `JSONOutput` writes it). With nothing to repair only ok and repaired.
+/// (docs/ledger-cli.md, "Repairing a damaged replica"; `JSONOutput` writes it). With nothing to repair only ok and repaired.
 struct RepairOutput: Encodable {
     struct Done: Encodable {
         @NullWhenAbsent var damagedSegment: String?

@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// One line of `station find --json` (README "station find"), keys in this order.
+/// One line of `station find --json` (docs/ledger-cli.md "station find"), keys in this order.
 struct StationMatchOutput: Encodable {
     var station: UInt32
     var name: String

@@ -1,7 +1,7 @@
 import LedgerCore
 import LedgerSync
 
-/// `status --json`: one object (README.md, "status"); `JSONOutput` writes it.
+/// `status --json`: one object (docs/ledger-cli.md, "status"); `JSONOutput` writes it.
 struct StatusOutput: Encodable {
     struct Device: Encodable {
         var device: String

@@ -1,6 +1,6 @@
 import LedgerCore
 
-/// `verify --json`: one object (README.md, "verify"); `JSONOutput` writes it.
+/// `verify --json`: one object (docs/ledger-cli.md, "verify"); `JSONOutput` writes it.
 struct VerifyOutput: Encodable {
     var ok = true
     var segments: Int

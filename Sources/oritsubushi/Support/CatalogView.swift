@@ -3,8 +3,8 @@ import LedgerCore
 
 /// What the catalogue-only commands (`station find`, `map`, `nearby`) read: a ledger's catalogue
 /// and completions, or, when there is no ledger at the path, the bundled catalogue with nothing
-/// completed, so that they answer before (or without) `init` (README "Catalogue, statistics,
-/// import and export"). The second case says so once on stderr.
+/// completed, so that they answer before (or without) `init` (docs/ledger-cli.md
+/// "Before `init`: the bundled catalogue"). The second case says so once on stderr.
 struct CatalogView {
     let catalog: CatalogStore
     let projection: CompletionsProjection

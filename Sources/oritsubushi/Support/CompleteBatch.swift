@@ -3,7 +3,7 @@ import LedgerCatalog
 import LedgerCore
 
 /// `complete --batch FILE`: reads the file (or stdin), lets `CompletionBatch` check every line
-/// (README "complete --batch"), then commits all of them through StationEditing.commit as one
+/// (docs/ledger-cli.md "Many stations at once"), then commits all of them through StationEditing.commit as one
 /// append with one fsync, and prints a summary.
 struct CompleteBatch {
     var path: String

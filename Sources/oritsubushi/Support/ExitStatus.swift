@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The one place where a failure becomes one sentence on stderr and a sysexits code
-/// (sysexits.h; the codes are listed in `oritsubushi --help` and README.md). Commands only throw;
+/// (sysexits.h; the codes are listed in `oritsubushi --help` and docs/ledger-cli.md). Commands only throw;
 /// `Oritsubushi.main()` hands what they throw here.
 enum ExitStatus {
     /// The exit code of a ledger error's category.
@@ -49,8 +49,8 @@ enum ExitStatus {
         }
     }
 
-    /// A damaged segment is mended from another copy of the ledger (README "Repairing a damaged
-    /// replica"), so its error says how.
+    /// A damaged segment is mended from another copy of the ledger (docs/ledger-cli.md "Repairing a
+    /// damaged replica"), so its error says how.
     private static func repairHint(_ error: LedgerError) -> String {
         guard error.category == .corruption, let file = error.file, file.hasSuffix(".seg") else { return "" }
         return "; repair it from a healthy copy with 'oritsubushi repair --from DIR' (or --server URL)"

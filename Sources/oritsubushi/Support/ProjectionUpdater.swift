@@ -43,7 +43,8 @@ enum ProjectionUpdater {
 
     /// Loads, catches up and saves. A reader (the ledger opened shared) that cannot save it,
     /// because the directory or the file is read-only, goes on with the projection in memory,
-    /// folded from the log as a save would have stored it, and says so once (README "Exit codes").
+    /// folded from the log as a save would have stored it, and says so once (docs/ledger-cli.md
+    /// "A busy ledger and a read-only one").
     @discardableResult
     static func update(_ ledger: Ledger) throws -> CompletionsProjection {
         var projection = try load(ledger)

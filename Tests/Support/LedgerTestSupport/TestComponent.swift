@@ -4,7 +4,7 @@ import Testing
 /// Something outside the package that some tests need and a clone may lack: a PostgreSQL server,
 /// Chromium, chromedriver, the `lz4` command, `setpriv`. On a developer's machine those tests are
 /// skipped, saying what to install; under `CI=true` they fail naming it, so a CI image without
-/// the component cannot pass while the tests did not run (README "Running the tests").
+/// the component cannot pass while the tests did not run (docs/development.md "Running the tests").
 package struct TestComponent: Sendable {
     /// What is missing, as the failure names it ("a PostgreSQL server named by …").
     package let name: String

@@ -5,7 +5,7 @@ import SyncClient
 
 /// `repair` (alias `verify --repair`) `--from DIR | --server URL`: the command side of
 /// `LedgerRepair` (which does the work and documents the steps). Prints one line per action,
-/// or one JSON object with `--json` (keys in README.md, "Repairing a damaged replica").
+/// or one JSON object with `--json` (keys in docs/ledger-cli.md, "Repairing a damaged replica").
 struct RepairRun {
     var options: LedgerOptions
     var source: RepairSource

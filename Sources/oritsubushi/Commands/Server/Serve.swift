@@ -52,7 +52,7 @@ struct ServeOptions: ParsableArguments {
         --idle-timeout (30 s) without traffic, or when the server has waited for a request's body \
         --body-timeout (120 s) in all or, after its first 2 s of waiting, received less than \
         --body-min-rate (1024) bytes a second; at most --max-connections (1000) are served at \
-        once. The phone app is served at /app/ (README, "The phone app"). The data directory's \
+        once. The phone app is served at /app/ (docs/phone-app.md). The data directory's \
         files are made 0600 (directories 0700), and one serve holds DIR/LOCK. Exit codes: 64 bad \
         options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used (or the \
         database's schema is newer than this binary), 74 the data directory cannot be written, \

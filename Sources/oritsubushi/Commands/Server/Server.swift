@@ -10,7 +10,7 @@ struct Server: AsyncParsableCommand {
         discussion: """
             Every subcommand takes the store as --data DIR (the files store) or --store \
             postgres://USER@HOST:PORT/DB (PostgreSQL; default $ORITSUBUSHI_STORE), and works while \
-            'serve' runs on it. README.md, "Operating the server".
+            'serve' runs on it. See docs/server.md.
             """,
         subcommands: [Serve.self, AddUser.self, AddToken.self, RevokeToken.self, Users.self, Verify.self,
                       Repair.self, Export.self, DeleteUser.self, Pair.self])

@@ -14,7 +14,7 @@ extension Server {
                 Crockford base32 (40 random bits), shown as two groups of four; it is stored only \
                 as a hash and works once, until --ttl runs out. Works while 'serve' runs. The URL's \
                 base is --url: the address the phone reaches the server at (through a TLS proxy \
-                outside this machine: README, "The phone app"). Exit codes: 0, 64 no such user or \
+                outside this machine: docs/phone-app.md). Exit codes: 0, 64 no such user or \
                 a bad --ttl, 69 store unreachable.
                 """)
 

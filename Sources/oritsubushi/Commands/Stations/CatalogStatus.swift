@@ -12,7 +12,7 @@ struct CatalogStatus: ParsableCommand {
             """)
 
     @OptionGroup var options: LedgerOptions
-    @Flag(help: "One JSON object (keys: README, \"catalog status\").") var json = false
+    @Flag(help: "One JSON object (keys: docs/ledger-cli.md, \"catalog status --json\").") var json = false
 
     func run() throws {
         CatalogVersionNotice.silenced = true
