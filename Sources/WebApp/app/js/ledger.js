@@ -364,7 +364,7 @@ export class Ledger {
         if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
         if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
       }
-      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored) });
+      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), relaxed: true });
       this.identity = identity;
       for (const r of [...events, ...newNames]) this.add(r);
       const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];

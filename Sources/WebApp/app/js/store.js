@@ -27,6 +27,9 @@
  * @property {StoredEvent[]} [put] records to add or replace (by key)
  * @property {string[]} [remove] record keys to delete
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
+ * @property {boolean} [relaxed] records another replica already holds (a sync's pulled page),
+ *   committed with the browser's relaxed durability; every other change is `strict`: it is on
+ *   the disk, not in the OS's buffers, before the commit completes (Schemas/phone-app.md)
  */
 
 /** @typedef {{identity: Identity | null, records: StoredEvent[], meta: Map<string, unknown>}} Snapshot */
@@ -127,7 +130,7 @@ export class IndexedDbStore {
       /** @type {IDBTransaction} */
       let tx;
       try {
-        tx = this.db.transaction(STORES, 'readwrite');
+        tx = this.db.transaction(STORES, 'readwrite', { durability: change.relaxed ? 'relaxed' : 'strict' });
         if (change.identity) tx.objectStore('identity').put(change.identity, 'self');
         const records = tx.objectStore('records');
         for (const key of change.remove ?? []) records.delete(key);
@@ -160,6 +163,9 @@ export class MemoryStore {
     /** @type {unknown} */
     this.failWith = null;
     this.commits = 0;
+    /** Tests: the durability each commit asked for, in order. */
+    /** @type {('strict' | 'relaxed')[]} */
+    this.durabilities = [];
   }
 
   /** @returns {Promise<Snapshot>} */
@@ -175,6 +181,7 @@ export class MemoryStore {
   async commit(change) {
     if (this.failWith) throw new StoreError(describeStorageError(this.failWith), this.failWith);
     this.commits++;
+    this.durabilities.push(change.relaxed ? 'relaxed' : 'strict');
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of change.remove ?? []) this.records.delete(key);
     for (const record of change.put ?? []) this.records.set(record.key, structuredClone(record));
