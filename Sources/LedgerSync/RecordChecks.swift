@@ -13,7 +13,8 @@ package enum RecordChecks {
         }
         guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
         let label = label()
-        throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix the clock of device \(label), then run 'oritsubushi reissue' on it (or, if this clock is the wrong one, fix this one); nothing was written")
+        throw LedgerError(.conflict, "device \(label) sent events dated \(hlc), more than \(options.clockLead.limitText) ahead of this clock (\(HybridTimestamp(milliseconds: now))); fix the clock of device \(label), then run 'oritsubushi reissue' on it (or, if this clock is the wrong one, fix this one); nothing was written",
+                          cause: .clockAhead)
     }
 
     /// Refuses an invalid station edit, or one for a station the catalogue does not know.

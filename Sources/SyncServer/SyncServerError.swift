@@ -75,6 +75,9 @@ package struct SyncServerError: Error, Sendable {
     /// For `.unavailable` because the user's stored ledger is damaged: the damage with its file
     /// and offset, for the operator's log at error level; never sent to a client.
     package var damage: LedgerError?
+    /// For a refused merge (`init(refusedMerge:)`): why the merge refused it, matched on by the
+    /// metrics (`clock_bound`), never by the message.
+    package var refusal: LedgerError.Cause?
 
     /// The 503 of a user whose stored data is damaged (never an outage, which retrying heals):
     /// `message` for the client, `cause` for the operator's log at error level.
@@ -125,6 +128,7 @@ package struct SyncServerError: Error, Sendable {
             return
         }
         self.init(error.category == .badInput ? .unprocessable : .conflict, error.message)
+        refusal = error.cause
     }
 }
 

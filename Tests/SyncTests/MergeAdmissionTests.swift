@@ -100,8 +100,10 @@ struct MergeAdmissionTests {
             #expect(error.cause == .differingEvent(EventID(device: d, seq: 2)))
         case .newIDTwice:
             #expect(error.category == .conflict && error.message.contains("appears twice"))
-        case .seqGap, .clockAhead:
+        case .seqGap:
             #expect(error.category == .conflict && error.cause == nil)
+        case .clockAhead:
+            #expect(error.category == .conflict && error.cause == .clockAhead)
         case .unknownStation:
             #expect(error.category == .badInput && error.message.contains("catalogue does not know"))
         }

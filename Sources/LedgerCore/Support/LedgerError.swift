@@ -35,6 +35,9 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         /// A repair's sources lack events the damaged data held (`server repair --accept-loss`
         /// can go ahead without them).
         case missingEvents
+        /// Records dated more than the clock lead ahead of the receiver's clock (Schemas/merge.md
+        /// §2): the sender's clock is wrong (`oritsubushi reissue`), or the receiver's.
+        case clockAhead
     }
 
     package var category: Category

@@ -1,3 +1,4 @@
+import LedgerCore
 import Hummingbird
 import NIOCore
 
@@ -41,11 +42,11 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The `reason` label of a refusal: the error code of the answer, except that a push
     /// refused by the clock bound (Schemas/merge.md, a device dated over a day ahead) is
-    /// `clock_bound`, told apart from other 409s by the merger's sentence; and a 503 is
+    /// `clock_bound`, told apart from other 409s by the merger's cause; and a 503 is
     /// `damage` (a user's stored data went bad) or `outage` (the database cannot be reached, a
     /// ledger is held: retrying heals it), which `SyncMetrics` counts in separate series.
     static func reason(_ error: SyncServerError) -> String {
-        if error.kind == .conflict, error.message.contains(" ahead of ") { return "clock_bound" }
+        if error.refusal == .clockAhead { return "clock_bound" }
         if error.kind == .unavailable { return error.damage == nil ? "outage" : "damage" }
         return error.kind.code
     }
