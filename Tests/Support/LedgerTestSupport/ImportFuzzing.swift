@@ -2,9 +2,9 @@ import LedgerCatalog
 import LedgerCore
 
 /// What the `FuzzCatalogDump` and `FuzzTSV` libFuzzer harnesses check for one input, kept here
-/// so that crashing inputs replay as regression tests. Each check traps (so libFuzzer reports
-/// it) when a parser traps, throws anything but a `LedgerError` naming the line, or breaks one of
-/// the properties below.
+/// so that crashing inputs replay as regression tests. Each check fails (`FuzzCheck`: a trap
+/// under libFuzzer, a test issue in FuzzRegressionTests) when a parser throws anything but a
+/// `LedgerError` naming the line, or breaks one of the properties below.
 package enum ImportFuzzing {
     /// The catalogue dump splitter (Schemas/domain-rules.md §15): statements come out in file order, each
     /// starting on a real line, none blank, never more statements than lines.
@@ -13,21 +13,22 @@ package enum ImportFuzzing {
         do {
             statements = try SQLDumpSplitter.split(bytes, file: "fuzz.sql")
         } catch let error as LedgerError {
-            precondition(error.category == .badInput && error.line != nil, "a dump error without a line: \(error)")
+            FuzzCheck.require(error.category == .badInput && error.line != nil, "a dump error without a line: \(error)")
             return
         } catch {
-            preconditionFailure("an error that is not a LedgerError escaped: \(error)")
+            FuzzCheck.fail("an error that is not a LedgerError escaped: \(error)")
+            return
         }
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
         var previous = 0
         for statement in statements {
-            precondition(statement.line > previous && statement.line <= lines,
-                         "statement lines out of order: \(statement.line) after \(previous) of \(lines)")
+            FuzzCheck.require(statement.line > previous && statement.line <= lines,
+                              "statement lines out of order: \(statement.line) after \(previous) of \(lines)")
             // Blank means the splitter's (and SQLite's tokenizer's) space, TAB, CR and LF only: a
             // vertical tab or U+3000 makes a statement that SQLite runs as a no-op (found by the
             // fuzzer; Tests/Fuzz/regressions/catalog-dump/vertical-tab-statement.sql).
-            precondition(statement.sql.utf8.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) },
-                         "a blank statement at line \(statement.line)")
+            FuzzCheck.require(statement.sql.utf8.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) },
+                              "a blank statement at line \(statement.line)")
             previous = statement.line
         }
     }
@@ -40,23 +41,25 @@ package enum ImportFuzzing {
         do {
             rows = try OritsubushiTSV.parse(bytes, file: "fuzz.tsv")
         } catch let error as LedgerError {
-            precondition(error.category == .badInput && error.line != nil, "a TSV error without a line: \(error)")
+            FuzzCheck.require(error.category == .badInput && error.line != nil, "a TSV error without a line: \(error)")
             return
         } catch {
-            preconditionFailure("an error that is not a LedgerError escaped: \(error)")
+            FuzzCheck.fail("an error that is not a LedgerError escaped: \(error)")
+            return
         }
         let written = rows.map(OritsubushiTSV.line).joined()
         let again: [CompletionRow]
         do {
             again = try OritsubushiTSV.parse(Array(written.utf8), file: "again.tsv")
         } catch {
-            preconditionFailure("rows written back do not parse: \(error)")
+            FuzzCheck.fail("rows written back do not parse: \(error)")
+            return
         }
-        precondition(again.count == rows.count, "\(rows.count) rows came back as \(again.count)")
+        FuzzCheck.require(again.count == rows.count, "\(rows.count) rows came back as \(again.count)")
         for (row, back) in zip(rows, again) {
-            precondition(row.station == back.station && row.compDate == back.compDate
-                         && row.updateDate == back.updateDate && row.memo == back.memo,
-                         "row \(row) came back as \(back)")
+            FuzzCheck.require(row.station == back.station && row.compDate == back.compDate
+                              && row.updateDate == back.updateDate && row.memo == back.memo,
+                              "row \(row) came back as \(back)")
             guard let date = try? CompletionDate(code: row.compDate) else { continue }
             let edit = StationEdit(id: EventID(device: DeviceID(rawValue: 1), seq: 1),
                                    hlc: HybridTimestamp(milliseconds: row.updateDate * 1000),
@@ -70,9 +73,10 @@ package enum ImportFuzzing {
                     try RecordStream.forEach(in: content) { decoded.append($0.record) }
                 }
             } catch {
-                preconditionFailure("a valid imported edit does not decode: \(error)")
+                FuzzCheck.fail("a valid imported edit does not decode: \(error)")
+                return
             }
-            precondition(decoded == [.stationEdit(edit)], "edit \(edit) decoded as \(decoded)")
+            FuzzCheck.require(decoded == [.stationEdit(edit)], "edit \(edit) decoded as \(decoded)")
         }
     }
 }

@@ -98,7 +98,7 @@ package final class SegmentFuzzing {
         try? RecordStream.forEach(in: stream) { view in valid += view.length }
         guard valid > 0 else { return }
         let records = UnsafeRawBufferPointer(rebasing: stream.prefix(valid))
-        precondition(codec.blocksRoundTrip(records), "format-2 blocks do not decode to the records they encode")
+        FuzzCheck.require(codec.blocksRoundTrip(records), "format-2 blocks do not decode to the records they encode")
     }
 
     /// The input with the ledger's id, segment number 1, position 0 and a correct checksum put
@@ -143,10 +143,11 @@ package final class SegmentFuzzing {
             do {
                 let reopened = try Ledger.open(directory: Self.ledgerDirectory, fileSystem: fileSystem, clock: clock, useLock: false)
                 let again = try reopened.allRecords()
-                precondition(again.count == records.count + 1 && Array(again.prefix(records.count)) == records,
-                             "the reopened ledger does not hold the same records plus the append")
+                FuzzCheck.require(again.count == records.count + 1 && Array(again.prefix(records.count)) == records,
+                                  "the reopened ledger does not hold the same records plus the append")
             } catch {
-                preconditionFailure("a ledger that took an append cannot be reopened: \(error)")
+                FuzzCheck.fail("a ledger that took an append cannot be reopened: \(error)")
+                return
             }
         }
         return read
@@ -154,7 +155,8 @@ package final class SegmentFuzzing {
 
     private func expectLedgerErrors(_ body: () throws -> Void) {
         do { try body() } catch is LedgerError {} catch {
-            preconditionFailure("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
+            FuzzCheck.fail("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
+            return
         }
     }
 
@@ -178,6 +180,6 @@ package final class SegmentFuzzing {
         var encoder = RecordEncoder()
         encoder.append(view.record)
         let original = UnsafeRawBufferPointer(start: view.base, count: view.length)
-        precondition(encoder.bytes.elementsEqual(original), "record \(view.record) does not re-encode to its bytes")
+        FuzzCheck.require(encoder.bytes.elementsEqual(original), "record \(view.record) does not re-encode to its bytes")
     }
 }

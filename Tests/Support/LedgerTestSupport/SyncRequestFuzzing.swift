@@ -22,9 +22,10 @@ package enum SyncRequestFuzzing {
             // The wire form of an accepted record decodes to the same record.
             do {
                 let again = try WireRecord(record).record()
-                precondition(again == record, "\(record) crossed the wire as \(again)")
+                FuzzCheck.require(again == record, "\(record) crossed the wire as \(again)")
             } catch {
-                preconditionFailure("the wire form of an accepted record is refused: \(error)")
+                FuzzCheck.fail("the wire form of an accepted record is refused: \(error)")
+                return
             }
             // And so does its segment encoding.
             var encoder = RecordEncoder()
@@ -35,15 +36,17 @@ package enum SyncRequestFuzzing {
                     try RecordStream.forEach(in: content) { decoded.append($0.record) }
                 }
             } catch {
-                preconditionFailure("an accepted record \(record) cannot be read back from a segment: \(error)")
+                FuzzCheck.fail("an accepted record \(record) cannot be read back from a segment: \(error)")
+                return
             }
-            precondition(decoded == [record], "an accepted record \(record) was read back as \(decoded)")
+            FuzzCheck.require(decoded == [record], "an accepted record \(record) was read back as \(decoded)")
         }
     }
 
     private static func expectLedgerErrors(_ body: () throws -> Void) {
         do { try body() } catch is LedgerError {} catch {
-            preconditionFailure("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
+            FuzzCheck.fail("an error that is not a LedgerError escaped: \(type(of: error)) \(error)")
+            return
         }
     }
 
@@ -52,9 +55,9 @@ package enum SyncRequestFuzzing {
     /// framed again byte for byte.
     static func runFrames(_ bytes: [UInt8]) {
         guard let (header, records) = try? FramesBody.decode(bytes, as: PushFramesHeader.self, maximumRecords: 5_000) else { return }
-        precondition(header.count == records.count, "accepted frames hold \(records.count) records, not \(header.count)")
+        FuzzCheck.require(header.count == records.count, "accepted frames hold \(records.count) records, not \(header.count)")
         let again = try? FramesBody.encode(header: PushFramesHeader(count: records.count), records: records, writer: RecordFrames.Writer())
         let back = again.flatMap { try? FramesBody.decode($0, as: PushFramesHeader.self, maximumRecords: 5_000).1 }
-        precondition(back?.bytes == records.bytes, "accepted frames do not survive being framed again")
+        FuzzCheck.require(back?.bytes == records.bytes, "accepted frames do not survive being framed again")
     }
 }
