@@ -20,10 +20,18 @@ struct PhoneAppBrowserTests {
         let ledger: String
 
         /// Runs `body` with a fresh setup, stopping the browser and the server however it ends.
-        static func with(_ kind: StoreKind, _ body: (Setup) async throws -> Void) async throws {
+        /// The console is read at the end: any error or uncaught exception fails the test, except
+        /// the browser's own line for a request that failed the way the test made it fail
+        /// (`expecting`: e.g. `net::ERR_INTERNET_DISCONNECTED` offline, `status of 401` revoked).
+        static func with(_ kind: StoreKind, expecting failedRequests: [String] = [],
+                         _ body: (Setup) async throws -> Void) async throws {
             let setup = try await make(kind)
             do {
                 try await body(setup)
+                let errors = try await setup.browser.consoleErrors().filter { line in
+                    !(line.contains("Failed to load resource") && failedRequests.contains { line.contains($0) })
+                }
+                #expect(errors.isEmpty, "\(kind): the app's console: \(errors)")
             } catch {
                 await setup.stop()
                 throw error
@@ -35,11 +43,11 @@ struct PhoneAppBrowserTests {
             try WebDriver.require()
             let dir = try TemporaryDirectory("phone-app")
             let store = try await CommandLineStore.make(kind, in: dir)
-            let token = try store.addUser("alice")
-            let server = try store.serve()
+            let token = try await store.addUser("alice")
+            let server = try await store.serve()
             let browser = try await WebDriver()
             let setup = Setup(dir: dir, store: store, server: server, token: token, browser: browser, ledger: dir.sub("cli"))
-            try setup.cli("init").expectSuccess()
+            try await setup.cli("init").expectSuccess()
             return setup
         }
 
@@ -49,24 +57,23 @@ struct PhoneAppBrowserTests {
             dir.remove()
         }
 
-        func cli(_ arguments: String...) throws -> CLI.Result {
-            try CLI.run(arguments + ["--ledger", ledger], environment: [:])
+        func cli(_ arguments: String...) async throws -> CLI.Result {
+            try await CLI.run(arguments + ["--ledger", ledger], environment: [:])
         }
 
-        func syncCLI() throws {
-            try CLI.run(["sync", "--server", server.url, "--token", token, "--ledger", ledger], environment: [:]).expectSuccess()
+        func syncCLI() async throws {
+            try await CLI.run(["sync", "--server", server.url, "--token", token, "--ledger", ledger], environment: [:]).expectSuccess()
         }
 
         /// `server pair alice` and the link opened: the app exchanges the code by itself (no tap)
         /// and syncs. Waits until that first sync.
         func pair() async throws {
-            let printed = try store.server("pair", "alice", "--url", server.url)
+            let printed = try await store.server("pair", "alice", "--url", server.url)
             printed.expectSuccess()
             let link = try #require(printed.stdout.split(separator: "\n").last.map(String.init))
             try await browser.open(link)
-            // The first open loads the app and its catalogue: under the whole suite on 2 cores, a
-            // minute was seen to pass before it (alone it takes seconds).
-            try await browser.wait("the first sync after pairing", seconds: 120) { try await browser.text("sync-status") == "同期しました。" }
+            // The first open loads the app and its catalogue, then syncs: within 30 s.
+            try await browser.wait("the first sync after pairing", seconds: 30) { try await browser.text("sync-status") == "同期しました。" }
             #expect(try await browser.text("pair-result").contains("alice"), "the pairing's sentence names the user")
         }
 
@@ -110,7 +117,7 @@ struct PhoneAppBrowserTests {
     @Test("pair, record at 小田原 with no network, reload, sync: the CLI replica holds the event under the app's device id",
           arguments: StoreKind.allCases)
     func recordOfflineReachesTheCLI(kind: StoreKind) async throws {
-        try await Setup.with(kind) { setup in
+        try await Setup.with(kind, expecting: ["net::ERR_INTERNET_DISCONNECTED"]) { setup in
         let browser = setup.browser
         try await setup.pair()
         // The service worker controls the page from the next load: then the app opens offline.
@@ -129,7 +136,7 @@ struct PhoneAppBrowserTests {
         }
         let listed = try await browser.execute(
             "return [...document.querySelectorAll('[data-testid=nearby-list] li')].map(li => Number(li.dataset.station))") as? [Int] ?? []
-        let cli = try setup.cli("nearby", "--at", "\(station.lat),\(station.lng)", "--limit", "\(listed.count)", "--json")
+        let cli = try await setup.cli("nearby", "--at", "\(station.lat),\(station.lng)", "--limit", "\(listed.count)", "--json")
         cli.expectSuccess()
         let expected = cli.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["station"] as? Int
@@ -157,8 +164,8 @@ struct PhoneAppBrowserTests {
         try await browser.setOffline(false)
         try await setup.syncApp()
         let device = try await setup.appDevice()
-        try setup.syncCLI()
-        let replay = try setup.cli("replay", "--format", "jsonl")
+        try await setup.syncCLI()
+        let replay = try await setup.cli("replay", "--format", "jsonl")
         replay.expectSuccess()
         let events = replay.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(events.contains { $0["device"] as? String == device && $0["station"] as? Int == chosen },
@@ -170,8 +177,8 @@ struct PhoneAppBrowserTests {
     func editsGoBothWaysAndConverge(kind: StoreKind) async throws {
         try await Setup.with(kind) { setup in
         let browser = setup.browser
-        try setup.cli("complete", "202758", "2014-05").expectSuccess()
-        try setup.syncCLI()
+        try await setup.cli("complete", "202758", "2014-05").expectSuccess()
+        try await setup.syncCLI()
         try await setup.pair()
         try await setup.openStation(202_758, searching: "しんじゅく")
         let date = try await browser.text("station-date")
@@ -181,12 +188,12 @@ struct PhoneAppBrowserTests {
         try await browser.type("station-memo", "アプリのメモ")
         try await browser.press("station-save")
         try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
-        try setup.cli("memo", "202758", "CLIのメモ").expectSuccess()
+        try await setup.cli("memo", "202758", "CLIのメモ").expectSuccess()
         try await setup.syncApp()
-        try setup.syncCLI()
+        try await setup.syncCLI()
         try await setup.syncApp()
 
-        let shown = try setup.cli("station", "show", "202758", "--json")
+        let shown = try await setup.cli("station", "show", "202758", "--json")
         shown.expectSuccess()
         let cliMemo = (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])?["memo"] as? String
         try await setup.openStation(202_758, searching: "新宿")
@@ -199,10 +206,10 @@ struct PhoneAppBrowserTests {
     @Test("site data cleared: the app says so, pairs again and gets everything back; a revoked token signs it out and keeps its edits",
           arguments: StoreKind.allCases)
     func clearedAndRevoked(kind: StoreKind) async throws {
-        try await Setup.with(kind) { setup in
+        try await Setup.with(kind, expecting: ["status of 401"]) { setup in
         let browser = setup.browser
-        try setup.cli("complete", "202758", "2014-05").expectSuccess()
-        try setup.syncCLI()
+        try await setup.cli("complete", "202758", "2014-05").expectSuccess()
+        try await setup.syncCLI()
         try await setup.pair()
 
         try await browser.cdp("Storage.clearDataForOrigin", ["origin": setup.server.url, "storageTypes": "all"])
@@ -214,7 +221,7 @@ struct PhoneAppBrowserTests {
         let restored = try await browser.text("station-date")
         #expect(restored.contains("2014年5月"), "everything came back from the server: \(restored)")
 
-        _ = try setup.store.server("revoke-token", "alice")
+        _ = try await setup.store.server("revoke-token", "alice")
         try await browser.type("station-memo", "失効後のメモ")
         try await browser.press("station-save")
         try await browser.click("tab-sync")
