@@ -15,7 +15,7 @@ import Glibc
     static let stations = ["201111", "300260", "301230", "200126", "300645", "202758", "120004", "202945", "300291", "300292"]
 
     @Test("ten complete runs at once all succeed, each recorded exactly once")
-    func tenConcurrentEdits() throws {
+    func tenConcurrentEdits() async throws {
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
         // Ten processes started together, each writing its output to a file of its own.
@@ -35,82 +35,79 @@ import Glibc
         }
         for (process, _) in runs { try process.run() }
         for (index, (process, output)) in runs.enumerated() {
-            process.waitUntilExit()
+            #expect(await ChildProcess.exit(of: process, within: .seconds(120)), "run \(index) still running")
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             #expect(process.terminationStatus == 0, "run \(index): \(text)")
         }
-        let replayed = try cli.run("replay", "--format", "jsonl").stdout.split(separator: "\n").compactMap { line in
+        let replayed = try await cli.run("replay", "--format", "jsonl").stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["station"] as? Int
         }
         #expect(replayed.count == 10 && Set(replayed.map(String.init)) == Set(Self.stations), "\(replayed)")
-        #expect(try cli.run("verify").status == 0)
+        #expect(try await cli.run("verify").status == 0)
     }
 
     @Test("--wait 0 refuses a held lock at once, naming the holder's pid (exit 75)", arguments: [
         ["complete", "201111", "2013"], ["status"], ["replay"], ["stats", "operators"],
     ])
-    func heldLockIsRefusedAtOnce(_ command: [String]) throws {
+    func heldLockIsRefusedAtOnce(_ command: [String]) async throws {
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
         // A snapshot reads LOCK, and closing any descriptor of it drops this process's record
         // lock (the one that names the pid): both snapshots are taken while it is not held.
         let before = try directorySnapshot(work)
         let lock = try LedgerLock.acquire(directory: work + "/ledger")
-        let started = Date()
-        let result = try cli.run(command + ["--wait", "0"])
-        let elapsed = Date().timeIntervalSince(started)
+        let started = ContinuousClock.now
+        let result = try await cli.run(command + ["--wait", "0"])
+        let elapsed = ContinuousClock.now - started
         lock.release()
         #expect(result.status == 75, "\(command): \(result.stderr)")
         #expect(result.stderr.hasPrefix("error: ledger is locked by pid \(getpid());"), "\(result.stderr)")
-        #expect(elapsed < 9)  // not the 10-s default wait; the rest is a loaded machine
+        #expect(elapsed < .seconds(1), "\(command) took \(elapsed)")  // at once: the whole command, start to exit
         #expect(snapshotDifferences(before, try directorySnapshot(work)).isEmpty)
     }
 
     @Test("a writer waits for the lock and goes ahead once it is released")
-    func writerWaits() throws {
+    func writerWaits() async throws {
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
-        // The holder takes and releases the lock on its own thread (a lock is not Sendable).
-        let held = DispatchSemaphore(value: 0)
-        let ledger = work + "/ledger"
-        let holder = Thread {
-            let lock = try? LedgerLock.acquire(directory: ledger)
-            held.signal()
-            Thread.sleep(forTimeInterval: 1.5)
-            lock?.release()
-        }
-        holder.start()
-        held.wait()
-        let started = Date()
-        let result = try cli.run("complete", "201111", "2013")
+        let lock = try LedgerLock.acquire(directory: work + "/ledger")
+        async let waiting = cli.run("complete", "201111", "2013")
+        try await Task.sleep(for: .milliseconds(1500))
+        let released = ContinuousClock.now
+        lock.release()
+        let result = try await waiting
+        let after = ContinuousClock.now - released
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(Date().timeIntervalSince(started) >= 1.4, "it waited for the holder")
+        // It waited for the holder (it cannot finish before the release, which the exit follows)
+        // and went ahead at once: the lock is tried every 50 ms at most, then one edit is written.
+        #expect(after >= .zero && after < .seconds(1), "finished \(after) after the release")
+        #expect(try await cli.run("history", "201111").stdout.contains("2013"), "the waiting edit is recorded")
     }
 
     @Test("a held lock is refused after --wait seconds, naming the pid")
-    func waitRunsOut() throws {
+    func waitRunsOut() async throws {
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let lock = try LedgerLock.acquire(directory: work + "/ledger")
         defer { lock.release() }
-        let started = Date()
-        let result = try cli.run("complete", "201111", "2013", "--wait", "1")
-        let elapsed = Date().timeIntervalSince(started)
+        let started = ContinuousClock.now
+        let result = try await cli.run("complete", "201111", "2013", "--wait", "1")
+        let elapsed = ContinuousClock.now - started
         #expect(result.status == 75 && result.stderr.contains("ledger is locked by pid \(getpid()) (waited 1 s)"), "\(result.stderr)")
-        #expect(elapsed >= 1 && elapsed < 9, "\(elapsed)")  // 1 s, not the 10-s default
+        #expect(elapsed >= .seconds(1) && elapsed < .seconds(2), "\(elapsed)")  // 1 s, within twice the setting
     }
 
     @Test("readers never wait for readers; a writer waits for them")
-    func readersShare() throws {
+    func readersShare() async throws {
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let reader = try LedgerLock.acquire(directory: work + "/ledger", request: .init(mode: .shared))
         defer { reader.release() }
         for command in [["status"], ["replay"], ["history", "201111"], ["stats", "operators"], ["station", "show", "201111"], ["verify"]] {
-            let result = try cli.run(command + ["--wait", "0"])
+            let result = try await cli.run(command + ["--wait", "0"])
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
-        let writer = try cli.run("complete", "201111", "2013", "--wait", "0")
+        let writer = try await cli.run("complete", "201111", "2013", "--wait", "0")
         #expect(writer.status == 75 && writer.stderr.contains("pid \(getpid())"), "\(writer.stderr)")
     }
 

@@ -12,8 +12,8 @@ enum Chromium {
                                          remedy: "apt-get install chromium; Tools/test installs it as root") { executable != nil }
 
     /// Runs headless Chromium on `file` (own profile directory, no sandbox: the tests may run as
-    /// root) and returns its stdout; killed after 120 s.
-    static func run(_ arguments: [String], file: String, profile: String) throws -> String {
+    /// root) and returns its stdout; killed after 120 s. Awaited (`ChildProcess`).
+    static func run(_ arguments: [String], file: String, profile: String) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable!)
         process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
@@ -26,10 +26,10 @@ enum Chromium {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        if await !ChildProcess.exit(of: process, within: .seconds(120)) {
+            process.terminate()
+            _ = await ChildProcess.exit(of: process, within: .seconds(10))
+        }
         try handle.close()
         return String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(), as: UTF8.self)
     }

@@ -30,14 +30,25 @@ struct DiskSyncOrderTests {
     }
 
     /// Maps descriptors to paths from `openat` results and names each sync by its path; a rename
-    /// by its target. (Descriptors are per process; `-f` prefixes each line with the pid.)
+    /// by its target. (Descriptors are per process; `-f` prefixes each line with the pid.) A call
+    /// that another thread interrupted is split by strace into `… <unfinished ...>` and
+    /// `<... NAME resumed>…` lines, more often the busier the machine: the two are joined first.
     static func parse(_ text: String) -> [Call] {
         var paths: [String: String] = [:]  // "pid fd" → path
         var calls: [Call] = []
+        var unfinished: [String: String] = [:]  // pid → the call's first part
         for (index, line) in text.split(separator: "\n").enumerated() {
             let words = line.split(separator: " ", maxSplits: 1)
             guard words.count == 2 else { continue }
-            let pid = String(words[0]), call = String(words[1])
+            let pid = String(words[0])
+            var call = String(words[1]).trimmingCharacters(in: .whitespaces)
+            if call.hasSuffix("<unfinished ...>") {
+                unfinished[pid] = String(call.dropLast("<unfinished ...>".count))
+                continue
+            }
+            if call.hasPrefix("<... "), let resumed = call.range(of: " resumed>") {
+                call = (unfinished.removeValue(forKey: pid) ?? "") + call[resumed.upperBound...]
+            }
             if call.hasPrefix("openat(") || call.hasPrefix("open("),
                let path = call.firstMatch(of: /"([^"]*)"/).map({ String($0.1) }),
                let fd = call.firstMatch(of: /= (\d+)$/).map({ String($0.1) }) {

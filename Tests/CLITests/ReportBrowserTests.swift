@@ -67,10 +67,10 @@ import Testing
         return (lines.count, done.count)
     }
 
-    @Test(.requiresChromium) func domHoldsEveryLineAndStationWithTheProjectionsCompletions() throws {
+    @Test(.requiresChromium) func domHoldsEveryLineAndStationWithTheProjectionsCompletions() async throws {
         let f = Self.fixture
-        let dom = try Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-dom")
-        let stats = try Self.json(try f.cli.run("stats", "prefectures", "--json").stdout)
+        let dom = try await Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-dom")
+        let stats = try await Self.json(try f.cli.run("stats", "prefectures", "--json").stdout)
         let total = try #require(stats["total"] as? Int), completed = try #require(stats["completed"] as? Int)
         #expect(total > 9000 && completed > 1000 && completed < total)
         let done = Self.occurrences("<circle class=\"station completed\"", in: dom)
@@ -83,7 +83,7 @@ import Testing
         #expect(doneLines + Self.occurrences("<polyline class=\"line\"", in: dom) == lines.all)
         #expect(dom.contains("data-stations=\"\(total)\" data-completed=\"\(completed)\""))
         // The latest 20 events and the open conflicts, as `conflicts` counts them.
-        let conflicts = try Self.json(try f.cli.run("conflicts", "--json").stdout)
+        let conflicts = try await Self.json(try f.cli.run("conflicts", "--json").stdout)
         #expect(dom.contains("id=\"conflicts\" data-count=\"\(try #require(conflicts["count"] as? Int))\""))
         let events = try #require(dom.components(separatedBy: "<table id=\"events\"").last?.components(separatedBy: "</table>").first)
         #expect(Self.occurrences("<tr>", in: events) == 21)
@@ -95,10 +95,10 @@ import Testing
         #expect(!dom.contains("<img"))
     }
 
-    @Test(.requiresChromium) func noRequestLeavesTheFile() throws {
+    @Test(.requiresChromium) func noRequestLeavesTheFile() async throws {
         let f = Self.fixture
         #expect(f.html.utf8.count < 3_000_000)
-        let dom = try Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-urls")
+        let dom = try await Chromium.run(["--dump-dom"], file: f.report, profile: f.directory + "/profile-urls")
         var anchors = 0
         for document in [f.html, dom] {
             for match in document.matches(of: #/<([a-zA-Z]+)\b[^>]*?\s(src|href)\s*=\s*"([^"]*)"/#) {
@@ -116,7 +116,7 @@ import Testing
     /// `tip` in scope), and returns the DOM. A probe script appended to a copy of the page; a module
     /// script, so that it runs after the page's map module has drawn (module scripts run in
     /// document order once the page is parsed).
-    static func tapProbe(_ f: Fixture, name: String, circle: String, then body: String) throws -> String {
+    static func tapProbe(_ f: Fixture, name: String, circle: String, then body: String) async throws -> String {
         let probe = """
             <script type="module">(function(){var c=document.querySelector('\(circle)'),
             svg=document.getElementById('map'),r=c.getBoundingClientRect(),x=r.left+r.width/2,y=r.top+r.height/2;
@@ -126,14 +126,14 @@ import Testing
             """
         let page = f.directory + "/\(name).html"
         try f.html.replacingOccurrences(of: "</body>", with: probe).write(toFile: page, atomically: true, encoding: .utf8)
-        return try Chromium.run(["--window-size=1280,900", "--dump-dom"], file: page, profile: f.directory + "/profile-\(name)")
+        return try await Chromium.run(["--window-size=1280,900", "--dump-dom"], file: page, profile: f.directory + "/profile-\(name)")
     }
 
     /// A tap on a completed station opens its details (name, operator, line, date); the wheel
     /// zooms in around the pointer; the probe writes what it saw into the DOM.
-    @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() throws {
+    @Test(.requiresChromium) func tapShowsAStationAndTheWheelZooms() async throws {
         let f = Self.fixture
-        let dom = try Self.tapProbe(f, name: "probe", circle: "circle.station.completed[data-station=\"201111\"]", then: """
+        let dom = try await Self.tapProbe(f, name: "probe", circle: "circle.station.completed[data-station=\"201111\"]", then: """
             var before=svg.getAttribute('viewBox').split(' ').map(Number);
             svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-500,clientX:x,clientY:y,bubbles:true,cancelable:true}));
             var after=svg.getAttribute('viewBox').split(' ').map(Number);
@@ -152,9 +152,9 @@ import Testing
 
     /// Stations that share a point (issue 29 item 4): a tap on 東京 lists its three stations of
     /// two operators, the completed ones first, each as its own block of text.
-    @Test(.requiresChromium) func tapOnASharedPointListsEveryStationCompletedFirst() throws {
+    @Test(.requiresChromium) func tapOnASharedPointListsEveryStationCompletedFirst() async throws {
         let f = Self.fixture
-        let dom = try Self.tapProbe(f, name: "tokyo", circle: "circle.station[data-station=\"120049\"]", then: """
+        let dom = try await Self.tapProbe(f, name: "tokyo", circle: "circle.station[data-station=\"120049\"]", then: """
             document.body.setAttribute('data-tip-stations',Array.from(tip.querySelectorAll('.tip-station')).map(function(b){
               return b.dataset.station+':'+(document.querySelector('circle.station.completed[data-station="'+b.dataset.station+'"]')?1:0);}).join(' '));
             document.body.setAttribute('data-tip-names',String(tip.querySelectorAll('.tip-station b').length));
@@ -179,14 +179,14 @@ import Testing
     /// A blank page of the same size compresses to a few KB; the report's map, bars and text are
     /// an order of magnitude more.
     @Test(.requiresChromium, arguments: [(1280, 900), (390, 844)])
-    func screenshotIsNotBlank(width: Int, height: Int) throws {
+    func screenshotIsNotBlank(width: Int, height: Int) async throws {
         let f = Self.fixture
         let blankPage = f.directory + "/blank.html"
         try "<!DOCTYPE html><html><body></body></html>".write(toFile: blankPage, atomically: true, encoding: .utf8)
         var sizes: [Int] = []
         for (page, name) in [(f.report, "report"), (blankPage, "blank")] {
             let png = f.directory + "/\(name)-\(width).png"
-            _ = try Chromium.run(["--window-size=\(width),\(height)", "--screenshot=\(png)"], file: page,
+            _ = try await Chromium.run(["--window-size=\(width),\(height)", "--screenshot=\(png)"], file: page,
                                  profile: f.directory + "/profile-\(name)-\(width)")
             let data = try Data(contentsOf: URL(fileURLWithPath: png))
             let size = try #require(Self.pngSize(data))

@@ -29,7 +29,7 @@ struct FilesStoreTests {
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
         let names = (0..<6).map { "user\($0)" }
-        let tokens = try names.map { try server.addUser($0) }
+        let tokens = try await names.asyncMap { try await server.addUser($0) }
         let ledgers = try names.map { try Self.ledger(dir, $0, events: 60) }
         defer { ledgers.forEach { $0.close() } }
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -57,7 +57,7 @@ struct FilesStoreTests {
         tuning.openLedgers = 2
         let server = try await TestServer.start(data: dir.sub("data"), tuning: tuning)
         #expect(server.store.openLedgerCount == 0)
-        let tokens = try (0..<5).map { try server.addUser("u\($0)") }
+        let tokens = try await (0..<5).asyncMap { try await server.addUser("u\($0)") }
         let ledgers = try (0..<5).map { try Self.ledger(dir, "u\($0)", events: 5) }
         defer { ledgers.forEach { $0.close() } }
         for (ledger, token) in zip(ledgers, tokens) {
@@ -105,8 +105,8 @@ struct FilesStoreTests {
         let dir = try TemporaryDirectory("files-migrate")
         defer { dir.remove() }
         var server = try await TestServer.start(data: dir.sub("data"))
-        let alice = try server.addUser("alice")
-        let bob = try server.addUser("bob")
+        let alice = try await server.addUser("alice")
+        let bob = try await server.addUser("bob")
         let phone = try Self.ledger(dir, "phone", events: 3)
         defer { phone.close() }
         #expect(try await Self.push(server, alice, phone).0 == 200)
@@ -127,7 +127,7 @@ struct FilesStoreTests {
         let dir = try TemporaryDirectory("files-tokens")
         defer { dir.remove() }
         let server = try await TestServer.start(data: dir.sub("data"))
-        let first = try server.addUser("carol")
+        let first = try await server.addUser("carol")
         let operator_ = UserStore(dataDirectory: dir.sub("data"))
         #expect(try await server.request(.GET, "/v1/status", token: first).0 == 200)
         let second = try operator_.addToken(user: "carol", now: 1)
@@ -167,8 +167,8 @@ struct FilesStoreTests {
         try bytes.write(to: URL(fileURLWithPath: sealed))
 
         let server = try await TestServer.start(data: data)
-        let carol = try server.addUser("carol")
-        let alice = try server.addUser("alice")
+        let carol = try await server.addUser("carol")
+        let alice = try await server.addUser("alice")
         let (status, body) = try await server.request(.POST, "/v1/pull", token: carol, body: try json(["have": [String: Int](), "have_digests": [String: String]()]))
         // The server closed carol's ledger: an operator's `server repair` can take its lock.
         let repairable = try? Ledger.open(directory: data + "/ledgers/carol")

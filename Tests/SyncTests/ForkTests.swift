@@ -22,31 +22,31 @@ struct ForkTests {
         let server = try await SyncTestServer.start(dir, store)
         defer { server.stop() }
         let original = dir.sub("original"), copy = dir.sub("copy"), fresh = dir.sub("fresh")
-        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
-        try CLI.run("complete", "202919", "2020-05", "--ledger", original).expectSuccess()
-        try server.sync(original).expectSuccess()
+        try await CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "202919", "2020-05", "--ledger", original).expectSuccess()
+        try await server.sync(original).expectSuccess()
         try FileManager.default.copyItem(atPath: original, toPath: copy)
         let oldDevice = try deviceID(of: original)
 
-        try CLI.run("complete", "120004", "2021-03-04", "--ledger", original).expectSuccess()
-        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+        try await CLI.run("complete", "120004", "2021-03-04", "--ledger", original).expectSuccess()
+        try await CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
         let (first, second) = order.copyFirst ? (copy, original) : (original, copy)
         if order.secondEdits > 1 {
-            try CLI.run("memo", order.copyFirst ? "120004" : "130001", "後から同期", "--ledger", second).expectSuccess()
+            try await CLI.run("memo", order.copyFirst ? "120004" : "130001", "後から同期", "--ledger", second).expectSuccess()
         }
-        try server.sync(first).expectSuccess()
-        let reidentified = try server.sync(second)
+        try await server.sync(first).expectSuccess()
+        let reidentified = try await server.sync(second)
         reidentified.expectSuccess()
         #expect(reidentified.stdout.contains("this ledger was a copy of another replica: device \(oldDevice)'s events #"),
                 "\(reidentified.stdout)")
         let newDevice = try deviceID(of: second)
         #expect(newDevice != oldDevice)
         #expect(reidentified.stdout.contains(newDevice.description))
-        for ledger in [first, second, first, second] { try server.sync(ledger).expectSuccess() }
-        try CLI.run("init", "--ledger", fresh, "--device", "tablet", "--no-catalog").expectSuccess()
-        try server.sync(fresh).expectSuccess()
+        for ledger in [first, second, first, second] { try await server.sync(ledger).expectSuccess() }
+        try await CLI.run("init", "--ledger", fresh, "--device", "tablet", "--no-catalog").expectSuccess()
+        try await server.sync(fresh).expectSuccess()
 
-        let exports = try [original, copy, fresh].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        let exports = try await [original, copy, fresh].asyncMap { try await CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
         #expect(exports[0] == exports[1] && exports[1] == exports[2])
         for station in ["202919", "120004", "130001"] { #expect(exports[0].contains(station), "\(station) lost") }
         if order.secondEdits > 1 { #expect(exports[2].contains("後から同期")) }
@@ -59,7 +59,7 @@ struct ForkTests {
         #expect(FileManager.default.fileExists(atPath: run + "/segments/00000001.seg"))
         #expect(!FileManager.default.fileExists(atPath: run + "/" + LedgerSwap.unfinishedMarker))
         #expect(!FileManager.default.fileExists(atPath: second + "/" + LedgerSwap.stagingDirectory))
-        try CLI.run("verify", "--ledger", second).expectSuccess()
+        try await CLI.run("verify", "--ledger", second).expectSuccess()
         #expect(try deviceID(of: first) == oldDevice, "the replica that synced first keeps its id")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: first + "/quarantine")) ?? []).isEmpty)
     }
@@ -83,18 +83,18 @@ struct ForkTests {
         let server = try await SyncTestServer.start(dir, store)
         defer { server.stop() }
         let original = dir.sub("original"), copy = dir.sub("copy"), other = dir.sub("other")
-        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
-        try server.sync(original).expectSuccess()
+        try await CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try await server.sync(original).expectSuccess()
         try FileManager.default.copyItem(atPath: original, toPath: copy)
-        try CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
-        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
-        try server.sync(original).expectSuccess()
-        try CLI.run("init", "--ledger", other, "--device", "phone", "--no-catalog").expectSuccess()
-        try CLI.run("merge", copy, "--ledger", other).expectSuccess()
+        try await CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
+        try await CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+        try await server.sync(original).expectSuccess()
+        try await CLI.run("init", "--ledger", other, "--device", "phone", "--no-catalog").expectSuccess()
+        try await CLI.run("merge", copy, "--ledger", other).expectSuccess()
         let forked = try deviceID(of: copy)
 
         let before = try directorySnapshot(other)
-        let refused = try server.sync(other)
+        let refused = try await server.sync(other)
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("device \(forked)'s event #"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
@@ -103,13 +103,13 @@ struct ForkTests {
         let ownDevice = try deviceID(of: other)
 
         // The way out: the copy's events move to a new id on this replica and are synced.
-        let rehomed = try server.sync(other, arguments: ["--rehome"])
+        let rehomed = try await server.sync(other, arguments: ["--rehome"])
         rehomed.expectSuccess()
         #expect(rehomed.stdout.contains("received from a copied ledger, now belong to the new device id"), "\(rehomed.stdout)")
         #expect(try deviceID(of: other) == ownDevice, "this replica keeps its own id")
-        try CLI.run("verify", "--ledger", other).expectSuccess()
-        for ledger in [copy, original, other, copy] { try server.sync(ledger).expectSuccess() }
-        let exports = try [original, copy, other].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        try await CLI.run("verify", "--ledger", other).expectSuccess()
+        for ledger in [copy, original, other, copy] { try await server.sync(ledger).expectSuccess() }
+        let exports = try await [original, copy, other].asyncMap { try await CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
         #expect(exports[0] == exports[1] && exports[1] == exports[2], "\(exports)")
         for station in ["120004", "130001"] { #expect(exports[2].contains(station), "\(station) lost") }
     }
@@ -124,12 +124,12 @@ struct ForkTests {
         let server = try await SyncTestServer.start(dir, store)
         defer { server.stop() }
         let original = dir.sub("original"), copy = dir.sub("copy")
-        try CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
-        try CLI.run("complete", "202919", "2020", "--ledger", original).expectSuccess()
-        try server.sync(original).expectSuccess()
+        try await CLI.run("init", "--ledger", original, "--device", "laptop", "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "202919", "2020", "--ledger", original).expectSuccess()
+        try await server.sync(original).expectSuccess()
         try FileManager.default.copyItem(atPath: original, toPath: copy)
-        try CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
-        try CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
+        try await CLI.run("complete", "120004", "2021", "--ledger", original).expectSuccess()
+        try await CLI.run("complete", "130001", "2022", "--ledger", copy).expectSuccess()
 
         var session = SyncSession(connection: try SyncConnection(server: server.process.url, token: server.token))
         var interleaved = false
@@ -137,15 +137,18 @@ struct ForkTests {
             // Between the copy's pull and its push: the original syncs (a separate process).
             guard case .pulled = event, !interleaved else { return }
             interleaved = true
-            try server.sync(original).expectSuccess()
+            // The callback is synchronous and the copy's push must wait for this sync: the one
+            // child process a test waits for on its own thread, on purpose.
+            try CLI.run(["sync", "--server", server.process.url, "--ledger", original],
+                        environment: ["ORITSUBUSHI_TOKEN": server.token]).expectSuccess()
         }
         let (report, ledger) = try await session.run(opening: { try Ledger.open(directory: copy) }, derivedFiles: [])
         ledger.close()
         #expect(interleaved)
         let change = try #require(report.reidentified, "the push's fork did not re-identify the copy")
         #expect(change.newDevice == (try deviceID(of: copy)))
-        for ledger in [original, copy] { try server.sync(ledger).expectSuccess() }
-        let exports = try [original, copy].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+        for ledger in [original, copy] { try await server.sync(ledger).expectSuccess() }
+        let exports = try await [original, copy].asyncMap { try await CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
         #expect(exports[0] == exports[1])
         for station in ["202919", "120004", "130001"] { #expect(exports[0].contains(station), "\(station) lost") }
     }
@@ -231,13 +234,13 @@ struct SyncTestServer {
 
     static func start(_ dir: TemporaryDirectory, _ kind: StoreKind) async throws -> SyncTestServer {
         let store = try await CommandLineStore.make(kind, in: dir)
-        let token = try store.addUser("alice")
-        return SyncTestServer(store: store, process: try store.serve(), token: token)
+        let token = try await store.addUser("alice")
+        return SyncTestServer(store: store, process: try await store.serve(), token: token)
     }
 
-    func sync(_ ledger: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> CLI.Result {
-        try CLI.run(["sync", "--server", process.url, "--ledger", ledger] + arguments,
-                    environment: environment.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
+    func sync(_ ledger: String, arguments: [String] = [], environment: [String: String] = [:]) async throws -> CLI.Result {
+        try await CLI.run(["sync", "--server", process.url, "--ledger", ledger] + arguments,
+                          environment: environment.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
     }
 
     func stop() { process.terminate() }

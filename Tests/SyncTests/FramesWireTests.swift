@@ -79,22 +79,22 @@ struct FramesWireTests {
             let dir = try TemporaryDirectory("frames-sync-\(kind)-\(jsonOnly)")
             defer { dir.remove() }
             let store = try await CommandLineStore.make(kind, in: dir)
-            let token = try store.addUser("alice")
-            let process = try ServerProcess(storeArguments: store.arguments + (jsonOnly ? ["--no-frames"] : []))
+            let token = try await store.addUser("alice")
+            let process = try await ServerProcess(storeArguments: store.arguments + (jsonOnly ? ["--no-frames"] : []))
             defer { process.terminate() }
             let connection = try SyncConnection(server: process.url, token: token)
             let (a, b) = (dir.sub("a"), dir.sub("b"))
-            try CLI.run("init", "--ledger", a, "--device", "phone", "--no-catalog").expectSuccess()
-            try CLI.run("init", "--ledger", b, "--device", "tablet", "--no-catalog").expectSuccess()
-            try CLI.run("complete", "202919", "2020-05", "--memo", "東京 \"quoted\"", "--ledger", a).expectSuccess()
-            try CLI.run("complete", "120004", "2019", "--ledger", b).expectSuccess()
+            try await CLI.run("init", "--ledger", a, "--device", "phone", "--no-catalog").expectSuccess()
+            try await CLI.run("init", "--ledger", b, "--device", "tablet", "--no-catalog").expectSuccess()
+            try await CLI.run("complete", "202919", "2020-05", "--memo", "東京 \"quoted\"", "--ledger", a).expectSuccess()
+            try await CLI.run("complete", "120004", "2019", "--ledger", b).expectSuccess()
             for ledger in [a, b, a] {
-                try CLI.run(["sync", "--server", process.url, "--ledger", ledger], environment: ["ORITSUBUSHI_TOKEN": token]).expectSuccess()
+                try await CLI.run(["sync", "--server", process.url, "--ledger", ledger], environment: ["ORITSUBUSHI_TOKEN": token]).expectSuccess()
             }
             let page = try await connection.pullPage(PullRequest(have: [:]))
             #expect(page.framed == !jsonOnly, "\(kind), JSON only: \(jsonOnly)")
             #expect(page.records.count >= 4, "two edits and two names at least")
-            let exports = try [a, b].map { try CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
+            let exports = try await [a, b].asyncMap { try await CLI.run("export", "--format", "tsv", "--ledger", $0).stdout }
             #expect(exports[0] == exports[1] && exports[0].contains("202919") && exports[0].contains("120004"))
         }
     }
@@ -106,8 +106,8 @@ struct FramesWireTests {
         let dir = try TemporaryDirectory("frames-bad-\(kind)")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let alice = try store.addUser("alice"), bob = try store.addUser("bob")
-        let process = try store.serve()
+        let alice = try await store.addUser("alice"), bob = try await store.addUser("bob")
+        let process = try await store.serve()
         defer { process.terminate() }
         func push(_ body: [UInt8], token: String = alice, frames: Bool = true) async throws -> (Int, String) {
             let (status, _, bytes) = try await testRequest(.POST, process.url + "/v1/push", token: token, json: body,

@@ -104,8 +104,8 @@ struct HostileClientTests {
         let dir = try TemporaryDirectory("hostile-size")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let alice = try store.addUser("alice"), bob = try store.addUser("bob")
-        let server = try store.serve(["server", "serve", "--max-user-bytes", "6000"])
+        let alice = try await store.addUser("alice"), bob = try await store.addUser("bob")
+        let server = try await store.serve(["server", "serve", "--max-user-bytes", "6000"])
         defer { server.terminate() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         func batch(_ number: Int, device: DeviceID) throws -> [UInt8] {
@@ -142,8 +142,8 @@ struct HostileClientTests {
         let dir = try TemporaryDirectory("hostile-have")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let token = try store.addUser("alice")
-        let server = try store.serve()
+        let token = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
         let body = #"{"have":{"00000000000abcdc":9223372036854775808},"have_digests":{"00000000000abcdc":"00000000000000000000000000000000"}}"#
         let (status, _, bytes) = try await testRequest(.POST, server.url + "/v1/pull", token: token, json: Array(body.utf8))
@@ -212,8 +212,8 @@ struct HostileClientTests {
         let dir = try TemporaryDirectory("hostile-recreate")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let old = try store.addUser("carol")
-        var server = try store.serve()
+        let old = try await store.addUser("carol")
+        var server = try await store.serve()
         defer { server.terminate() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let oldDevice = DeviceID(rawValue: 0xc0ffee)
@@ -221,8 +221,8 @@ struct HostileClientTests {
         var (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: old, json: try Wire.push(oldEvents))
         #expect(status == 200)
 
-        try store.server("delete-user", "carol", "--yes").expectSuccess()
-        let new = try store.addUser("carol")
+        try await store.server("delete-user", "carol", "--yes").expectSuccess()
+        let new = try await store.addUser("carol")
         let (oldStatus, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: old, json: nil)
         #expect(oldStatus == 401, "\(kind): the deleted user's token still works")
 
@@ -236,8 +236,8 @@ struct HostileClientTests {
         (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: new,
                                                json: try Wire.push([Wire.edit(1, device: newDevice, hlcMilliseconds: now - 30_000)]))
         #expect(status == 200)
-        #expect(server.stop() == 0)
-        server = try store.serve()
+        await #expect(server.stop() == 0)
+        server = try await store.serve()
         let (after, _, afterBody) = try await testRequest(.GET, server.url + "/v1/status", token: new, json: nil)
         let afterObject = try JSONSerialization.jsonObject(with: Data(afterBody)) as? [String: Any]
         #expect(after == 200)

@@ -50,8 +50,8 @@ struct MetricsTests {
         let dir = try TemporaryDirectory("metrics-main")
         defer { dir.remove() }
         let data = dir.sub("server")
-        let token = try ServerOpsTests.token(try CLI.run("server", "add-user", "carol", "--data", data))
-        let server = try ServerProcess(data: data)
+        let token = try ServerOpsTests.token(try await CLI.run("server", "add-user", "carol", "--data", data))
+        let server = try await ServerProcess(data: data)
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(server.port)"
         let before = try await Self.get(url + "/metrics")
@@ -60,10 +60,10 @@ struct MetricsTests {
         #expect(Self.value(before.body, pushRoute) == 0)
 
         let phone = dir.sub("phone"), laptop = dir.sub("laptop")
-        try ServerOpsTests.client(phone, device: "phone", stations: [202919, 120004], url: url, token: token)
-        try CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
-        try ServerOpsTests.sync(laptop, url: url, token: token).expectSuccess()
-        #expect(try ServerOpsTests.sync(laptop, url: url, token: "ots_wrong").status == 77)
+        try await ServerOpsTests.client(phone, device: "phone", stations: [202919, 120004], url: url, token: token)
+        try await CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
+        try await ServerOpsTests.sync(laptop, url: url, token: token).expectSuccess()
+        await #expect(try ServerOpsTests.sync(laptop, url: url, token: "ots_wrong").status == 77)
 
         let after = try await Self.get(url + "/metrics").body
         #expect(Self.value(after, pushRoute) >= 2)
@@ -76,14 +76,14 @@ struct MetricsTests {
         _ = try await Self.get(url + "/no/such/path")
         let probed = try await Self.get(url + "/metrics").body
         #expect(Self.value(probed, #"oritsubushi_http_requests_total{route="unmatched",method="GET",status="404"}"#) == 1)
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
     }
 
     @Test("serve --metrics-port: /metrics only on a 127.0.0.1 listener of its own")
     func separateMetricsPort() async throws {
         let dir = try TemporaryDirectory("metrics-port")
         defer { dir.remove() }
-        let server = try ServerProcess(data: dir.sub("server"), command: ["server", "serve", "--metrics-port", "0"])
+        let server = try await ServerProcess(data: dir.sub("server"), command: ["server", "serve", "--metrics-port", "0"])
         defer { server.terminate() }
         var metricsPort: Int?
         for _ in 0..<200 where metricsPort == nil {
@@ -96,6 +96,6 @@ struct MetricsTests {
         let metrics = try await Self.get("http://127.0.0.1:\(port)/metrics")
         #expect(metrics.status == 200)
         #expect(Self.value(metrics.body, #"oritsubushi_http_requests_total{route="/v1/health",method="GET",status="200"}"#) == 1)
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
     }
 }

@@ -15,7 +15,7 @@ struct PairingAtRestTests {
         let dir = try TemporaryDirectory("pairing-at-rest")
         defer { dir.remove() }
         let users = UserStore(dataDirectory: dir.sub("data"))
-        try users.addUser("alice", tokenHash: TestPostgres.token().hash, now: StoreFixture.now)
+        try await users.addUser("alice", tokenHash: TestPostgres.token().hash, now: StoreFixture.now)
         let code = PairingCode.random()
         try users.addPairingCode(user: "alice", code: code, now: StoreFixture.now, expires: StoreFixture.now + 600_000)
 

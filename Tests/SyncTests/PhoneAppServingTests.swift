@@ -50,7 +50,7 @@ struct PhoneAppServingTests {
         let dir = try TemporaryDirectory("app-files")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let server = try store.serve()
+        let server = try await store.serve()
         defer { server.terminate() }
 
         for path in ["/", "/app"] {
@@ -88,8 +88,8 @@ struct PhoneAppServingTests {
         let dir = try TemporaryDirectory("app-catalog")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let token = try store.addUser("alice")
-        let server = try store.serve()
+        let token = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
 
         let (anonymous, _, _) = try await Self.get(server.url + "/v1/catalog")
@@ -118,11 +118,11 @@ struct PhoneAppServingTests {
         let dir = try TemporaryDirectory("app-pair")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let laptop = try store.addUser("alice")
-        let server = try store.serve()
+        let laptop = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
 
-        let printed = try store.server("pair", "alice", "--url", server.url)
+        let printed = try await store.server("pair", "alice", "--url", server.url)
         printed.expectSuccess()
         let lines = printed.stdout.split(separator: "\n").map(String.init)
         let grouped = try #require(lines.first { $0.firstMatch(of: /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/) != nil },
@@ -147,7 +147,7 @@ struct PhoneAppServingTests {
         let (unknown, _, unknownBody) = try await pair("ZZZZ-ZZZZ")
         #expect(unknown == 401 && (unknownBody["message"] as? String)?.isEmpty == false)
 
-        let users = try store.server("users", "--json")
+        let users = try await store.server("users", "--json")
         users.expectSuccess()
         #expect(users.stdout.contains("\"device\":\"iPhone Safari\""), "\(users.stdout)")
 
@@ -174,13 +174,13 @@ struct PhoneAppServingTests {
         #expect((refusal.retryAfter ?? 0) >= 1)
         #expect(refusal.error == "too_many_requests")
 
-        let revoked = try store.server("revoke-token", "alice", "--device", "iPhone Safari")
+        let revoked = try await store.server("revoke-token", "alice", "--device", "iPhone Safari")
         revoked.expectSuccess()
         let (after, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: token, json: nil)
         #expect(after == 401, "revoke-token --device revokes the phone's token")
         let (others, _, _) = try await testRequest(.GET, server.url + "/v1/status", token: laptop, json: nil)
         #expect(others == 200, "and leaves the user's other tokens working")
-        let again = try store.server("revoke-token", "alice", "--device", "iPhone Safari")
+        let again = try await store.server("revoke-token", "alice", "--device", "iPhone Safari")
         #expect(again.status == 64, "\(again.stderr)")
     }
 
@@ -204,10 +204,10 @@ struct PhoneAppServingTests {
         let dir = try TemporaryDirectory("app-pair-refusals")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let unknown = try store.server("pair", "nobody")
+        let unknown = try await store.server("pair", "nobody")
         #expect(unknown.status == 64 && unknown.stderr.contains("nobody"), "\(unknown.stderr)")
         for ttl in ["0", "5s", "8d", "ten", "-1m"] {
-            let bad = try store.server("pair", "nobody", "--ttl", ttl)
+            let bad = try await store.server("pair", "nobody", "--ttl", ttl)
             #expect(bad.status == 64 && bad.stderr.contains("--ttl"), "\(ttl): \(bad.stderr)")
         }
     }

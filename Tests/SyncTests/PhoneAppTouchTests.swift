@@ -69,9 +69,9 @@ struct PhoneAppTouchTests {
         try await Setup.with(kind) { setup in
             let browser = setup.browser
             let odawara = try await setup.odawara()
-            try setup.cli("complete", "\(Self.shinjuku)", "2014-05").expectSuccess()
-            try setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
-            try setup.syncCLI()
+            try await setup.cli("complete", "\(Self.shinjuku)", "2014-05").expectSuccess()
+            try await setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
+            try await setup.syncCLI()
             try await setup.pair()
             try await browser.enableTouch()
 
@@ -97,8 +97,8 @@ struct PhoneAppTouchTests {
         try await Setup.with(kind) { setup in
             let browser = setup.browser
             let odawara = try await setup.odawara()
-            try setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
-            try setup.syncCLI()
+            try await setup.cli("memo", "\(odawara.id)", "新幹線ホーム").expectSuccess()
+            try await setup.syncCLI()
             try await setup.pair()
             try await browser.enableTouch()
 
@@ -106,8 +106,8 @@ struct PhoneAppTouchTests {
             try await setup.openStation(odawara.id, searching: "おだわら")
             let name = try await browser.text("station-name")
             #expect(try await browser.execute("return document.querySelector('[data-testid=station-memo]').value") as? String == "新幹線ホーム", "\(name)")
-            try setup.cli("memo", "\(odawara.id)", "CLI: 新幹線は8番線").expectSuccess()
-            try setup.syncCLI()
+            try await setup.cli("memo", "\(odawara.id)", "CLI: 新幹線は8番線").expectSuccess()
+            try await setup.syncCLI()
             try await setup.syncApp()
             try await browser.click("tab-station")
             let memoBox = try await browser.execute("return document.querySelector('[data-testid=station-memo]').value") as? String
@@ -122,8 +122,8 @@ struct PhoneAppTouchTests {
             try await browser.tap("station-save")
             try await browser.wait("the save's sentence") { try await browser.text("station-result") == "保存しました。" }
             try await setup.syncApp()
-            try setup.syncCLI()
-            let shown = try setup.cli("station", "show", "\(odawara.id)", "--json")
+            try await setup.syncCLI()
+            let shown = try await setup.cli("station", "show", "\(odawara.id)", "--json")
             shown.expectSuccess()
             let fields = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
             #expect(fields["memo"] as? String == "CLI: 新幹線は8番線", "the CLI's memo is kept: \(shown.stdout)")
@@ -177,8 +177,8 @@ struct PhoneAppTouchTests {
     }
 
     /// `oritsubushi nearby --at` for the station nearest a point.
-    func nearestByCLI(_ setup: Setup, _ lat: Double, _ lng: Double) throws -> Int {
-        let cli = try setup.cli("nearby", "--at", "\(lat),\(lng)", "--limit", "1", "--json")
+    func nearestByCLI(_ setup: Setup, _ lat: Double, _ lng: Double) async throws -> Int {
+        let cli = try await setup.cli("nearby", "--at", "\(lat),\(lng)", "--limit", "1", "--json")
         cli.expectSuccess()
         let first = cli.stdout.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         return try #require(first?["station"] as? Int, "nearby: \(cli.stdout)")

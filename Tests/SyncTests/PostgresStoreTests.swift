@@ -65,8 +65,8 @@ struct PostgresStoreTests {
         defer { dir.remove() }
         let store = try await CommandLineStore.make(.postgres, in: dir)
         let database = try #require(store.database)
-        let token = try store.addUser("alice")
-        let servers = [try store.serve(), try store.serve()]
+        let token = try await store.addUser("alice")
+        let servers = [try await store.serve(), try await store.serve()]
         defer { servers.forEach { $0.terminate() } }
         let versions = (0..<2).map { Wire.edit(1, year: 2000 + $0) }
         let bodies = try versions.map { try Wire.push([$0]) }

@@ -88,7 +88,7 @@ struct PostgresTLSTests {
 
     @Test("a bad sslmode, sslrootcert, sslcert or sslkey is refused before anything connects or listens: one sentence, its exit status",
           arguments: 0..<refusals.count)
-    func refusesBadValues(_ index: Int) throws {
+    func refusesBadValues(_ index: Int) async throws {
         let dir = try TemporaryDirectory("pg-tls-refusals")
         defer { dir.remove() }
         try "not a certificate\n".write(toFile: dir.sub("not-pem.crt"), atomically: true, encoding: .utf8)
@@ -99,7 +99,7 @@ struct PostgresTLSTests {
         for command in [["server", "serve", "--port", "0"], ["server", "users"]] {
             // Port 9 (discard) has no server: a URL that got past the check would wait out the
             // 10-s deadline and exit 69 instead.
-            let result = try CLI.run(command + ["--store", url], environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "10"])
+            let result = try await CLI.run(command + ["--store", url], environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "10"])
             Self.expectRefusal(result, status, words.replacingOccurrences(of: "DIR", with: dir.path), command)
         }
     }
@@ -142,7 +142,7 @@ struct PostgresTLSTests {
     func connects(_ index: Int) async throws {
         let (user, host, query, encrypted) = Self.connections[index]
         let (database, url) = try await Self.store(user, host, query)
-        let server = try ServerProcess(storeArguments: ["--store", url])
+        let server = try await ServerProcess(storeArguments: ["--store", url])
         defer { server.terminate() }
         // A request first, so that the pool holds a session now: it closes one idle for a minute,
         // which a test starved of CPU by the whole suite may let pass, so it is asked again then.
@@ -160,7 +160,7 @@ struct PostgresTLSTests {
         let session = "\(user) \(encrypted) " + (query.contains("sslcert") ? "/CN=\(user)" : "-")
         #expect(!sessions.isEmpty, "serve holds no session on \(database.name)")
         #expect(sessions.allSatisfy { $0 == session }, "\(url): \(sessions)")
-        #expect(server.stop() == 0)
+        await #expect(server.stop() == 0)
         await database.drop()
     }
 
@@ -182,7 +182,7 @@ struct PostgresTLSTests {
         for command in [["server", "serve", "--port", "0"], ["server", "users"]] {
             let started = Date()
             // The suite's long deadline: the refusal must not wait for it (the pool would retry).
-            let result = try CLI.run(command + ["--store", url], environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "120"])
+            let result = try await CLI.run(command + ["--store", url], environment: ["ORITSUBUSHI_PG_START_TIMEOUT": "120"])
             Self.expectRefusal(result, 69, words, command)
             #expect(Date().timeIntervalSince(started) < 60, "\(command) took \(Date().timeIntervalSince(started)) s")
         }

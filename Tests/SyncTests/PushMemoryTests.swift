@@ -41,9 +41,9 @@ struct PushMemoryTests {
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
         var tokens: [String] = []
-        for n in 0..<8 { tokens.append(try store.addUser("user\(n)")) }
-        let bystander = try store.addUser("bystander")
-        let server = try store.serve()
+        for n in 0..<8 { tokens.append(try await store.addUser("user\(n)")) }
+        let bystander = try await store.addUser("bystander")
+        let server = try await store.serve()
         defer { server.terminate() }
         // 15,500 edits of about 4,030 bytes decoded: 62.5 MB, under 64 MiB (67.1 MB).
         let edits = 15_500

@@ -10,7 +10,7 @@ struct RepairCommandTests {
     static let spellings: [[String]] = [["repair"], ["verify", "--repair"]]
 
     @Test("both spellings repair alike", arguments: [[String](), ["--json"]])
-    func sameRepair(_ extra: [String]) throws {
+    func sameRepair(_ extra: [String]) async throws {
         let dir = try TemporaryDirectory("repair-alias")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
@@ -21,7 +21,7 @@ struct RepairCommandTests {
         for spelling in Self.spellings {
             try? FileManager.default.removeItem(atPath: replicas.a)
             try FileManager.default.copyItem(atPath: pristine, toPath: replicas.a)
-            results.append(try CLI.run(spelling + ["--from", replicas.b, "--ledger", replicas.a] + extra,
+            results.append(try await CLI.run(spelling + ["--from", replicas.b, "--ledger", replicas.a] + extra,
                                        environment: RepairTests.now))
         }
         results[0].expectSuccess()
@@ -29,8 +29,8 @@ struct RepairCommandTests {
         #expect(results[1].status == results[0].status)
         #expect(results[1].stdout == results[0].stdout)
         // Run again on the repaired ledger: nothing to repair, for both.
-        let again = try Self.spellings.map {
-            try CLI.run($0 + ["--from", replicas.b, "--ledger", replicas.a] + extra, environment: RepairTests.now)
+        let again = try await Self.spellings.asyncMap {
+            try await CLI.run($0 + ["--from", replicas.b, "--ledger", replicas.a] + extra, environment: RepairTests.now)
         }
         #expect(again[0].status == 0 && again[1].status == 0)
         #expect(again[0].stdout == (extra.isEmpty ? "ok: nothing to repair\n" : "{\"ok\":true,\"repaired\":false}\n"))
@@ -47,13 +47,13 @@ struct RepairCommandTests {
     ]
 
     @Test("both spellings refuse the same arguments with the same exit code", arguments: refusals)
-    func sameRefusals(_ arguments: [String], _ status: Int32) throws {
+    func sameRefusals(_ arguments: [String], _ status: Int32) async throws {
         let dir = try TemporaryDirectory("repair-alias-usage")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let resolved = arguments.map { ["A": replicas.a, "B": replicas.b, "MISSING": dir.sub("missing")][$0] ?? $0 }
-        let results = try Self.spellings.map {
-            try CLI.run($0 + resolved + ["--ledger", replicas.a], environment: RepairTests.now)
+        let results = try await Self.spellings.asyncMap {
+            try await CLI.run($0 + resolved + ["--ledger", replicas.a], environment: RepairTests.now)
         }
         for (spelling, result) in zip(Self.spellings, results) {
             #expect(result.status == status, "\(spelling) \(arguments): \(result.stderr)")

@@ -26,23 +26,23 @@ struct RepairTests {
     static let now = ["ORITSUBUSHI_NOW": "1795000000"]
 
     @Test("repair from a healthy replica's directory", arguments: Damage.allCases)
-    func repairFromDirectory(damage: Damage) throws {
+    func repairFromDirectory(damage: Damage) async throws {
         let dir = try TemporaryDirectory("repair-\(damage.rawValue)")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let segment = try replicas.damage(damage)
         let originals = try directorySnapshot(replicas.a + "/segments")
 
-        let broken = try CLI.run(["verify", "--ledger", replicas.a], environment: Self.now)
+        let broken = try await CLI.run(["verify", "--ledger", replicas.a], environment: Self.now)
         #expect(broken.status == 65)
         #expect(broken.stderr.contains(SegmentInfo.fileName(segment)), "\(broken.stderr)")
 
-        let repaired = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        let repaired = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         repaired.expectSuccess()
         #expect(repaired.stdout.contains("moved \(SegmentInfo.fileName(segment)) aside to quarantine/"), "\(repaired.stdout)")
         #expect(repaired.stdout.contains("re-fetched "))
         #expect(repaired.stdout.contains("repaired: "))
-        try replicas.expectRepaired(keptBelow: segment, originals: originals)
+        try await replicas.expectRepaired(keptBelow: segment, originals: originals)
     }
 
     @Test("repair from the sync server; wrong token 77, unreachable server 69")
@@ -52,8 +52,8 @@ struct RepairTests {
         let replicas = try Replicas.make(in: dir)
         // A served child process: the blocking client below must not share threads with it.
         let store = try await CommandLineStore.make(.files, in: dir)
-        let token = try store.addUser("alice")
-        let server = try store.serve()
+        let token = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
         do {
             let b = try Ledger.open(directory: replicas.b, clock: DeviceClock())
@@ -64,12 +64,12 @@ struct RepairTests {
         let originals = try directorySnapshot(replicas.a + "/segments")
         let before = try directorySnapshot(replicas.a)
 
-        let refused = try CLI.run(["verify", "--repair", "--server", server.url, "--token", "ots_wrong", "--ledger", replicas.a],
+        let refused = try await CLI.run(["verify", "--repair", "--server", server.url, "--token", "ots_wrong", "--ledger", replicas.a],
                                   environment: Self.now)
         #expect(refused.status == 77, "\(refused.stderr)")
         #expect(try directorySnapshot(replicas.a) == before)
 
-        let repaired = try CLI.run(["verify", "--repair", "--server", server.url, "--json", "--ledger", replicas.a],
+        let repaired = try await CLI.run(["verify", "--repair", "--server", server.url, "--json", "--ledger", replicas.a],
                                    environment: Self.now.merging(["ORITSUBUSHI_TOKEN": token]) { $1 })
         repaired.expectSuccess()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(repaired.stdout.utf8)) as? [String: Any])
@@ -78,27 +78,27 @@ struct RepairTests {
         #expect((object["recovered_events"] as? Int ?? 0) > 0)
         #expect((object["moved"] as? [String])?.contains(SegmentInfo.fileName(segment)) == true)
         #expect(object["source"] as? String == server.url)
-        try replicas.expectRepaired(keptBelow: segment, originals: originals)
-        #expect(server.stop() == 0)
+        try await replicas.expectRepaired(keptBelow: segment, originals: originals)
+        await #expect(server.stop() == 0)
 
         // The server is gone now: unreachable, and nothing changes (segment 2 is still the
         // original, sealed one).
         try replicas.damage(.middleFrame, segment: 2)
         let unchanged = try directorySnapshot(replicas.a)
-        let unreachable = try CLI.run(["verify", "--repair", "--server", server.url, "--token", token, "--ledger", replicas.a],
+        let unreachable = try await CLI.run(["verify", "--repair", "--server", server.url, "--token", token, "--ledger", replicas.a],
                                       environment: Self.now)
         #expect(unreachable.status == 69, "\(unreachable.stderr)")
         #expect(try directorySnapshot(replicas.a) == unchanged)
     }
 
     @Test("a source without the damaged segment's events: exit 65, nothing changes")
-    func sourceLacksEvents() throws {
+    func sourceLacksEvents() async throws {
         let dir = try TemporaryDirectory("repair-lacking")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir, unsyncedSegments: true)
         let segment = try replicas.damage(.middleFrame, segment: replicas.firstUnsyncedSegment!)
         let before = try directorySnapshot(replicas.a)
-        let refused = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        let refused = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("cannot repair: \(SegmentInfo.fileName(segment)) held device"), "\(refused.stderr)")
         #expect(refused.stderr.contains("which the source does not have"))
@@ -110,30 +110,30 @@ struct RepairTests {
     /// the device issued its seq again. Now it is damage, and a source without the event cannot
     /// repair it, since the watermark says the device issued it.
     @Test("the newest segment's last frame damaged, the source without it: exit 65, nothing changes")
-    func newestLastFrameNotInTheSource() throws {
+    func newestLastFrameNotInTheSource() async throws {
         let dir = try TemporaryDirectory("repair-newest-last")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir, unsyncedSegments: true)
         let segment = try replicas.damage(.newestLastFrame)
         let before = try directorySnapshot(replicas.a)
-        let status = try CLI.run(["status", "--ledger", replicas.a], environment: Self.now)
+        let status = try await CLI.run(["status", "--ledger", replicas.a], environment: Self.now)
         #expect(status.status == 65, "\(status.stderr)")
         #expect(status.stderr.contains(SegmentInfo.fileName(segment)), "\(status.stderr)")
-        let edit = try CLI.run(["memo", "120004", "after the damage", "--ledger", replicas.a], environment: Self.now)
+        let edit = try await CLI.run(["memo", "120004", "after the damage", "--ledger", replicas.a], environment: Self.now)
         #expect(edit.status == 65, "no edit may follow the damage: \(edit.stderr)")
-        let refused = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        let refused = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains("which the source does not have"), "\(refused.stderr)")
         #expect(try directorySnapshot(replicas.a) == before)
     }
 
     @Test("nothing damaged: exit 0 and nothing changes; bad arguments 64, no ledger 66, locked 75")
-    func nothingToRepair() throws {
+    func nothingToRepair() async throws {
         let dir = try TemporaryDirectory("repair-none")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
         let before = try directorySnapshot(replicas.a)
-        let ok = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
+        let ok = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a], environment: Self.now)
         ok.expectSuccess()
         #expect(ok.stdout == "ok: nothing to repair\n")
         #expect(try directorySnapshot(replicas.a) == before)
@@ -145,20 +145,20 @@ struct RepairTests {
             ["verify", "--repair", "--from", replicas.a],
         ]
         for arguments in usages {
-            #expect(try CLI.run(arguments + ["--ledger", replicas.a], environment: Self.now).status == 64, "\(arguments)")
+            #expect(try await CLI.run(arguments + ["--ledger", replicas.a], environment: Self.now).status == 64, "\(arguments)")
         }
-        #expect(try CLI.run(["verify", "--repair", "--from", dir.sub("missing"), "--ledger", replicas.a], environment: Self.now).status == 66)
-        #expect(try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", dir.sub("missing")], environment: Self.now).status == 66)
+        #expect(try await CLI.run(["verify", "--repair", "--from", dir.sub("missing"), "--ledger", replicas.a], environment: Self.now).status == 66)
+        #expect(try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", dir.sub("missing")], environment: Self.now).status == 66)
         // Another program holds the ledger: 75.
         let holder = try Ledger.open(directory: replicas.a, clock: DeviceClock())
-        let locked = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a, "--wait", "0"], environment: Self.now)
+        let locked = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", replicas.a, "--wait", "0"], environment: Self.now)
         holder.close()
         #expect(locked.status == 75, "\(locked.stderr)")
         #expect(try directorySnapshot(replicas.a) == before)
     }
 
     @Test("a repair interrupted at any file-system step is finished by running it again")
-    func interruptedRepair() throws {
+    func interruptedRepair() async throws {
         let dir = try TemporaryDirectory("repair-interrupted")
         defer { dir.remove() }
         let replicas = try Replicas.make(in: dir)
@@ -183,12 +183,12 @@ struct RepairTests {
             }
             // A failure the ledger absorbs (a best-effort checkpoint) does not interrupt the repair.
             completed = !failing.triggered
-            let rerun = try CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", copy], environment: Self.now)
+            let rerun = try await CLI.run(["verify", "--repair", "--from", replicas.b, "--ledger", copy], environment: Self.now)
             rerun.expectSuccess()
             // Interrupted at its very last step (the marker's directory fsync), a repair is done.
             #expect(interrupted || rerun.stdout == "ok: nothing to repair\n", "step \(step): \(rerun.stdout)")
             if interrupted { interruptions += 1 }
-            try CLI.run(["verify", "--ledger", copy], environment: Self.now).expectSuccess()
+            try await CLI.run(["verify", "--ledger", copy], environment: Self.now).expectSuccess()
             try replicas.expectEvents(in: copy)
             try replicas.expectQuarantineHolds(segment, in: copy)
             try FileManager.default.removeItem(atPath: copy)
@@ -285,8 +285,8 @@ struct Replicas {
     /// byte-identical, the quarantine holds the damaged originals, the projection equals a fresh
     /// rebuild and A's export equals B's.
     func expectRepaired(keptBelow segment: UInt32, originals: [String: Data],
-                        sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try CLI.run(["verify", "--ledger", a], environment: RepairTests.now).expectSuccess(sourceLocation: sourceLocation)
+                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await CLI.run(["verify", "--ledger", a], environment: RepairTests.now).expectSuccess(sourceLocation: sourceLocation)
         try expectEvents(in: a, sourceLocation: sourceLocation)
         for number in 1..<segment {
             let now = try Data(contentsOf: URL(fileURLWithPath: path(number)))
@@ -298,12 +298,12 @@ struct Replicas {
                     "quarantined \(name)", sourceLocation: sourceLocation)
         }
         // The projection the repair rebuilt equals a fresh rebuild, and A's completions equal B's.
-        let jsonl = try CLI.run(["export", "--format", "jsonl", "--ledger", a], environment: RepairTests.now)
-        let export = try CLI.run(["export", "--format", "tsv", "--ledger", a], environment: RepairTests.now)
-        try CLI.run(["rebuild", "--ledger", a], environment: RepairTests.now).expectSuccess(sourceLocation: sourceLocation)
-        #expect(try CLI.run(["export", "--format", "jsonl", "--ledger", a], environment: RepairTests.now).stdout == jsonl.stdout,
+        let jsonl = try await CLI.run(["export", "--format", "jsonl", "--ledger", a], environment: RepairTests.now)
+        let export = try await CLI.run(["export", "--format", "tsv", "--ledger", a], environment: RepairTests.now)
+        try await CLI.run(["rebuild", "--ledger", a], environment: RepairTests.now).expectSuccess(sourceLocation: sourceLocation)
+        #expect(try await CLI.run(["export", "--format", "jsonl", "--ledger", a], environment: RepairTests.now).stdout == jsonl.stdout,
                 sourceLocation: sourceLocation)
-        #expect(export.stdout == (try CLI.run(["export", "--format", "tsv", "--ledger", b], environment: RepairTests.now)).stdout,
+        #expect(export.stdout == (try await CLI.run(["export", "--format", "tsv", "--ledger", b], environment: RepairTests.now)).stdout,
                 sourceLocation: sourceLocation)
     }
 

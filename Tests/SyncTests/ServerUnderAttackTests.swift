@@ -23,9 +23,9 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-trickle")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let token = try store.addUser("alice")
+        let token = try await store.addUser("alice")
         let slots = 8
-        let server = try store.serve(["server", "serve", "--max-connections", "\(slots)"])
+        let server = try await store.serve(["server", "serve", "--max-connections", "\(slots)"])
         defer { server.terminate() }
 
         // Every slot: a head announcing 1030 bytes, then a byte a second (the idle timeout, 30 s,
@@ -72,8 +72,8 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-pair-burst")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        _ = try store.addUser("alice")
-        let server = try store.serve()
+        _ = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
         let statuses = try await Self.burst(40, to: [server.url])
         #expect(statuses.filter { $0 == 401 }.count <= 5, "evaluated: \(statuses)")
@@ -88,10 +88,10 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-pair-instances")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(.postgres, in: dir)
-        _ = try store.addUser("alice")
-        let first = try store.serve()
+        _ = try await store.addUser("alice")
+        let first = try await store.serve()
         defer { first.terminate() }
-        let second = try store.serve()
+        let second = try await store.serve()
         defer { second.terminate() }
         let statuses = try await Self.burst(40, to: [first.url, second.url])
         #expect(statuses.filter { $0 == 401 }.count <= 5, "evaluated: \(statuses)")
@@ -103,10 +103,10 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-pair-names")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        _ = try store.addUser("alice")
-        let server = try store.serve()
+        _ = try await store.addUser("alice")
+        let server = try await store.serve()
         defer { server.terminate() }
-        let printed = try store.server("pair", "alice", "--url", server.url)
+        let printed = try await store.server("pair", "alice", "--url", server.url)
         printed.expectSuccess()
         let code = try #require(printed.stdout.firstMatch(of: /[0-9A-Z]{4}-[0-9A-Z]{4}/).map { String($0.output) })
         let (paired, _, _) = try await testRequest(.POST, server.url + "/v1/pair", token: nil, json: try Self.pairBody(code))
@@ -128,8 +128,8 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-amplification")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let token = try store.addUser("alice")
-        let server = try store.serve(["server", "serve", "--max-decoded-bytes", "\(4 << 20)"])
+        let token = try await store.addUser("alice")
+        let server = try await store.serve(["server", "serve", "--max-decoded-bytes", "\(4 << 20)"])
         defer { server.terminate() }
         // 2,000 edits with 4,000-byte memos of "a": about 8 MB of records in a body of a few KB.
         let device = DeviceID(rawValue: 0x7777_0000_0000_0001)
@@ -158,7 +158,7 @@ struct ServerUnderAttackTests {
         let dir = try TemporaryDirectory("attack-http")
         defer { dir.remove() }
         let store = try await CommandLineStore.make(kind, in: dir)
-        let server = try store.serve()
+        let server = try await store.serve()
         defer { server.terminate() }
         let css = server.url + "/app/app.css"
         let (plain, plainHeaders, plainBody) = try await testRequest(.GET, css, token: nil, json: nil, headers: [("Accept-Encoding", "identity")])

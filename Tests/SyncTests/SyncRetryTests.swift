@@ -17,29 +17,23 @@ struct SyncRetryTests {
         let server: ServerProcess
 
         func ledger(_ name: String) async throws -> (ledger: String, token: String) {
-            let dir = dir
-            return try await offCooperativePool {
-                // On a thread of its own: #expect needs the test's task, so failures throw.
-                func run(_ arguments: [String]) throws -> CLI.Result {
-                    let result = try CLI.run(arguments, environment: [:])
-                    guard result.status == 0 else { throw RawConnection.Failure(description: "\(arguments): exit \(result.status): \(result.stderr)") }
-                    return result
-                }
-                let added = try run(["server", "add-user", name, "--data", dir.sub("server")])
-                let token = added.stdout.split(separator: "\n").last.map(String.init) ?? ""
-                let ledger = dir.sub(name)
-                _ = try run(["init", "--ledger", ledger])
-                for station in ["202758", "120004", "300260"] {
-                    _ = try run(["complete", station, "2024-05-03", "--ledger", ledger])
-                }
-                return (ledger, token)
+            func run(_ arguments: [String]) async throws -> CLI.Result {
+                let result = try await CLI.run(arguments, environment: [:])
+                result.expectSuccess()
+                return result
             }
+            let added = try await run(["server", "add-user", name, "--data", dir.sub("server")])
+            let token = added.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            let ledger = dir.sub(name)
+            _ = try await run(["init", "--ledger", ledger])
+            for station in ["202758", "120004", "300260"] {
+                _ = try await run(["complete", station, "2024-05-03", "--ledger", ledger])
+            }
+            return (ledger, token)
         }
 
         func sync(_ ledger: String, token: String, via url: String) async throws -> CLI.Result {
-            try await offCooperativePool {
-                try CLI.run(["sync", "--ledger", ledger, "--server", url, "--token", token, "--verbose"], environment: [:])
-            }
+            try await CLI.run(["sync", "--ledger", ledger, "--server", url, "--token", token, "--verbose"], environment: [:])
         }
     }
 
@@ -51,7 +45,7 @@ struct SyncRetryTests {
     func retriesAreTruthful() async throws {
         let dir = try TemporaryDirectory("sync-retry")
         defer { dir.remove() }
-        let server = try ServerProcess(data: dir.sub("server"))
+        let server = try await ServerProcess(data: dir.sub("server"))
         defer { server.terminate() }
         let setup = Setup(dir: dir, server: server)
 
@@ -96,7 +90,7 @@ struct SyncRetryTests {
     func twoClosesInARow() async throws {
         let dir = try TemporaryDirectory("sync-retry-twice")
         defer { dir.remove() }
-        let server = try ServerProcess(data: dir.sub("server"))
+        let server = try await ServerProcess(data: dir.sub("server"))
         defer { server.terminate() }
         let setup = Setup(dir: dir, server: server)
         let proxy = try ScriptedProxy(target: server.port, closeAtOnce: 2)

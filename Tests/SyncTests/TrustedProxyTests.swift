@@ -29,10 +29,10 @@ struct TrustedProxyTests {
     }
 
     @Test("--trusted-proxy takes an IP address, nothing else (exit 64)", arguments: ["proxy.example.org", "127.0.0.1/8", "", "1.2.3"])
-    func refusesNonAddresses(_ text: String) throws {
+    func refusesNonAddresses(_ text: String) async throws {
         let dir = try TemporaryDirectory("trusted-proxy-bad")
         defer { dir.remove() }
-        let result = try CLI.run(["server", "serve", "--data", dir.sub("data"), "--port", "0", "--trusted-proxy", text], environment: [:])
+        let result = try await CLI.run(["server", "serve", "--data", dir.sub("data"), "--port", "0", "--trusted-proxy", text], environment: [:])
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("--trusted-proxy '\(text)' is not an IP address"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.sub("data")), "nothing was made")
@@ -44,8 +44,8 @@ struct TrustedProxyTests {
         let dir = try TemporaryDirectory("trusted-proxy")
         defer { dir.remove() }
         let data = dir.sub("data")
-        _ = try CommandLineStore.token(try CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
-        let server = try ServerProcess(storeArguments: ["--data", data],
+        _ = try CommandLineStore.token(try await CLI.run(["server", "add-user", "alice", "--data", data], environment: [:]))
+        let server = try await ServerProcess(storeArguments: ["--data", data],
                                        command: ["server", "serve"] + (trusted ? ["--trusted-proxy", "127.0.0.1"] : []))
         defer { server.terminate() }
         let url = server.url + "/v1/pair"

@@ -54,25 +54,25 @@ struct WatermarkDamageServerTests {
     }
 
     /// One request over a fresh connection; the status code of the answer.
-    static func status(port: Int, _ path: String, token: String, body: String) throws -> Int? {
+    static func status(port: Int, _ path: String, token: String, body: String) async throws -> Int? {
         let connection = try RawConnection(port: port)
         defer { connection.close() }
         try connection.send("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
-        let answer = connection.readUntilClose(seconds: 30).text
+        let answer = await connection.readUntilClose(seconds: 30).text
         return answer.firstMatch(of: /^HTTP\/1\.1 (\d{3})/).flatMap { Int($0.1) }
     }
 
     @Test("a cut tail with a lost, short, flipped or stale watermark: verify exits 65 naming it; serve answers 503 and cuts nothing",
           arguments: Fault.allCases)
-    func cutTailWithWatermarkFault(_ fault: Fault) throws {
+    func cutTailWithWatermarkFault(_ fault: Fault) async throws {
         let dir = try TemporaryDirectory("files-two-faults")
         defer { dir.remove() }
         let data = dir.sub("data")
-        let token = try CLI.addUser("carol", data: data)
+        let token = try await CLI.addUser("carol", data: data)
         // As an operator's store is: one `serve` made its device claims directory, so a later
         // start opens no ledger (a store without it claims every ledger's devices at start).
-        let first = try ServerProcess(data: data)
-        _ = first.stop()
+        let first = try await ServerProcess(data: data)
+        _ = await first.stop()
         first.terminate()
         let (segment, stale) = try Self.storedLedger(in: data, dir: dir)
         let watermark = segment + ".durable"
@@ -82,17 +82,17 @@ struct WatermarkDamageServerTests {
         let segments = Path.parent(of: segment)
         let before = try directorySnapshot(segments)
 
-        let verify = try CLI.run("server", "verify", "--data", data)
+        let verify = try await CLI.run("server", "verify", "--data", data)
         #expect(verify.status == 65, "\(fault): exit \(verify.status): \(verify.stdout) \(verify.stderr)")
         #expect(verify.stderr.contains(watermark), "\(fault): \(verify.stderr)")
         #expect(verify.stderr.split(separator: "\n").count == 1, "one sentence: \(verify.stderr)")
 
-        let server = try ServerProcess(data: data)
+        let server = try await ServerProcess(data: data)
         defer { server.terminate() }
-        let pull = try Self.status(port: server.port, "/v1/pull", token: token, body: #"{"have":{},"have_digests":{}}"#)
-        let push = try Self.status(port: server.port, "/v1/push", token: token, body: #"{"records":[]}"#)
+        let pull = try await Self.status(port: server.port, "/v1/pull", token: token, body: #"{"have":{},"have_digests":{}}"#)
+        let push = try await Self.status(port: server.port, "/v1/push", token: token, body: #"{"records":[]}"#)
         let log = server.log
-        _ = server.stop()
+        _ = await server.stop()
         #expect(pull == 503 && push == 503, "\(fault): pull \(pull.map(String.init) ?? "-"), push \(push.map(String.init) ?? "-")")
         #expect(log.contains("error") && log.contains("stored ledger damaged") && log.contains(watermark), "\(fault): \(log)")
         let after = try directorySnapshot(segments)

@@ -67,7 +67,48 @@ package struct CLIRunner: Sendable {
         try launch(executable: "/bin/sh", arguments: ["-c", script, Self.executable], extra: extra, stdin: nil)
     }
 
+    /// The same, awaited: the child's exit resumes the caller (`Process.terminationHandler`), so
+    /// an async test never holds one of Swift's cooperative threads while a command runs.
+    @discardableResult
+    package func run(_ arguments: String..., stdin: String? = nil) async throws -> Result {
+        try await run(arguments, stdin: stdin)
+    }
+
+    @discardableResult
+    package func run(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) async throws -> Result {
+        let (process, output) = try prepare(executable: Self.executable, arguments: arguments, extra: extra)
+        try await ChildProcess.run(process, stdin: stdin)
+        return Self.result(process, output)
+    }
+
+    @discardableResult
+    package func runShell(_ script: String, environment extra: [String: String] = [:]) async throws -> Result {
+        let (process, output) = try prepare(executable: "/bin/sh", arguments: ["-c", script, Self.executable], extra: extra)
+        try await ChildProcess.run(process, stdin: nil)
+        return Self.result(process, output)
+    }
+
     private func launch(executable: String, arguments: [String], extra: [String: String], stdin: String?) throws -> Result {
+        let (process, output) = try prepare(executable: executable, arguments: arguments, extra: extra)
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        return Self.result(process, output)
+    }
+
+    private static func result(_ process: Process, _ output: OutputFiles) -> Result {
+        Result(status: process.terminationStatus,
+               stdout: String(decoding: output.stdout, as: UTF8.self),
+               stderr: String(decoding: output.stderr, as: UTF8.self))
+    }
+
+    /// The child, its environment and its output files, not yet started.
+    private func prepare(executable: String, arguments: [String], extra: [String: String]) throws -> (Process, OutputFiles) {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -89,16 +130,6 @@ package struct CLIRunner: Sendable {
 
         let output = try OutputFiles(prefix: "oritsubushi-cli")
         output.attach(to: process)
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: output.stdout, as: UTF8.self),
-                      stderr: String(decoding: output.stderr, as: UTF8.self))
+        return (process, output)
     }
 }

@@ -28,13 +28,13 @@ struct CommandLineStore: Sendable {
     }
 
     /// `oritsubushi server SUBCOMMAND ARGUMENTS… <store>`.
-    func server(_ arguments: String...) throws -> CLI.Result {
-        try CLI.run(["server"] + arguments + self.arguments, environment: [:])
+    func server(_ arguments: String...) async throws -> CLI.Result {
+        try await CLI.run(["server"] + arguments + self.arguments, environment: [:])
     }
 
     /// `server add-user NAME`: the new token (the last line of its output).
-    func addUser(_ name: String) throws -> String {
-        try Self.token(try server("add-user", name))
+    func addUser(_ name: String) async throws -> String {
+        try Self.token(try await server("add-user", name))
     }
 
     /// `server add-user` / `add-token`: the token alone on the last line.
@@ -45,7 +45,7 @@ struct CommandLineStore: Sendable {
         return token
     }
 
-    func serve(_ command: [String] = ["server", "serve"]) throws -> ServerProcess {
-        try ServerProcess(storeArguments: arguments, command: command)
+    func serve(_ command: [String] = ["server", "serve"]) async throws -> ServerProcess {
+        try await ServerProcess(storeArguments: arguments, command: command)
     }
 }

@@ -47,6 +47,25 @@ final class RawConnection {
         return (false, String(decoding: received, as: UTF8.self))
     }
 
+    /// The same, awaited: reads without blocking and sleeps 20 ms (`Task.sleep`) between looks,
+    /// so that an async test holds no cooperative thread while the server takes its time.
+    func waitForClose(seconds: Double) async -> Bool {
+        await readUntilClose(seconds: seconds).closed
+    }
+
+    func readUntilClose(seconds: Double) async -> (closed: Bool, text: String) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 { received += buffer[0..<n]; continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return (true, String(decoding: received, as: UTF8.self)) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return (false, String(decoding: received, as: UTF8.self))
+    }
+
     /// Whether the server has closed the connection, looking once without waiting (what
     /// arrived is dropped).
     func isClosed() -> Bool {

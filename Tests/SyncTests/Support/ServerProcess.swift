@@ -1,4 +1,5 @@
 import Foundation
+import LedgerTestSupport
 import Testing
 
 /// `oritsubushi server serve --port 0` in a child process, as an operator starts it; the bound
@@ -13,12 +14,12 @@ final class ServerProcess {
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// The files store in `data`.
-    convenience init(data: String, command: [String] = ["server", "serve"]) throws {
-        try self.init(storeArguments: ["--data", data], command: command)
+    convenience init(data: String, command: [String] = ["server", "serve"]) async throws {
+        try await self.init(storeArguments: ["--data", data], command: command)
     }
 
     /// Any store, named as the command line names it (`--data DIR` or `--store URL`).
-    init(storeArguments: [String], command: [String] = ["server", "serve"], environment: [String: String] = [:]) throws {
+    init(storeArguments: [String], command: [String] = ["server", "serve"], environment: [String: String] = [:]) async throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: CLI.executable)
@@ -29,14 +30,14 @@ final class ServerProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
-        // Wait (bounded) for the "listening" line that names the port.
+        // Wait (bounded) for the "listening" line that names the port, sleeping between looks.
         for _ in 0..<1200 {
             if let match = log.firstMatch(of: /port=(\d+)[^\n]*\] listening/), let p = Int(match.1), p > 0 {
                 port = p
                 return
             }
             if !process.isRunning { break }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         let text = log
         terminate()
@@ -50,21 +51,23 @@ final class ServerProcess {
 
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
-    /// SIGTERM, then the exit status.
-    func stop() -> Int32 {
+    /// SIGTERM, then the exit status, awaited.
+    func stop() async -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        _ = await ChildProcess.exit(of: process, within: .seconds(60))
         return process.terminationStatus
     }
 
-    /// SIGKILL: the crash an instance meets when its machine goes away.
-    func kill() {
+    /// SIGKILL: the crash an instance meets when its machine goes away; awaited.
+    func kill() async {
         if process.isRunning {
             Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = await ChildProcess.exit(of: process, within: .seconds(60))
         }
     }
 
+    /// SIGTERM and the exit, for a `defer` (which cannot await): the wait is for a process
+    /// already told to stop, which a graceful shutdown ends within a second.
     func terminate() {
         if process.isRunning {
             process.terminate()
