@@ -5,10 +5,10 @@ import Testing
 /// Every screen of the phone app, opened and used once in phone-sized headless Chromium against
 /// the built server on both stores, with the console read at the end: 地図 (its three filters),
 /// 現在地 (a fix at 小田原), 検索, 駅 with its date picker and 保存, 統計 down to a station, and
-/// 同期 with both exports. An exception or `console.error` anywhere fails the test.
+/// 同期 with its storage line and both exports. An exception or `console.error` anywhere fails the test.
 @Suite("Every screen of the phone app, without a console error", .serialized)
 struct PhoneAppScreensTests {
-    @Test("地図, 現在地, 検索, 駅 and its date picker, 統計, 同期 and both exports", arguments: StoreKind.allCases)
+    @Test("地図, 現在地, 検索, 駅 and its date picker, 統計, 同期 with its storage line and both exports", arguments: StoreKind.allCases)
     func everyScreen(kind: StoreKind) async throws {
         try await PhoneAppBrowserTests.Setup.with(kind) { setup in
             let browser = setup.browser
@@ -51,6 +51,9 @@ struct PhoneAppScreensTests {
             try await browser.click("stats-back")
 
             try await browser.click("tab-sync")
+            try await browser.wait("the storage line on 同期") { try await browser.text("storage-state").contains("使用") }
+            let storage = try await browser.text("storage-state")
+            #expect(storage.hasPrefix("保護されています") || storage.hasPrefix("保護されていません"), "\(storage)")
             try await browser.click("export-jsonl")
             try await browser.click("export-tsv")
             try await setup.syncApp()

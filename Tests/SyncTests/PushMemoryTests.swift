@@ -8,7 +8,7 @@ import Testing
 /// What eight maximal pushes at once cost the server (RELIABILITY.md, "The server's second
 /// hardening round"): each frames body decodes to just under `--max-decoded-bytes` (64 MiB by
 /// default), so each is admitted; the server's peak resident memory stays within the documented
-/// bound, and another user's request is answered meanwhile.
+/// bound, and another user's request is answered while they run, not after them.
 @Suite("Eight maximal pushes at once")
 struct PushMemoryTests {
     /// The documented bound on the server's peak resident memory while eight pushes of 64 MiB
@@ -34,7 +34,7 @@ struct PushMemoryTests {
         return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 << 10 }
     }
 
-    @Test("eight pushes decoding to just under 64 MiB each: all stored, peak memory within the bound, another user answered",
+    @Test("eight pushes decoding to just under 64 MiB each: all stored, peak memory within the bound, another user answered meanwhile",
           arguments: StoreKind.allCases)
     func eightAtOnce(kind: StoreKind) async throws {
         let dir = try TemporaryDirectory("push-memory")
@@ -53,25 +53,30 @@ struct PushMemoryTests {
         let atRest = try #require(Self.memory("VmRSS", of: pid))
         let url = server.url
 
+        let started = ContinuousClock.now
         async let statuses = withThrowingTaskGroup(of: Int.self) { group in
             for (token, body) in zip(tokens, bodies) {
                 group.addTask {
                     try await testRequest(.POST, url + "/v1/push", token: token, json: body, contentType: FramesBody.mediaType).0
                 }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await group.reduce(into: [Int]()) { $0.append($1) }
+            return (statuses, ContinuousClock.now)
         }
         try await Task.sleep(for: .milliseconds(300))
         let asked = ContinuousClock.now
         let (answered, _, _) = try await testRequest(.GET, url + "/v1/status", token: bystander, json: nil)
-        let waited = ContinuousClock.now - asked
-        let pushed = try await statuses
+        let answeredAt = ContinuousClock.now
+        let (pushed, pushesDone) = try await statuses
         let peak = try #require(Self.memory("VmHWM", of: pid))
 
         #expect(pushed == Array(repeating: 200, count: 8), "\(kind): \(pushed)")
         #expect(answered == 200, "\(kind): another user's status")
-        print("PushMemoryTests \(kind): at rest \(atRest >> 20) MiB, peak \(peak >> 20) MiB, bystander answered in \(waited)")
+        print("PushMemoryTests \(kind): at rest \(atRest >> 20) MiB, peak \(peak >> 20) MiB, bystander answered in \(answeredAt - asked), the eight pushes took \(pushesDone - started)")
         #expect(peak <= Self.peakBound, "\(kind): peak \(peak >> 20) MiB over the documented \(Self.peakBound >> 20) MiB (at rest \(atRest >> 20) MiB)")
-        #expect(waited < .seconds(10), "\(kind): another user waited \(waited)")
+        // Another user is served while the eight run, not after them (a push holds only its own
+        // user's order): answered before the last push, unless they were done before it asked.
+        #expect(answeredAt < pushesDone || pushesDone < asked,
+                "\(kind): another user waited \(answeredAt - asked), until after the eight pushes (\(pushesDone - started))")
     }
 }

@@ -5,6 +5,7 @@
 import { deviceEventsJsonl, completionsTsv } from '../exporters.js';
 import { pendingCount, serverEventCount } from '../sync.js';
 import { formatJst } from '../dates.js';
+import { readStorage, describeStorage } from '../storageInfo.js';
 import { t } from '../i18n.js';
 import { byId, download } from './dom.js';
 
@@ -22,6 +23,7 @@ export class SyncScreen {
     this.last = byId('last-sync');
     this.user = byId('sync-user');
     this.device = byId('sync-device');
+    this.storage = byId('storage-state');
     this.code = byId('pair-code', HTMLInputElement);
     this.pairButton = byId('pair-submit', HTMLButtonElement);
     this.pairResult = byId('pair-result');
@@ -72,5 +74,6 @@ export class SyncScreen {
     const user = ledger.getMeta('user');
     this.user.textContent = this.app.token && typeof user === 'string' ? t('sync.user', user) : '';
     this.device.textContent = t('sync.device', ledger.deviceName(ledger.device), ledger.device);
+    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state); });
   }
 }

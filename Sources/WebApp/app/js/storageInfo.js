@@ -1,0 +1,41 @@
+// What the browser keeps for the app, as 同期 shows it (Schemas/phone-app.md "Storage the person
+// can see"): whether the site's storage is persistent (`navigator.storage.persisted()`), how much
+// it uses of its quota (`estimate()`), and what to do when it is not persistent.
+
+import { t } from './i18n.js';
+
+/** @typedef {{persisted: boolean | null, usage: number | null, quota: number | null}} StorageState */
+
+/**
+ * The state as the browser reports it; a browser without the Storage API reports nulls.
+ * @param {StorageManager | undefined} storage
+ * @returns {Promise<StorageState>}
+ */
+export async function readStorage(storage) {
+  const persisted = storage?.persisted ? await storage.persisted().catch(() => null) : null;
+  const estimate = storage?.estimate ? await storage.estimate().catch(() => null) : null;
+  return { persisted, usage: estimate?.usage ?? null, quota: estimate?.quota ?? null };
+}
+
+/**
+ * Bytes for people: 980 B, 12.3 KB, 4.5 MB, 2.0 GB (powers of 1,000, as phones show storage).
+ * @param {number} bytes
+ */
+export function formatBytes(bytes) {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * One line: persistent or not, and usage of quota when known.
+ * @param {StorageState} state
+ */
+export function describeStorage(state) {
+  const kept = state.persisted === true ? t('storage.persistent') : state.persisted === false ? t('storage.evictable') : t('storage.unknown');
+  if (state.usage === null || state.quota === null) return kept;
+  return `${kept} ${t('storage.usage', formatBytes(state.usage), formatBytes(state.quota))}`;
+}
