@@ -129,13 +129,6 @@ enum CLI {
 
     static func run(_ arguments: String...) throws -> Result { try run(arguments, environment: [:]) }
 
-    /// Adds a user to the files store in `data`; her token (printed alone on the last line).
-    static func addUser(_ name: String, data: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let added = try run("server", "add-user", name, "--data", data)
-        added.expectSuccess(sourceLocation: sourceLocation)
-        return try #require(added.stdout.split(separator: "\n").last.map(String.init), sourceLocation: sourceLocation)
-    }
-
     static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
         let result = try runner.run(arguments, environment: environment)
         return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
@@ -144,6 +137,7 @@ enum CLI {
     /// The same, awaited (`CLIRunner`'s async `run`): what every async test calls.
     static func run(_ arguments: String...) async throws -> Result { try await run(arguments, environment: [:]) }
 
+    /// Adds a user to the files store in `data`; her token (printed alone on the last line).
     static func addUser(_ name: String, data: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let added = try await run("server", "add-user", name, "--data", data)
         added.expectSuccess(sourceLocation: sourceLocation)

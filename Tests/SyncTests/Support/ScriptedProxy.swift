@@ -8,7 +8,7 @@ import Glibc
 /// a client's connection that no server of ours does on purpose: the first `closeAtOnce`
 /// connections are closed before anything is read, and the first `losePushAnswers` pushes are
 /// applied by the server but their answers never sent; everything else is relayed. One request
-/// per connection; it runs on a thread of its own, never on the cooperative pool, and stops
+/// per connection, each answer saying `Connection: close`; it runs on a thread of its own, never on the cooperative pool, and stops
 /// after `lifetime`.
 final class ScriptedProxy: @unchecked Sendable {
     private enum Move: Sendable {
@@ -77,7 +77,7 @@ final class ScriptedProxy: @unchecked Sendable {
             }
             lock.withLock { seen.append("\(line) -> \(move)") }
             guard let answer = relay(request) else { return }
-            if case .relay = move { Self.send(client, answer) }
+            if case .relay = move { Self.send(client, Self.closingConnection(answer)) }
             return
         }
         lock.withLock { seen.append("(closed at once)") }
@@ -115,6 +115,16 @@ final class ScriptedProxy: @unchecked Sendable {
             }
         }
         return bytes
+    }
+
+    /// The answer saying `Connection: close`, as a server that closes after one request must, so
+    /// that the client opens a new connection for its next request instead of meeting this one
+    /// closed (which would be a retry the script did not ask for).
+    private static func closingConnection(_ answer: [UInt8]) -> [UInt8] {
+        guard let end = answer.firstRange(of: Array("\r\n\r\n".utf8)) else { return answer }
+        let lines = String(decoding: answer[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let head = lines.filter { !$0.lowercased().hasPrefix("connection:") } + ["Connection: close"]
+        return Array((head.joined(separator: "\r\n") + "\r\n\r\n").utf8) + answer[end.upperBound...]
     }
 
     private static func send(_ fd: Int32, _ bytes: [UInt8]) {
