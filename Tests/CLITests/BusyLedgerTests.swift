@@ -73,16 +73,19 @@ import Glibc
         let (work, cli) = try Self.fixture.copy()
         defer { try? FileManager.default.removeItem(atPath: work) }
         let lock = try LedgerLock.acquire(directory: work + "/ledger")
-        async let waiting = cli.run("complete", "201111", "2013")
+        // The command's exit is stamped by the shell that runs it (wall clock, nanoseconds), so
+        // that it can be compared with the release whenever this test sees the result.
+        async let waiting = cli.runShell("\"$0\" complete 201111 2013; c=$?; echo \"ended_ns=$(date +%s%N)\" >&2; exit $c")
         try await Task.sleep(for: .milliseconds(1500))
-        let released = ContinuousClock.now
+        let released = Int64(Date().timeIntervalSince1970 * 1_000_000_000)
         lock.release()
         let result = try await waiting
-        let after = ContinuousClock.now - released
         #expect(result.status == 0, "\(result.stderr)")
-        // It waited for the holder (it cannot finish before the release, which the exit follows)
-        // and went ahead at once: the lock is tried every 50 ms at most, then one edit is written.
-        #expect(after >= .zero && after < .seconds(1), "finished \(after) after the release")
+        let ended = try #require(result.stderr.firstMatch(of: /ended_ns=(\d+)/).flatMap { Int64($0.1) }, "\(result.stderr)")
+        let after = Duration.nanoseconds(ended - released)
+        // It waited for the holder (it ended after the release) and went ahead at once: the lock
+        // is tried every 50 ms at most, then one edit is written.
+        #expect(after > .zero && after < .seconds(1), "ended \(after) after the release")
         #expect(try await cli.run("history", "201111").stdout.contains("2013"), "the waiting edit is recorded")
     }
 

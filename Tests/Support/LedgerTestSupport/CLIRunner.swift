@@ -90,14 +90,8 @@ package struct CLIRunner: Sendable {
 
     private func launch(executable: String, arguments: [String], extra: [String: String], stdin: String?) throws -> Result {
         let (process, output) = try prepare(executable: executable, arguments: arguments, extra: extra)
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
+        try ChildProcess.start(process, stdin: stdin)
+        process.waitUntilExit()  // the synchronous face, for synchronous tests only
         return Self.result(process, output)
     }
 

@@ -7,21 +7,25 @@ import Foundation
 package enum ChildProcess {
     /// Runs `process` (configured, not started) to its exit, feeding `stdin` when given.
     package static func run(_ process: Process, stdin: String?) async throws {
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             process.terminationHandler = { _ in continuation.resume() }
             do {
-                try process.run()
+                try start(process, stdin: stdin)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
-                return
             }
-            if let stdin {
-                input.fileHandleForWriting.write(Data(stdin.utf8))
-                try? input.fileHandleForWriting.close()
-            }
+        }
+    }
+
+    /// Starts `process` with `stdin` as its input (none: /dev/null), written and closed at once.
+    package static func start(_ process: Process, stdin: String?) throws {
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try? input.fileHandleForWriting.close()
         }
     }
 
