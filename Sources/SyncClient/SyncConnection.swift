@@ -48,16 +48,23 @@ package struct SyncConnection: Sendable {
     }
 
     /// Posts `body` and returns a 200's answer; every other status throws its refusal.
-    func exchange(_ path: String, body: some Collection<UInt8>, contentType: String, accept: String? = nil) async throws -> Reply {
+    /// A `GET` without a body when `method` says so; no Authorization header when the token is
+    /// empty (`POST /v1/pair`, which a device without a token calls).
+    /// `retryable`: whether the request may be sent again (see below); a revocation or a pairing
+    /// sent twice would be refused the second time, after it took effect the first.
+    func exchange(_ path: String, method: HTTPMethod = .POST, body: some Collection<UInt8>, contentType: String,
+                  accept: String? = nil, retryable: Bool = true) async throws -> Reply {
         var request = HTTPClientRequest(url: server + path)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Content-Type", value: contentType)
+        request.method = method
+        if !token.isEmpty { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let accept { request.headers.add(name: "Accept", value: accept) }
-        request.body = .bytes(ByteBuffer(bytes: body))
+        if method != .GET {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
         var response: HTTPClientResponse?
         var bytes = ByteBuffer()
-        // Both requests (pull, push) may be sent again: a retried push appends nothing twice
+        // Pulls and pushes may be sent again: a retried push appends nothing twice
         // (Schemas/sync-api.yaml). A kept-alive connection the server closed as idle just as the
         // request went out (`serve --idle-timeout`) is tried once more on a new connection.
         for attempt in 1...2 where response == nil {
@@ -65,8 +72,8 @@ package struct SyncConnection: Sendable {
                 let answer = try await httpClient.execute(request, timeout: timeout)
                 bytes = try await answer.body.collect(upTo: 256 << 20)
                 response = answer
-            } catch where attempt == 1 && Self.closedUnderRequest(error) {
-                retries.note("POST \(path): the server closed the connection as the request went out; sent again on a new connection")
+            } catch where attempt == 1 && retryable && Self.closedUnderRequest(error) {
+                retries.note("\(method) \(path): the server closed the connection as the request went out; sent again on a new connection")
                 continue
             } catch {
                 throw LedgerError(.unavailable, "cannot reach \(server): \(Self.unreachableReason(error))")
@@ -85,6 +92,9 @@ package struct SyncConnection: Sendable {
                 }
                 throw LedgerError(.conflict, "the sync server refused the events: \(message)")
             case 400, 413, 422: throw LedgerError(.badInput, "the sync server refused the request: \(message)")
+            // A pairing or link code used or expired (`device join`), and too many wrong codes.
+            case 410: throw LedgerError(.permission, "the sync server refused the code: \(message)")
+            case 429: throw LedgerError(.locked, "the sync server asks to wait: \(message)")
             default: throw LedgerError(.unavailable, "the sync server failed: \(message)")
             }
         }

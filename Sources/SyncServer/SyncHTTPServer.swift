@@ -82,18 +82,22 @@ package enum SyncHTTPServer {
                                         catalog_version: status.catalogVersion))
         }
 
+        let clock = configuration.clock
         router.post("/v1/pull") { request, _ async throws -> Response in
-            let user = try await authenticate(request, storage)
+            let caller = try await authenticateCaller(request, storage)
+            let user = caller.user
             let body: PullRequest = try await decode(request, limit: limit)
             let framed = offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept])
             let answer = try await storage.pullAnswer(user: user, request: body, as: framed ? .frames : .json)
             logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
+            await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())
             if framed { return frames(try answer.frames(writer: RecordFrames.Writer())) }
             return try encode(200, answer.json)
         }
 
         router.post("/v1/push") { request, _ async throws -> Response in
-            let user = try await authenticate(request, storage)
+            let caller = try await authenticateCaller(request, storage)
+            let user = caller.user
             let response: PushResponse
             if offersFrames && MediaNegotiation.isFrames(contentType: request.headers[.contentType]) {
                 // A header counting more records than a push may carry is 413 before any frame
@@ -106,6 +110,7 @@ package enum SyncHTTPServer {
                 response = try await storage.push(user: user, request: body)
             }
             logger.info("push", metadata: ["user": "\(user)", "appended": "\(response.appended)", "duplicates": "\(response.duplicates)"])
+            await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())
             return try encode(200, response)
         }
 
@@ -113,6 +118,7 @@ package enum SyncHTTPServer {
         addCatalog(to: router, storage: storage, document: configuration.catalogDocument)
         addPairing(to: router, storage: storage, clock: configuration.clock, proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)
+        addDevices(to: router, storage: storage, clock: configuration.clock, bodyLimit: limit, logger: logger)
 
         let headerTimeout = configuration.headerTimeout
         let (bodyTimeout, bodyMinimumRate) = (configuration.bodyTimeout, configuration.bodyMinimumRate)
@@ -169,20 +175,31 @@ package enum SyncHTTPServer {
     static let declaredMethods: [String: HTTPRequest.Method] = [
         "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
         "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get,
+        "/v1/devices": .get, "/v1/devices/link": .post, "/v1/devices/rename": .post, "/v1/devices/revoke": .post,
+        "/v1/devices/sign-out": .post,
     ]
 
     // MARK: - Helpers
 
     static func authenticate(_ request: Request, _ storage: any SyncStorage) async throws -> String {
+        try await authenticateCaller(request, storage).user
+    }
+
+    /// The user and token of the request's bearer token; a revoked token is refused with a
+    /// sentence that says so (`revoked`), an unknown one as not valid.
+    static func authenticateCaller(_ request: Request, _ storage: any SyncStorage) async throws -> Caller {
         guard let header = request.headers[.authorization] else {
             throw SyncServerError(.unauthorized, "a bearer token is required (Authorization: Bearer <token>)")
         }
         let prefix = "Bearer "
         let token = header.hasPrefix(prefix) ? String(header.dropFirst(prefix.count)) : ""
-        guard !token.isEmpty, let user = try await storage.user(forTokenHash: TokenHash.hex(token)) else {
-            throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
+        let hash = TokenHash.hex(token)
+        if !token.isEmpty, let user = try await storage.user(forTokenHash: hash) { return Caller(user: user, tokenHash: hash) }
+        if !token.isEmpty, let revoked = try await storage.revocation(ofTokenHash: hash) {
+            throw SyncServerError(.revoked, "this device was signed out: its token was revoked at \(ISO8601.format(milliseconds: revoked)) "
+                                  + "(by one of the user's devices or the server's operator); pair it again with a new code")
         }
-        return user
+        throw SyncServerError(.unauthorized, "the token is not valid (unknown or revoked)")
     }
 
     static func decode<T: Decodable>(_ request: Request, limit: Int) async throws -> T {

@@ -17,6 +17,9 @@ package struct SyncServerError: Error, Sendable {
         /// The user's stored data is damaged (`server verify` names it; `server repair` fixes it):
         /// 503 for that user only, every other user is served.
         case unavailable
+        /// A token that was revoked (a device signed out by its owner or the operator): 401 with
+        /// a sentence that says so, so that the device can tell its person what happened.
+        case revoked
         /// A method the path does not declare: 405 with `Allow`.
         case methodNotAllowed
         /// A pairing code that was used or has expired: 410.
@@ -37,6 +40,7 @@ package struct SyncServerError: Error, Sendable {
             case .unprocessable: return "invalid"
             case .fork: return "fork"
             case .unavailable: return "unavailable"
+            case .revoked: return "revoked"
             case .methodNotAllowed: return "method_not_allowed"
             case .gone: return "gone"
             case .tooManyRequests: return "too_many_requests"
@@ -55,6 +59,7 @@ package struct SyncServerError: Error, Sendable {
             case .unprocessable: return .unprocessableContent
             case .fork: return .conflict
             case .unavailable: return .serviceUnavailable
+            case .revoked: return .unauthorized
             case .methodNotAllowed: return .methodNotAllowed
             case .gone: return .gone
             case .tooManyRequests: return .tooManyRequests
@@ -153,7 +158,7 @@ extension SyncServerError: HTTPResponseError {
         encoder.outputFormatting = [.sortedKeys]
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        if kind == .unauthorized { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
+        if kind == .unauthorized || kind == .revoked { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
         if let allow { headers[.allow] = allow }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         let body = try encoder.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))

@@ -25,6 +25,8 @@ package struct UserStore: Sendable {
         package var key: String?
         package var created: String
         package var expires: String
+        /// The name the device that redeems it gets (a code of `POST /v1/devices/link --name`).
+        package var device: String?
     }
 
     package struct User: Codable, Sendable, Equatable {
@@ -40,7 +42,7 @@ package struct UserStore: Sendable {
         package var usedPairing: [String]?
     }
 
-    private struct File: Codable {
+    struct File: Codable {
         var version = 1
         var users: [User] = []
         /// The salt of every pairing code's key (`PairingSalt`), made with the first code.
@@ -80,15 +82,28 @@ package struct UserStore: Sendable {
     /// Every active token's hash → its user (`TokenIndex`).
     package func tokenIndex() throws -> [String: String] { try accountIndex().tokens }
 
-    /// Every active token's hash → its user, and every user → its generation ("" for a user made
-    /// before generations existed).
-    package func accountIndex() throws -> (tokens: [String: String], generations: [String: String]) {
-        var tokens: [String: String] = [:], generations: [String: String] = [:]
+    /// Every active token's hash → its user, every user → its generation ("" for a user made
+    /// before generations existed), and every revoked token's hash → when it was revoked.
+    package func accountIndex() throws -> AccountIndex {
+        var index = AccountIndex()
         for user in try load().users {
-            generations[user.name] = user.generation ?? ""
-            for entry in user.tokens where entry.revoked == nil { tokens[entry.sha256] = user.name }
+            index.generations[user.name] = user.generation ?? ""
+            for entry in user.tokens {
+                if let revoked = entry.revoked {
+                    index.revocations[entry.sha256] = ISO8601.parseMilliseconds(revoked) ?? 0
+                } else {
+                    index.tokens[entry.sha256] = user.name
+                }
+            }
         }
-        return (tokens, generations)
+        return index
+    }
+
+    /// `accountIndex`'s answer.
+    package struct AccountIndex: Sendable {
+        package var tokens: [String: String] = [:]
+        package var generations: [String: String] = [:]
+        package var revocations: [String: Int64] = [:]
     }
 
     /// The user a token belongs to, if the token is known and not revoked.
@@ -139,7 +154,7 @@ package struct UserStore: Sendable {
 
     /// Stores a pairing code's key for an existing user, valid until `expires` (Unix ms); the
     /// file's salt is made with its first code.
-    package func addPairingCode(user name: String, code: PairingCode, now: Int64, expires: Int64) throws {
+    package func addPairingCode(user name: String, code: PairingCode, deviceName: String? = nil, now: Int64, expires: Int64) throws {
         try withLock {
             var file = try load()
             guard let index = file.users.firstIndex(where: { $0.name == name }) else {
@@ -149,15 +164,17 @@ package struct UserStore: Sendable {
             file.pairingSalt = salt.hex
             Self.prune(&file, now: now)
             file.users[index].pairing = (file.users[index].pairing ?? []) + [PairingEntry(
-                key: try code.storedKey(salt: salt), created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires))]
+                key: try code.storedKey(salt: salt), created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires),
+                device: deviceName)]
             try save(file)
         }
     }
 
-    /// Exchanges a pairing code once for a new token (its hash) named after the device, in one
-    /// replacement of users.json (a crash leaves the code unused and no token, or the code used
-    /// and the token made). Returns the user.
-    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) throws -> String {
+    /// Exchanges a pairing code once for a new token (its hash) named after the device (the
+    /// code's own name first; made distinct among the user's active devices), in one replacement
+    /// of users.json (a crash leaves the code unused and no token, or the code used and the token
+    /// made).
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) throws -> Pairing {
         try withLock {
             var file = try load()
             guard let salt = try Self.salt(of: file) else { throw PairingCode.unknown }
@@ -171,12 +188,14 @@ package struct UserStore: Sendable {
                 if let expires = ISO8601.parseMilliseconds(entry.expires), expires <= now {
                     throw PairingCode.gone
                 }
+                let taken = Set(file.users[index].tokens.filter { $0.revoked == nil }.compactMap(\.device))
+                let name = DeviceNaming.distinct(entry.device ?? deviceName, taken: taken)
                 file.users[index].pairing!.remove(at: code)
                 file.users[index].usedPairing = (file.users[index].usedPairing ?? []) + [codeHash]
-                file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now), device: deviceName))
+                file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now), device: name))
                 Self.prune(&file, now: now)
                 try save(file)
-                return file.users[index].name
+                return Pairing(user: file.users[index].name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil))
             }
             throw PairingCode.unknown
         }
@@ -184,7 +203,7 @@ package struct UserStore: Sendable {
 
     /// Forgets codes that expired (or were used) more than a day ago: the file stays small, and
     /// a code just used or just expired is still refused as such.
-    private static func prune(_ file: inout File, now: Int64) {
+    static func prune(_ file: inout File, now: Int64) {
         for index in file.users.indices {
             file.users[index].pairing?.removeAll { $0.key == nil || (ISO8601.parseMilliseconds($0.expires) ?? 0) < now - 86_400_000 }
             if file.users[index].pairing?.isEmpty == true { file.users[index].pairing = nil }
@@ -193,7 +212,7 @@ package struct UserStore: Sendable {
     }
 
     /// The file's pairing salt; nil before its first code.
-    private static func salt(of file: File) throws -> PairingSalt? {
+    static func salt(of file: File) throws -> PairingSalt? {
         guard let hex = file.pairingSalt else { return nil }
         guard let salt = PairingSalt(hex: hex) else {
             throw LedgerError(.corruption, "the user file's pairing_salt is not 32 hex digits")
@@ -234,10 +253,14 @@ package struct UserStore: Sendable {
             guard let index else {
                 throw LedgerError(.usage, "no user or active token '\(name.hasPrefix("ots_") ? "ots_…" : name)' in \(dataDirectory)")
             }
+            if let device {
+                let named = file.users[index].tokens.filter { $0.revoked == nil && DeviceNaming.names($0.device, $0.sha256, device) }
+                try DeviceNaming.requireOne(named.map(\.sha256), device: device, user: file.users[index].name)
+            }
             var count = 0
             for t in file.users[index].tokens.indices where file.users[index].tokens[t].revoked == nil {
                 if let hash, file.users[index].tokens[t].sha256 != hash { continue }
-                if let device, file.users[index].tokens[t].device != device { continue }
+                if let device, !DeviceNaming.names(file.users[index].tokens[t].device, file.users[index].tokens[t].sha256, device) { continue }
                 file.users[index].tokens[t].revoked = ISO8601.format(milliseconds: now)
                 count += 1
             }
@@ -266,7 +289,7 @@ package struct UserStore: Sendable {
         return text
     }
 
-    private func load() throws -> File {
+    func load() throws -> File {
         guard fileSystem.fileExists(path) else { return File() }
         do {
             return try JSONDecoder().decode(File.self, from: Data(try fileSystem.readFile(path)))
@@ -277,7 +300,7 @@ package struct UserStore: Sendable {
         }
     }
 
-    private func save(_ file: File) throws {
+    func save(_ file: File) throws {
         try fileSystem.createDirectoryDurably(dataDirectory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -286,7 +309,7 @@ package struct UserStore: Sendable {
 
     /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock; a
     /// file system that is not the disk (a test's, in memory) has no other process to exclude.
-    private func withLock<T>(_ body: () throws -> T) throws -> T {
+    func withLock<T>(_ body: () throws -> T) throws -> T {
         try fileSystem.createDirectoryDurably(dataDirectory)
         guard fileSystem.nativePath(dataDirectory) != nil else { return try body() }
         let lockPath = Path.join(dataDirectory, "users.lock")

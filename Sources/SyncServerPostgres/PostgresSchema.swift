@@ -117,6 +117,12 @@ package enum PostgresSchema {
             "CREATE TABLE server_settings (name text PRIMARY KEY, value text NOT NULL)",
             "DELETE FROM pairing_codes",
         ]),
+        // Devices linked by their owner: the name a link code gives the device that redeems it,
+        // and each token's last sync (`UserDeviceDirectory`).
+        (8, [
+            "ALTER TABLE pairing_codes ADD COLUMN device_name text",
+            "ALTER TABLE tokens ADD COLUMN last_sync bigint",
+        ]),
     ]
 
     /// Data a migration moves after its statements ran, in the same transaction.

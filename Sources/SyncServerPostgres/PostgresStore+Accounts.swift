@@ -42,6 +42,16 @@ extension PostgresStore {
             guard let owner else {
                 throw LedgerError(.usage, "no user or active token '\(user.hasPrefix("ots_") ? "ots_…" : user)' in \(location.redacted)")
             }
+            if let device, hash == nil {
+                var named: [String] = []
+                for try await (candidate, name) in try await connection.query("""
+                    SELECT hash, device_name FROM tokens WHERE user_id = \(owner.id) AND revoked IS NULL
+                    """, logger: logger).decode((String, String?).self) where DeviceNaming.names(name, candidate, device) {
+                    named.append(candidate)
+                }
+                try DeviceNaming.requireOne(named, device: device, user: owner.name)
+                if let only = named.first { hash = only }
+            }
             var count = 0
             let rows: PostgresQuery = if let hash {
                 "UPDATE tokens SET revoked = \(now) WHERE user_id = \(owner.id) AND revoked IS NULL AND hash = \(hash) RETURNING 1"
@@ -87,10 +97,17 @@ extension PostgresStore {
     }
 
     package func addPairingCode(user: String, code: PairingCode, now: Int64, expires: Int64) async throws {
+        try await addPairingCode(user: user, code: code, deviceName: nil, now: now, expires: expires)
+    }
+
+    /// `server pair`'s code, or a link code of one of the user's devices (with the name the new
+    /// device gets).
+    func addPairingCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
         let codeHash = try code.storedKey(salt: try await client.withConnection { try await self.pairingSalt($0) })
         var added = false
         for try await _ in try await client.query("""
-            INSERT INTO pairing_codes (hash, user_id, created, expires) SELECT \(codeHash), id, \(now), \(expires) FROM users WHERE name = \(user)
+            INSERT INTO pairing_codes (hash, user_id, created, expires, device_name)
+            SELECT \(codeHash), id, \(now), \(expires), \(deviceName) FROM users WHERE name = \(user)
             RETURNING 1
             """, logger: logger).decode(Int32.self) { added = true }
         guard added else { throw LedgerError(.usage, "no user '\(user)' in \(location.redacted); add one with `server add-user`") }
@@ -98,7 +115,7 @@ extension PostgresStore {
 
     /// One transaction: the code's row is locked, marked used and the token inserted together, so
     /// two instances redeeming one code at once make one token.
-    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> Pairing {
         // The key is derived before the transaction: no row is locked during scrypt's work.
         let codeHash = try code.storedKey(salt: try await PostgresDeadline.serving(client, logger) { try await self.pairingSalt($0) })
         return try await PostgresDeadline.serving(client, logger) { connection in
@@ -109,28 +126,32 @@ extension PostgresStore {
     }
 
     private func redeem(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64,
-                        _ connection: PostgresConnection) async throws -> String {
-        var found: (user: Int64, name: String, expires: Int64, used: Int64?)?
+                        _ connection: PostgresConnection) async throws -> Pairing {
+        var found: (user: Int64, name: String, expires: Int64, used: Int64?, device: String?)?
         for try await row in try await connection.query("""
-            SELECT p.user_id, u.name, p.expires, p.used FROM pairing_codes p JOIN users u ON u.id = p.user_id
+            SELECT p.user_id, u.name, p.expires, p.used, p.device_name FROM pairing_codes p JOIN users u ON u.id = p.user_id
             WHERE p.hash = \(codeHash) FOR UPDATE OF p
-            """, logger: logger).decode((Int64, String, Int64, Int64?).self) { found = row }
+            """, logger: logger).decode((Int64, String, Int64, Int64?, String?).self) { found = row }
         guard let found else {
             throw PairingCode.unknown
         }
-        if found.used != nil {
+        if found.used != nil || found.expires <= now {
             throw PairingCode.gone
         }
-        if found.expires <= now {
-            throw PairingCode.gone
-        }
+        // The user's row is locked so that two pairings at once cannot pick the same name.
+        try await connection.query("SELECT 1 FROM users WHERE id = \(found.user) FOR UPDATE", logger: logger)
+        var taken = Set<String>()
+        for try await name in try await connection.query(
+            "SELECT device_name FROM tokens WHERE user_id = \(found.user) AND revoked IS NULL AND device_name IS NOT NULL",
+            logger: logger).decode(String.self) { taken.insert(name) }
+        let name = DeviceNaming.distinct(found.device ?? deviceName, taken: taken)
         try await connection.query("UPDATE pairing_codes SET used = \(now) WHERE hash = \(codeHash)", logger: logger)
         try await connection.query("""
-            INSERT INTO tokens (hash, user_id, created, device_name) VALUES (\(tokenHash), \(found.user), \(now), \(deviceName))
+            INSERT INTO tokens (hash, user_id, created, device_name) VALUES (\(tokenHash), \(found.user), \(now), \(name))
             """, logger: logger)
         // Codes expired or used a day ago are of no more use, even as a 410.
         try await connection.query("DELETE FROM pairing_codes WHERE expires < \(now - 86_400_000)", logger: logger)
-        return found.name
+        return Pairing(user: found.name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil))
     }
 
     /// The database's pairing salt, made by migration 7.

@@ -30,7 +30,7 @@ struct Oritsubushi: AsyncParsableCommand {
                 StationCommand.self, MapCommand.self, Nearby.self, Stats.self, CatalogCommand.self, Report.self,
             ]),
             CommandGroup(name: "Exchange", subcommands: [
-                ImportCommand.self, Export.self, Merge.self, Conflicts.self, Sync.self, Reissue.self,
+                ImportCommand.self, Export.self, Merge.self, Conflicts.self, Sync.self, Reissue.self, Device.self,
             ]),
             // `serve` (hidden) is the old spelling of `server serve`.
             CommandGroup(name: "Server", subcommands: [Server.self, ServeAlias.self]),

@@ -26,7 +26,7 @@ struct PairingAtRestTests {
         #expect(text.contains("\"key\" : \"\(try code.storedKey(salt: salt))\""), "\(text)")
         #expect(try code.storedKey(salt: salt) != code.storedKey(salt: .random()), "the salt changes the key")
 
-        let user = try users.redeemPairingCode(code, tokenHash: TestPostgres.token().hash, deviceName: "Pixel", now: StoreFixture.now + 1)
+        let user = try users.redeemPairingCode(code, tokenHash: TestPostgres.token().hash, deviceName: "Pixel", now: StoreFixture.now + 1).user
         #expect(user == "alice")
         #expect(throws: SyncServerError.self) {
             try users.redeemPairingCode(code, tokenHash: TestPostgres.token().hash, deviceName: "Pixel", now: StoreFixture.now + 2)
@@ -41,7 +41,7 @@ struct PairingAtRestTests {
         let user = try await store.whileRunning {
             try await store.addUser("alice", tokenHash: TestPostgres.token().hash, now: StoreFixture.now)
             try await store.addPairingCode(user: "alice", code: code, now: StoreFixture.now, expires: StoreFixture.now + 600_000)
-            return try await store.redeemPairingCode(code, tokenHash: TestPostgres.token().hash, deviceName: "Pixel", now: StoreFixture.now + 1)
+            return try await store.redeemPairingCode(code, tokenHash: TestPostgres.token().hash, deviceName: "Pixel", now: StoreFixture.now + 1).user
         }
         let stored = try await database.sql("SELECT hash FROM pairing_codes")
         let salt = try #require(try await database.sql("SELECT value FROM server_settings WHERE name = 'pairing_salt'").first

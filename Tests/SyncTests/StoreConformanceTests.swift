@@ -127,7 +127,7 @@ struct StoreConformanceTests {
             "push": (200, nil), "retried push": (200, nil), "different content": (409, "fork"), "gap": (409, "conflict"),
             "another user's device": (403, "forbidden"), "clock bound": (409, "conflict"), "unknown station": (422, "invalid"),
             "pull page 1": (200, nil), "pull nothing new": (200, nil), "fork": (409, "fork"), "old client": (400, "malformed"),
-            "bob sees nothing": (200, nil), "status": (200, nil), "revoked token": (401, "unauthorized"),
+            "bob sees nothing": (200, nil), "status": (200, nil), "revoked token": (401, "revoked"),
         ]
         for (step, status, body) in results {
             #expect(status == expected[step]?.0, "\(kind) \(step): \(body)")

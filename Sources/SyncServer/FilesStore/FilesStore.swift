@@ -91,7 +91,7 @@ package final class FilesStore: SyncStorage {
         try await ledger(user).status()
     }
 
-    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> Pairing {
         let accounts = UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)
         return try await io { try accounts.redeemPairingCode(code, tokenHash: tokenHash, deviceName: deviceName, now: now) }
     }
@@ -118,7 +118,7 @@ package final class FilesStore: SyncStorage {
 
     /// The user's ledger of the current generation; a user deleted since the token was checked
     /// is refused (401), as a revoked token is.
-    private func ledger(_ user: String) throws -> UserLedger {
+    func ledger(_ user: String) throws -> UserLedger {
         guard let generation = try tokens.generation(of: user) else { throw UserLedger.deleted }
         let (ledger, retired) = pool.ledger(for: user, generation: generation) {
             UserLedger(user: user, generation: generation, store: self)

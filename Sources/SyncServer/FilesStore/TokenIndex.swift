@@ -1,7 +1,7 @@
 import LedgerCore
 import NIOConcurrencyHelpers
 
-/// Token hash → user, and user → generation, from `DATA/users.json`, rebuilt when the file
+/// Token hash → user, user → generation, and revoked token hash → when, from `DATA/users.json`, rebuilt when the file
 /// changes: every lookup stats the file (inode, size, mtime; `UserStore` replaces it by rename,
 /// so every change is a new inode), so `server add-token`, `revoke-token` and `delete-user` run
 /// by another process take effect on the next request. A lookup is one dictionary access, not a
@@ -13,6 +13,7 @@ final class TokenIndex: Sendable {
         var stamp: FileStamp?
         var users: [String: String] = [:]
         var generations: [String: String] = [:]
+        var revocations: [String: Int64] = [:]
     }
 
     private let users: UserStore
@@ -28,6 +29,11 @@ final class TokenIndex: Sendable {
         try current().users[hash]
     }
 
+    /// When a revoked token (its hash) was revoked; nil for an active or unknown one.
+    func revocation(ofTokenHash hash: String) throws -> Int64? {
+        try current().revocations[hash]
+    }
+
     /// The user's generation now ("" for a user made before generations existed), nil for a user
     /// that does not exist (deleted).
     func generation(of user: String) throws -> String? {
@@ -38,7 +44,7 @@ final class TokenIndex: Sendable {
         let stamp = users.stamp
         if let state = state.withLockedValue({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
         let index = try users.accountIndex()
-        let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations)
+        let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations, revocations: index.revocations)
         state.withLockedValue { $0 = fresh }
         reloaded(index.generations)
         return fresh

@@ -2,7 +2,7 @@ import Foundation
 import LedgerCore
 
 /// The last accepted push and answered pull of one user, in `DATA/activity/<user>.json`
-/// (`{"last_pull": ms, "last_push": ms}`), for `server users`. Written atomically by the serving
+/// (`{"devices": {id: ms}, "last_pull": ms, "last_push": ms}`), for `server users`. Written atomically by the serving
 /// process at most every `FilesStore.Tuning.activityInterval` per user and when the user's
 /// ledger is closed, so a figure may lag by that interval; losing it loses no event.
 package struct UserActivity: Codable, Sendable, Equatable {
@@ -10,10 +10,13 @@ package struct UserActivity: Codable, Sendable, Equatable {
 
     package var lastPush: Int64?
     package var lastPull: Int64?
+    /// Each device's last sync, by `UserDevice.id` (absent in files of older versions).
+    package var devices: [String: Int64]?
 
     enum CodingKeys: String, CodingKey {
         case lastPush = "last_push"
         case lastPull = "last_pull"
+        case devices
     }
 
     package init(lastPush: Int64? = nil, lastPull: Int64? = nil) {

@@ -52,6 +52,15 @@ actor UserLedger {
         return response
     }
 
+    /// Records the device's sync (`UserDevice.lastSyncResolution`), written with the activity.
+    func noteDeviceSync(id: String, now: Int64) async {
+        guard now - (activity.devices?[id] ?? .min / 2) >= UserDevice.lastSyncResolution else { return }
+        await noteActivity { activity, _ in activity.devices = (activity.devices ?? [:]).merging([id: now]) { $1 } }
+    }
+
+    /// Each device's last sync, as recorded so far (written or not).
+    var deviceSyncs: [String: Int64] { activity.devices ?? [:] }
+
     func status() async throws -> StoreStatus {
         try await serialised { open in
             StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: open.latestCatalogVersion)

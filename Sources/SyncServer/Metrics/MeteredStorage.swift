@@ -40,9 +40,22 @@ package struct MeteredStorage: SyncStorage {
     package var pairingAttempts: any PairingAttempts { base.pairingAttempts }
     package var limits: SyncLimits { base.limits }
 
-    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String {
+    package func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> Pairing {
         try await base.redeemPairingCode(code, tokenHash: tokenHash, deviceName: deviceName, now: now)
     }
+
+    package func devices(user: String) async throws -> [UserDevice] { try await base.devices(user: user) }
+    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
+        try await base.addLinkCode(user: user, code: code, deviceName: deviceName, now: now, expires: expires)
+    }
+    package func renameDevice(user: String, tokenHash: String, name: String) async throws -> UserDevice {
+        try await base.renameDevice(user: user, tokenHash: tokenHash, name: name)
+    }
+    package func revokeDevice(user: String, id: String, now: Int64) async throws -> UserDevice {
+        try await base.revokeDevice(user: user, id: id, now: now)
+    }
+    package func noteSync(user: String, tokenHash: String, now: Int64) async { await base.noteSync(user: user, tokenHash: tokenHash, now: now) }
+    package func revocation(ofTokenHash hash: String) async throws -> Int64? { try await base.revocation(ofTokenHash: hash) }
 
     package var services: [any Service] { base.services }
     package func start() async throws { try await base.start() }

@@ -12,7 +12,7 @@ import LedgerSync
 /// serialised per user (never one lock for all users). Refusals are thrown as `SyncServerError`
 /// (or `LedgerError`, mapped by `SyncServerError(serving:)`); a damaged user ledger is thrown as
 /// `SyncServerError(.unavailable, …)` for that user only.
-package protocol SyncStorage: StoreLifecycle {
+package protocol SyncStorage: StoreLifecycle, UserDeviceDirectory {
     /// "files" or "postgres", for logs and `server users`.
     var kind: String { get }
     /// What one request may ask or bring, the same on both stores.
@@ -35,9 +35,11 @@ package protocol SyncStorage: StoreLifecycle {
     /// What the store holds for `user`.
     func status(user: String) async throws -> StoreStatus
     /// `POST /v1/pair`: exchanges a pairing code (kept as `PairingCode.storedKey`) once for a new
-    /// token (its hash) of the code's user, named after the device, and returns the user.
-    /// Throws `.unauthorized` for an unknown code and `.gone` for a used or expired one.
-    func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> String
+    /// token (its hash) of the code's user, named after the device (the code's own name first,
+    /// made distinct among the user's active devices: `DeviceNaming.distinct`), and returns the
+    /// user and the new device. Throws `.unauthorized` for an unknown code and `.gone` for a used
+    /// or expired one.
+    func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> Pairing
     /// Where `POST /v1/pair` counts its attempts, shared by every instance of the store.
     var pairingAttempts: any PairingAttempts { get }
     /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never

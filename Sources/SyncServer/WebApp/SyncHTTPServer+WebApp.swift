@@ -94,17 +94,17 @@ extension SyncHTTPServer {
                 throw error
             }
             let body: PairRequest = try await decode(request, limit: min(bodyLimit, 64 << 10))
-            let name = body.deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty, name.utf8.count <= DeviceNameRecord.maximumNameBytes else {
+            guard let name = DeviceNaming.valid(body.deviceName) else {
                 throw SyncServerError(.unprocessable, "device_name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")
             }
             do {
                 guard let code = PairingCode(typed: body.code) else { throw PairingCode.unknown }
                 let token = UserStore.newToken()
-                let user = try await storage.redeemPairingCode(code, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
+                let pairing = try await storage.redeemPairingCode(code, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
                 await attempts.forgive(ticket)
-                logger.notice("paired", metadata: ["user": "\(user)", "device": "\(name)", "address": "\(address)"])
-                return try encode(200, PairResponse(user: user, token: token))
+                logger.notice("paired", metadata: ["user": "\(pairing.user)", "device": "\(pairing.device.name ?? name)", "address": "\(address)"])
+                return try encode(200, PairResponse(user: pairing.user, token: token, deviceName: pairing.device.name ?? name,
+                                                    deviceID: pairing.device.id))
             } catch let error as SyncServerError where error.kind == .unauthorized || error.kind == .gone {
                 logger.notice("wrong pairing code", metadata: ["address": "\(address)", "reason": "\(error.kind == .gone ? "used or expired" : "unknown")"])
                 throw error

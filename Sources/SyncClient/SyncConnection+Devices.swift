@@ -1,0 +1,84 @@
+import LedgerCore
+import LedgerSync
+import NIOHTTP1
+
+/// The user's own devices through the server (Schemas/sync-api.yaml `/v1/devices…`, `/v1/pair`):
+/// what `oritsubushi device …` runs.
+extension SyncConnection {
+    /// One of the user's devices as the server lists it.
+    package struct Device: Decodable, Sendable, Equatable {
+        package var id: String
+        package var name: String?
+        package var created: Int64
+        package var lastSync: Int64?
+        package var thisDevice: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, created
+            case lastSync = "last_sync"
+            case thisDevice = "this_device"
+        }
+    }
+
+    /// A one-time code for another device of the user.
+    package struct LinkCode: Decodable, Sendable {
+        package var code: String
+        package var expires: Int64
+    }
+
+    /// What `POST /v1/pair` gave: the user, the new token (shown once) and the device's name.
+    package struct Paired: Decodable, Sendable {
+        package var user: String
+        package var token: String
+        package var deviceName: String
+        package var deviceID: String
+
+        enum CodingKeys: String, CodingKey {
+            case user, token
+            case deviceName = "device_name"
+            case deviceID = "device_id"
+        }
+    }
+
+    package func devices() async throws -> [Device] {
+        struct Answer: Decodable { var devices: [Device] }
+        let reply = try await exchange("/v1/devices", method: .GET, body: [UInt8](), contentType: "application/json")
+        return try decodeJSON(Answer.self, reply.body).devices
+    }
+
+    package func link(deviceName: String?, ttlSeconds: Int) async throws -> LinkCode {
+        struct Body: Encodable {
+            var device_name: String?
+            var ttl_seconds: Int
+        }
+        return try await send("/v1/devices/link", Body(device_name: deviceName, ttl_seconds: ttlSeconds), retryable: false)
+    }
+
+    package func rename(to name: String) async throws -> Device {
+        struct Answer: Decodable { var device: Device }
+        let answer: Answer = try await send("/v1/devices/rename", ["name": name], retryable: true)
+        return answer.device
+    }
+
+    package func revoke(id: String) async throws -> Device {
+        struct Answer: Decodable { var revoked: Device }
+        let answer: Answer = try await send("/v1/devices/revoke", ["id": id], retryable: false)
+        return answer.revoked
+    }
+
+    package func signOut() async throws -> Device {
+        struct Answer: Decodable { var revoked: Device }
+        let answer: Answer = try await send("/v1/devices/sign-out", [String: String](), retryable: false)
+        return answer.revoked
+    }
+
+    /// Exchanges a pairing or link code for a token (no token needed: this connection's is empty).
+    package func pair(code: String, deviceName: String) async throws -> Paired {
+        try await send("/v1/pair", ["code": code, "device_name": deviceName], retryable: false)
+    }
+
+    private func send<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, retryable: Bool) async throws -> Answer {
+        let reply = try await exchange(path, body: try WireJSON.encode(body), contentType: "application/json", retryable: retryable)
+        return try decodeJSON(Answer.self, reply.body)
+    }
+}

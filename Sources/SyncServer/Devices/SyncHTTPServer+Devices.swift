@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import LedgerCore
+import Logging
+
+/// The user's own devices (Schemas/sync-api.yaml `/v1/devices…`): list them, make a link code for
+/// another device, rename this one, revoke one, sign this one out. Every path needs the bearer
+/// token of one of the user's devices; a device can act only on its own user's devices.
+extension SyncHTTPServer {
+    static func addDevices(to router: Router<SyncRequestContext>, storage: any SyncStorage, clock: any WallClock,
+                           bodyLimit: Int, logger: Logger) {
+        let smallBody = min(bodyLimit, 64 << 10)
+        router.get("/v1/devices") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let devices = try await storage.devices(user: caller.user)
+            return try encode(200, DeviceListAnswer(devices: devices.map { DeviceAnswer($0, caller: caller) }))
+        }
+        router.post("/v1/devices/link") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body: LinkRequest = try await decode(request, limit: smallBody)
+            let name = try body.deviceName.map { try DeviceNaming.valid($0) ?? { throw DeviceNaming.invalid }() }
+            let lifetime = Int64(body.ttlSeconds ?? 600) * 1_000
+            guard PairingCode.lifetimes.contains(lifetime) else {
+                throw SyncServerError(.unprocessable, "ttl_seconds must be 60 to 604800 (a minute to 7 days)")
+            }
+            let code = PairingCode.random()
+            let now = clock.nowMilliseconds()
+            try await storage.addLinkCode(user: caller.user, code: code, deviceName: name, now: now, expires: now + lifetime)
+            logger.notice("link code made", metadata: ["user": "\(caller.user)", "device": "\(caller.deviceID)"])
+            return try encode(200, LinkAnswer(code: code.grouped, expires: now + lifetime))
+        }
+        router.post("/v1/devices/rename") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body: RenameRequest = try await decode(request, limit: smallBody)
+            guard let name = DeviceNaming.valid(body.name) else { throw DeviceNaming.invalid }
+            let device = try await storage.renameDevice(user: caller.user, tokenHash: caller.tokenHash, name: name)
+            return try encode(200, ["device": DeviceAnswer(device, caller: caller)])
+        }
+        router.post("/v1/devices/revoke") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body: RevokeRequest = try await decode(request, limit: smallBody)
+            let device = try await storage.revokeDevice(user: caller.user, id: body.id, now: clock.nowMilliseconds())
+            logger.notice("device revoked", metadata: ["user": "\(caller.user)", "device": "\(device.id)", "by": "\(caller.deviceID)"])
+            return try encode(200, ["revoked": DeviceAnswer(device, caller: caller)])
+        }
+        router.post("/v1/devices/sign-out") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body = try await SyncHTTPServer.body(request, limit: smallBody)
+            if body.readableBytes > 0, (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] == nil {
+                throw SyncServerError(.malformed, "the request body must be empty or a JSON object")
+            }
+            let device = try await storage.revokeDevice(user: caller.user, id: caller.deviceID, now: clock.nowMilliseconds())
+            logger.notice("device signed out", metadata: ["user": "\(caller.user)", "device": "\(device.id)"])
+            return try encode(200, ["revoked": DeviceAnswer(device, caller: caller)])
+        }
+    }
+}
+
+/// The user and token of an authenticated request.
+struct Caller: Sendable {
+    var user: String
+    var tokenHash: String
+    var deviceID: String { UserDevice.id(ofTokenHash: tokenHash) }
+}
+
+private struct LinkRequest: Decodable {
+    var deviceName: String?
+    var ttlSeconds: Int?
+    enum CodingKeys: String, CodingKey {
+        case deviceName = "device_name"
+        case ttlSeconds = "ttl_seconds"
+    }
+}
+
+private struct LinkAnswer: Encodable {
+    var code: String
+    var expires: Int64
+}
+
+private struct RenameRequest: Decodable {
+    var name: String
+}
+
+private struct RevokeRequest: Decodable {
+    var id: String
+}
+
+private struct DeviceListAnswer: Encodable {
+    var devices: [DeviceAnswer]
+}
+
+/// One device on the wire: every key present, `name` and `last_sync` null when unknown.
+private struct DeviceAnswer: Encodable {
+    var device: UserDevice
+    var thisDevice: Bool
+
+    init(_ device: UserDevice, caller: Caller) {
+        self.device = device
+        thisDevice = device.id == caller.deviceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, created
+        case lastSync = "last_sync"
+        case thisDevice = "this_device"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(device.id, forKey: .id)
+        try container.encode(device.name, forKey: .name)
+        try container.encode(device.created, forKey: .created)
+        try container.encode(device.lastSync, forKey: .lastSync)
+        try container.encode(thisDevice, forKey: .thisDevice)
+    }
+}

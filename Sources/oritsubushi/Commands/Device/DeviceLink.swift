@@ -1,0 +1,52 @@
+import ArgumentParser
+import LedgerCore
+import SyncClient
+import SyncServer
+
+extension Device {
+    struct Link: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "link",
+            abstract: "Print a one-time code and link that add another device to your account.",
+            discussion: """
+                The other device opens the link (a phone: its camera or browser; another computer: \
+                'oritsubushi device join LINK'), or types the code in the app's 同期 screen. The \
+                code works once, until --ttl runs out, with the same limits as 'server pair' \
+                (a few wrong codes a minute from one address). With --name the new device gets \
+                that name (made distinct among your devices) instead of the one it asks for.
+                """)
+
+        @OptionGroup var options: DeviceConnectionOptions
+        @Option(help: ArgumentHelp("The name the new device gets.", valueName: "name")) var name: String?
+        @Option(help: ArgumentHelp("How long the code works: 90s, 10m, 2h or 1d (1 minute to 7 days).", valueName: "duration"))
+        var ttl = "10m"
+        @Flag(help: "Print one JSON object: {\"code\", \"url\", \"expires\", \"name\"}.") var json = false
+
+        func validate() throws {
+            guard PairingCode.lifetime(ttl) != nil else {
+                throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 90s, 10m, 2h, 1d)")
+            }
+            if let name, DeviceNaming.valid(name) == nil {
+                throw ValidationError("--name must be 1 to 255 bytes of UTF-8 that are not all white space")
+            }
+        }
+
+        func run() async throws {
+            let connection = try options.connection()
+            let link = try await connection.link(deviceName: name.flatMap(DeviceNaming.valid),
+                                                 ttlSeconds: Int(PairingCode.lifetime(ttl)! / 1_000))
+            guard let code = PairingCode(typed: link.code) else {
+                throw LedgerError(.unavailable, "the sync server at \(connection.server) sent a code that is not a pairing code")
+            }
+            let url = code.appLink(base: connection.server)
+            let expires = ISO8601.format(milliseconds: link.expires)
+            if json {
+                print(try JSONOutput.line(["code": code.grouped, "url": url, "expires": expires, "name": name.flatMap(DeviceNaming.valid)]))
+                return
+            }
+            print("code for another device, valid once until \(expires):")
+            print(code.grouped)
+            print(url)
+        }
+    }
+}
