@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '99ca76940a4d';
+const VERSION = 'a7d21dd258d9';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -32,6 +32,7 @@ const APP_FILES = [
   'js/mapCore.js',
   'js/mapRule.js',
   'js/nearby.js',
+  'js/qrCode.js',
   'js/records.js',
   'js/search.js',
   'js/sha256.js',
@@ -44,6 +45,7 @@ const APP_FILES = [
   'js/ui/dom.js',
   'js/ui/mapScreen.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',
