@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'a7d21dd258d9';
+const VERSION = '8a5d3573b744';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -27,6 +27,7 @@ const APP_FILES = [
   'js/hlc.js',
   'js/i18n.js',
   'js/ledger.js',
+  'js/ledgerErrors.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
