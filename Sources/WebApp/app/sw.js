@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '8a5d3573b744';
+const VERSION = '272193b9df5a';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -20,6 +20,8 @@ const APP_FILES = [
   'js/catalog.js',
   'js/dates.js',
   'js/device.js',
+  'js/deviceManager.js',
+  'js/devices.js',
   'js/editDraft.js',
   'js/exporters.js',
   'js/fold.js',
@@ -35,6 +37,7 @@ const APP_FILES = [
   'js/nearby.js',
   'js/qrCode.js',
   'js/records.js',
+  'js/savedState.js',
   'js/search.js',
   'js/sha256.js',
   'js/stats.js',
