@@ -39,16 +39,18 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_33_end:\n"
         ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_34_end:\n"
         ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_46_end:\n"
+        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_47_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -97,6 +99,8 @@ extern const unsigned char oritsubushi_web_42[], oritsubushi_web_42_end[];
 extern const unsigned char oritsubushi_web_43[], oritsubushi_web_43_end[];
 extern const unsigned char oritsubushi_web_44[], oritsubushi_web_44_end[];
 extern const unsigned char oritsubushi_web_45[], oritsubushi_web_45_end[];
+extern const unsigned char oritsubushi_web_46[], oritsubushi_web_46_end[];
+extern const unsigned char oritsubushi_web_47[], oritsubushi_web_47_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -135,16 +139,18 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/sync.js", oritsubushi_web_33, oritsubushi_web_33_end},
     {"js/ui/activationGuard.js", oritsubushi_web_34, oritsubushi_web_34_end},
     {"js/ui/datePicker.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/ui/dom.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"manifest.webmanifest", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"sw.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/ui/dom.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"manifest.webmanifest", oritsubushi_web_46, oritsubushi_web_46_end},
+    {"sw.js", oritsubushi_web_47, oritsubushi_web_47_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '272193b9df5a';
+const VERSION = '5fb5d9daf1f6';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -46,11 +46,13 @@ const APP_FILES = [
   'js/sync.js',
   'js/ui/activationGuard.js',
   'js/ui/datePicker.js',
+  'js/ui/devicesPanel.js',
   'js/ui/dom.js',
   'js/ui/mapScreen.js',
   'js/ui/nearbyScreen.js',
   'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
+  'js/ui/signOutPanel.js',
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',
   'js/ui/syncScreen.js',
