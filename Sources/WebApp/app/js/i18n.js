@@ -172,7 +172,7 @@ const en = {
   'devices.failed': 'The sync server could not do it (HTTP {0}); try again later.',
   'devices.error': 'It could not be done ({0}).',
   'signOut.button': 'Sign out', 'signOut.question': 'Sign this device out of the sync server?',
-  'signOut.unsent': '{0} records are not yet sent. If you sign out, the records that exist only on this device are not sent to the server.',
+  'signOut.unsent': 'Records not yet sent: {0}. If you sign out, the records that exist only on this device are not sent to the server.',
   'signOut.erase': "Also erase this device's records", 'signOut.confirm': 'Sign out', 'signOut.cancel': 'Cancel',
   'signOut.done': 'Signed out; the records stay on this device.', 'signOut.erased': "Signed out, and this device's records are erased.",
   'signOut.offline': 'The sync server cannot be reached, so this device is not signed out. Check the network and try again, or sign out on this device only (the server keeps this device active; another device can sign it out with “Sign out”).',

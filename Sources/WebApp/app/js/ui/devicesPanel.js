@@ -84,9 +84,9 @@ export class DevicesPanel {
   }
 
   drawList() {
-    const byId = new Map(this.shown.map((d) => [d.id, d]));
+    const devicesById = new Map(this.shown.map((d) => [d.id, d]));
     this.list.replaceChildren(...deviceRows(this.shown).map((row) => {
-      const device = /** @type {Device} */ (byId.get(row.id));
+      const device = /** @type {Device} */ (devicesById.get(row.id));
       const item = h('li', { class: row.thisDevice ? 'this-device' : '', data: { testid: 'device-item', device: row.id } },
         h('span', { class: 'main' },
           h('div', { class: 'name' }, h('span', { data: { testid: 'device-name' }, text: row.name }),
