@@ -226,7 +226,7 @@ struct PhoneAppBrowserTests {
         try await browser.press("station-save")
         try await browser.click("tab-sync")
         try await browser.click("sync-now")
-        try await browser.wait("the signed-out sentence") { try await browser.text("sync-error").contains("サインアウトされました") }
+        try await browser.wait("the signed-out sentence") { try await browser.text("sync-error").contains("サインアウトされています") }
         let pending = try await browser.text("pending-count")
         let status = try await browser.text("sync-status")
         #expect(pending == "1", "the unsent edit is kept")

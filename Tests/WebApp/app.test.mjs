@@ -41,7 +41,7 @@ test('pairing: a token, then the catalogue and a sync; the stored catalogue is r
   assert.equal(app.state, 'unpaired');
   assert.match(app.statusText(), /not paired/);
   const answer = await app.pair(' ABCD-EFGH ');
-  assert.deepEqual(answer, { ok: true, message: 'Paired (alice).' });
+  assert.deepEqual(answer, { ok: true, message: 'Paired (alice); this device is named “iPhone Safari”.' });
   assert.equal(server.requests.find((r) => r.path === '/v1/pair').body.code, 'ABCD-EFGH');
   assert.equal(server.requests.find((r) => r.path === '/v1/pair').body.device_name, 'iPhone Safari');
   await app.running;

@@ -26,3 +26,25 @@ test('the person\'s edits and the settings commit strictly; only records pulled 
   await ledger.setMeta({ sync: { lastSync: NOW } });
   assert.deepEqual(store.durabilities, ['strict'], 'the sync bookkeeping, after the records it covers');
 });
+
+test('a new name for this device is one strict commit of a name record; a clear deletes everything held', async () => {
+  const store = new MemoryStore();
+  const ledger = await Ledger.open(store, { now: NOW, newDevice: () => '0123456789abcdef', deviceName: 'phone' });
+  await ledger.edit(120004, { memo: '新幹線ホーム' }, NOW);
+  store.durabilities.length = 0;
+  const record = await ledger.rename('通勤用', NOW);
+  assert.deepEqual(store.durabilities, ['strict']);
+  assert.equal(record.kind, 'device_name');
+  assert.equal(ledger.deviceName(ledger.device), '通勤用');
+  assert.equal(store.identity.name, '通勤用');
+  assert.equal(store.records.get('name:0123456789abcdef').name, '通勤用', 'the one name record of the device, replaced');
+  assert.equal(await ledger.rename('通勤用', NOW), null, 'the same name again writes nothing');
+  await assert.rejects(ledger.rename('', NOW), /1 to 255 bytes/);
+  const reopened = await Ledger.open(store, { now: NOW, newDevice: () => 'ffffffffffffffff', deviceName: 'x' });
+  assert.equal(reopened.deviceName(reopened.device), '通勤用');
+
+  store.durabilities.length = 0;
+  await store.commit({ clear: true });
+  assert.deepEqual(store.durabilities, ['strict']);
+  assert.deepEqual(await store.load(), { identity: null, records: [], meta: new Map() });
+});

@@ -19,6 +19,8 @@ ensure_deps() {
         command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
         # DiskSyncOrderTests: the durability order on the real file system.
         command -v strace >/dev/null 2>&1 || missing+=(strace)
+        # The phone app's QR codes are read back by zbarimg (Tests/WebApp/qrCode.test.mjs).
+        command -v zbarimg >/dev/null 2>&1 || missing+=(zbar-tools)
     fi
     for extra in "$@"; do
         command -v "${extra%%=*}" >/dev/null 2>&1 || missing+=("${extra#*=}")

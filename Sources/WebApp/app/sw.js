@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '99ca76940a4d';
+const VERSION = 'c495d5298d00';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -20,6 +20,8 @@ const APP_FILES = [
   'js/catalog.js',
   'js/dates.js',
   'js/device.js',
+  'js/deviceManager.js',
+  'js/devices.js',
   'js/editDraft.js',
   'js/exporters.js',
   'js/fold.js',
@@ -27,12 +29,15 @@ const APP_FILES = [
   'js/hlc.js',
   'js/i18n.js',
   'js/ledger.js',
+  'js/ledgerErrors.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
   'js/mapRule.js',
   'js/nearby.js',
+  'js/qrCode.js',
   'js/records.js',
+  'js/savedState.js',
   'js/search.js',
   'js/sha256.js',
   'js/stats.js',
@@ -41,10 +46,13 @@ const APP_FILES = [
   'js/sync.js',
   'js/ui/activationGuard.js',
   'js/ui/datePicker.js',
+  'js/ui/devicesPanel.js',
   'js/ui/dom.js',
   'js/ui/mapScreen.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
+  'js/ui/signOutPanel.js',
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',
   'js/ui/syncScreen.js',

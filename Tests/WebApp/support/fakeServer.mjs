@@ -1,6 +1,8 @@
 // An in-memory sync server speaking Schemas/sync-api.yaml closely enough for the app's sync
 // tests: pull pages in log order with cursors, have_digests fork checks, server_digests, push
-// with duplicate, gap, differing-content and clock checks, tokens, and fault injection.
+// with duplicate, gap, differing-content and clock checks, tokens, the user's devices (/v1/devices:
+// list, link, rename, revoke, sign-out; a revoked token answers 401 `revoked`), and fault
+// injection.
 import { appModule } from './paths.mjs';
 
 const { parse, stringify } = await appModule('bigjson.js');
@@ -17,6 +19,22 @@ export class FakeServer {
     /** Set to a function (path, body) => Response | undefined to intercept a request. */
     this.intercept = null;
     this.offline = false;
+    /** The user's devices: {id, name, created, last_sync, token, revoked}; the first is this app's. */
+    this.devices = [
+      { id: 'a1b2c3d4e5f6', name: 'iPhone Safari', created: 1_700_000_000_000, last_sync: null, token, revoked: false },
+      { id: '0f0e0d0c0b0a', name: 'Pixel Chrome', created: 1_700_000_100_000, last_sync: 1_714_000_000_000, token: 'pixel', revoked: false },
+    ];
+    /** The name /v1/pair gives, from the name asked for (a server may add " (2)"). */
+    this.pairName = (asked) => asked;
+  }
+
+  /** The active device whose token this is. */
+  deviceOf(token) {
+    return this.devices.find((d) => d.token === token && !d.revoked);
+  }
+
+  wireDevice(d, token) {
+    return { id: d.id, name: d.name, created: d.created, last_sync: d.last_sync, this_device: d.token === token };
   }
 
   held(device) { return BigInt(this.byDevice.get(device)?.length ?? 0); }
@@ -65,14 +83,48 @@ export class FakeServer {
     const intercepted = this.intercept?.(path, body);
     if (intercepted) return intercepted;
     if (path === '/v1/pair') {
-      return body.code === 'ABCD-EFGH' ? this.json(200, { user: 'alice', token: this.token }) : this.error(401, 'unauthorized', 'unknown pairing code');
+      if (body.code !== 'ABCD-EFGH') return this.error(401, 'unauthorized', 'unknown pairing code');
+      const own = this.devices[0];
+      Object.assign(own, { token: this.token, revoked: false, name: this.pairName(body.device_name) });
+      return this.json(200, { user: 'alice', token: this.token, device_name: own.name, device_id: own.id });
     }
-    if (init.headers?.Authorization !== `Bearer ${this.token}`) return this.error(401, 'unauthorized', 'the token is not valid');
+    const token = String(init.headers?.Authorization ?? '').replace(/^Bearer /, '');
+    if (this.devices.some((d) => d.token === token && d.revoked)) return this.error(401, 'revoked', 'this token was revoked');
+    if (token !== this.token) return this.error(401, 'unauthorized', 'the token is not valid');
+    if (path.startsWith('/v1/devices')) return this.device(path, body, token);
     if (path === '/v1/pull') return this.pull(body);
     if (path === '/v1/push') return this.push(body);
     if (path === '/v1/status') return this.json(200, { user: 'alice', server_has: this.serverHas(), records: this.log.length });
     return this.error(404, 'not_found', 'no such path');
   };
+
+  device(path, body, token) {
+    const own = this.deviceOf(token);
+    if (path === '/v1/devices') return this.json(200, { devices: this.devices.filter((d) => !d.revoked).map((d) => this.wireDevice(d, token)) });
+    if (path === '/v1/devices/link') {
+      const ttl = body.ttl_seconds ?? 600;
+      if (!Number.isInteger(ttl) || ttl < 60 || ttl > 604_800) return this.error(422, 'invalid', 'ttl_seconds must be 60...604800');
+      return this.json(200, { code: 'WXYZ-2345', expires: this.now() + ttl * 1000 });
+    }
+    if (path === '/v1/devices/rename') {
+      const name = typeof body.name === 'string' ? body.name.trim() : '';
+      if (name === '' || new TextEncoder().encode(name).length > 255) return this.error(422, 'invalid', 'the name must have 1 to 255 bytes');
+      if (this.devices.some((d) => d !== own && !d.revoked && d.name === name)) return this.error(409, 'conflict', 'another device has this name');
+      own.name = name;
+      return this.json(200, { device: this.wireDevice(own, token) });
+    }
+    if (path === '/v1/devices/revoke') {
+      const target = this.devices.find((d) => d.id === body.id && !d.revoked);
+      if (!target) return this.error(404, 'not_found', 'no such device');
+      target.revoked = true;
+      return this.json(200, { revoked: this.wireDevice(target, token) });
+    }
+    if (path === '/v1/devices/sign-out') {
+      own.revoked = true;
+      return this.json(200, { revoked: this.wireDevice(own, token) });
+    }
+    return this.error(404, 'not_found', 'no such path');
+  }
 
   pull(body) {
     if (!body || typeof body.have !== 'object' || typeof body.have_digests !== 'object') return this.error(400, 'malformed', 'pull needs have and have_digests');

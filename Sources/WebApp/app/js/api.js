@@ -1,11 +1,22 @@
-// Requests to the sync server (Schemas/sync-api.yaml, plus /v1/pair and /v1/catalog served for
-// this app), through an injected fetch. Answers are parsed with bigjson so that 64-bit values stay
-// exact. A refusal becomes an ApiError carrying the status and the server's Error body; a request
-// that never got an answer (offline, DNS, TLS, CORS) becomes a NetworkError.
+// Requests to the sync server (Schemas/sync-api.yaml, plus /v1/pair, /v1/catalog and /v1/devices
+// served for this app), through an injected fetch. Answers are parsed with bigjson so that 64-bit
+// values stay exact, and decoded here, once: the rest of the app works on checked values. A refusal
+// becomes an ApiError carrying the status and the server's Error body; a request that never got an
+// answer (offline, DNS, TLS, CORS) becomes a NetworkError.
 
 import { parse, stringify } from './bigjson.js';
 
 /** @typedef {typeof globalThis.fetch} Fetch */
+
+/**
+ * One of the user's active devices (a token not revoked), as /v1/devices answers it.
+ * @typedef {object} Device
+ * @property {string} id 12 lowercase hex digits
+ * @property {string | null} name
+ * @property {number} created unix ms
+ * @property {number | null} lastSync unix ms, null before its first sync
+ * @property {boolean} thisDevice the device whose token asked
+ */
 
 /** The server answered with a status other than success. */
 export class ApiError extends Error {
@@ -24,6 +35,15 @@ export class ApiError extends Error {
     this.seq = body.seq === undefined ? undefined : BigInt(body.seq);
     this.retryAfter = retryAfter;
   }
+}
+
+/**
+ * Whether a refusal says that this device's token was revoked (401 `revoked`: signed out from
+ * another device or by the server's operator), as opposed to a token the server never knew.
+ * @param {unknown} error
+ */
+export function isRevoked(error) {
+  return error instanceof ApiError && error.status === 401 && error.code === 'revoked';
 }
 
 /** The request got no answer. */
@@ -102,7 +122,7 @@ export class Api {
    * POST /v1/pair: a pairing code (sent as typed; the server normalises it) for a token.
    * 401 unknown code, 410 used or expired, 429 rate-limited (retryAfter).
    * @param {string} code @param {string} deviceName
-   * @returns {Promise<{user: string, token: string}>}
+   * @returns {Promise<{user: string, token: string, deviceName: string | null, deviceId: string | null}>}
    */
   async pair(code, deviceName) {
     const response = await this.send('/v1/pair', {
@@ -113,7 +133,11 @@ export class Api {
     if (typeof body.user !== 'string' || typeof body.token !== 'string' || body.token === '') {
       throw new MalformedAnswer('the sync server answered the pairing without a user and a token');
     }
-    return { user: body.user, token: body.token };
+    return {
+      user: body.user, token: body.token,
+      deviceName: typeof body.device_name === 'string' ? body.device_name : null,
+      deviceId: typeof body.device_id === 'string' ? body.device_id : null,
+    };
   }
 
   /**
@@ -162,4 +186,81 @@ export class Api {
     const response = await this.send('/v1/status', { method: 'GET', headers: { Authorization: `Bearer ${token}` } });
     return Api.json(response);
   }
+
+  /**
+   * GET /v1/devices: the user's active devices, oldest first.
+   * @param {string} token
+   * @returns {Promise<Device[]>}
+   */
+  async devices(token) {
+    const body = await Api.json(await this.send('/v1/devices', { method: 'GET', headers: { Authorization: `Bearer ${token}` } }));
+    if (!Array.isArray(body.devices)) throw new MalformedAnswer('the sync server listed the devices without `devices`');
+    return body.devices.map(parseDevice);
+  }
+
+  /**
+   * POST /v1/devices/link: a one-time pairing code for another device (422 for a bad name or ttl).
+   * @param {string} token
+   * @param {{deviceName?: string, ttlSeconds?: number}} [options]
+   * @returns {Promise<{code: string, expires: number}>}
+   */
+  async linkDevice(token, options = {}) {
+    /** @type {Record<string, unknown>} */
+    const request = {};
+    if (options.deviceName !== undefined) request.device_name = options.deviceName;
+    if (options.ttlSeconds !== undefined) request.ttl_seconds = options.ttlSeconds;
+    const body = await this.post('/v1/devices/link', token, request);
+    if (typeof body.code !== 'string' || !/^[0-9A-Z]{4}-?[0-9A-Z]{4}$/.test(body.code) || !isTime(body.expires)) {
+      throw new MalformedAnswer('the sync server answered the link without a code and its expiry');
+    }
+    return { code: body.code, expires: body.expires };
+  }
+
+  /**
+   * POST /v1/devices/rename: this device's new name (409 taken by another device, 422 bad name).
+   * @param {string} token @param {string} name
+   */
+  async renameDevice(token, name) {
+    return parseDevice((await this.post('/v1/devices/rename', token, { name })).device);
+  }
+
+  /**
+   * POST /v1/devices/revoke: signs another device out (404 when it is not an active device).
+   * @param {string} token @param {string} id
+   */
+  async revokeDevice(token, id) {
+    return parseDevice((await this.post('/v1/devices/revoke', token, { id })).revoked);
+  }
+
+  /**
+   * POST /v1/devices/sign-out: revokes the token of the request, this device's.
+   * @param {string} token
+   */
+  async signOut(token) {
+    return parseDevice((await this.post('/v1/devices/sign-out', token, {})).revoked);
+  }
+}
+
+/** @param {unknown} value @returns {value is number} */
+function isTime(value) {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * One device of a /v1/devices answer, checked.
+ * @param {unknown} value
+ * @returns {Device}
+ */
+export function parseDevice(value) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer('the sync server sent a device that is not an object');
+  const d = /** @type {Record<string, unknown>} */ (value);
+  if (typeof d.id !== 'string' || !/^[0-9a-f]{12}$/.test(d.id)) throw new MalformedAnswer('the sync server sent a device without a valid id');
+  if (d.name !== null && d.name !== undefined && typeof d.name !== 'string') throw new MalformedAnswer(`the sync server sent device ${d.id} with a name that is not text`);
+  if (!isTime(d.created)) throw new MalformedAnswer(`the sync server sent device ${d.id} without its creation time`);
+  if (d.last_sync !== null && d.last_sync !== undefined && !isTime(d.last_sync)) throw new MalformedAnswer(`the sync server sent device ${d.id} with a bad last_sync`);
+  if (typeof d.this_device !== 'boolean') throw new MalformedAnswer(`the sync server sent device ${d.id} without this_device`);
+  return {
+    id: d.id, name: typeof d.name === 'string' ? d.name : null, created: d.created,
+    lastSync: isTime(d.last_sync) ? d.last_sync : null, thisDevice: d.this_device,
+  };
 }

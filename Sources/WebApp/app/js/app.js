@@ -1,17 +1,23 @@
 // The app's state and actions, without the DOM: the replica (Ledger), the catalogue, the sync
 // token, pairing, and when to sync (after opening, on focus, when back online, after each edit;
-// one sync at a time). Screens read from it and listen to its events.
+// one sync at a time). A token the server refuses (401) is forgotten at once, whichever request
+// met it (deviceManager.js's too), and said once. Screens read from it and listen to its events.
 
 import { Api, ApiError, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
+import { checkDeviceName } from './devices.js';
 import { EditError, Ledger, StaleEditError } from './ledger.js';
 import { StoreError } from './store.js';
-import { SIGNED_OUT, SyncFailure, SyncSession } from './sync.js';
+import { refusedToken, SyncFailure, SyncSession } from './sync.js';
 import { isKey, t } from './i18n.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
-/** @typedef {'status' | 'catalog' | 'change' | 'storage'} AppEvent */
+/**
+ * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
+ * replica was erased and started anew.
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased'} AppEvent
+ */
 
 /** Wait after an edit before syncing, so that a run of edits goes out together. */
 const EDIT_SYNC_DELAY_MS = 1500;
@@ -49,6 +55,8 @@ export class App {
     this.again = false;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
+    /** A sign-out is under way: no sync starts meanwhile. */
+    this.leaving = false;
     /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
     this.listeners = new Map();
   }
@@ -93,8 +101,8 @@ export class App {
         this.catalog = null; // a damaged copy: the next download replaces it
       }
     }
-    const sync = /** @type {{lastError?: string | null} | undefined} */ (this.ledger.getMeta('sync'));
-    this.syncError = sync?.lastError ?? null;
+    const sync = /** @type {{lastError?: string | null, lastErrorKind?: string} | undefined} */ (this.ledger.getMeta('sync'));
+    this.syncError = sync?.lastError ? describeFailure(new SyncFailure(sync.lastErrorKind ?? '', sync.lastError)) : null;
     this.state = this.token ? 'idle' : 'unpaired';
     this.emit('status');
   }
@@ -122,6 +130,7 @@ export class App {
 
   /** Downloads the catalogue when it changed, then syncs; one run at a time. */
   syncNow() {
+    if (this.leaving) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -156,21 +165,36 @@ export class App {
       this.syncError = describeFailure(failure);
       this.failureKind = failure.kind;
       this.state = 'error';
-      if (failure.kind === 'signed-out') await this.signOut();
+      if (failure.kind === 'signed-out' || failure.kind === 'revoked') await this.forgetRefusedToken(failure);
       if (failure.kind === 'storage') this.emit('storage', failure.message);
     }
     this.emit('status');
   }
 
-  /** Forgets a revoked token (the events stay), so that the app shows pairing. */
-  async signOut() {
-    this.syncError = describeFailure(new SyncFailure('signed-out', SIGNED_OUT));
+  /**
+   * Forgets a token the server refused (revoked, or unknown to it), so that the app shows pairing
+   * and nothing retries; the records stay. Said once: a second refusal finds no token.
+   * @param {SyncFailure} failure
+   */
+  async forgetRefusedToken(failure) {
+    this.cancelScheduledSync();
     this.state = 'unpaired';
+    if (!this.token) return;
+    this.syncError = describeFailure(failure);
+    this.failureKind = failure.kind;
+    // The reason is kept with the sync bookkeeping, so that 同期 still says it after a reload.
+    const sync = /** @type {Record<string, unknown> | undefined} */ (this.replica.getMeta('sync')) ?? {};
     try {
-      await this.replica.setMeta({ token: undefined });
+      await this.replica.setMeta({ token: undefined, sync: { ...sync, lastError: failure.message, lastErrorKind: failure.kind } });
     } catch (error) {
       this.emit('storage', error instanceof StoreError ? error.message : String(error));
     }
+    this.emit('signed-out', this.syncError);
+  }
+
+  cancelScheduledSync() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /**
@@ -190,7 +214,7 @@ export class App {
       this.catalogError = null;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        await this.signOut();
+        await this.forgetRefusedToken(refusedToken(error));
         this.emit('status');
         return;
       }
@@ -203,18 +227,24 @@ export class App {
   }
 
   /**
-   * Pairs this device with a code from the server's operator; returns one sentence.
+   * Pairs this device with a code (from the server's operator or another device); returns one
+   * sentence. The server may give another name than the one asked for (a link made with a name,
+   * " (2)" to keep the user's devices apart): this device takes the name it answered.
    * @param {string} code as typed (the server normalises it)
+   * @param {string} [name] the name to ask for; this device's name by default
    */
-  async pair(code) {
+  async pair(code, name = '') {
     try {
-      const { user, token } = await this.api.pair(code.trim(), this.replica.deviceName(this.replica.device) || this.deviceName);
-      await this.replica.setMeta({ token, user });
+      const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
+      const answer = await this.api.pair(code.trim(), asked);
+      const named = answer.deviceName ?? asked;
+      await this.replica.setMeta({ token: answer.token, user: answer.user });
+      if (checkDeviceName(named).ok) await this.replica.rename(named, this.now());
       this.syncError = null;
       this.state = 'idle';
       this.emit('status');
       void this.syncNow();
-      return { ok: true, message: t('pair.ok', user) };
+      return { ok: true, message: t('pair.okNamed', answer.user, named) };
     } catch (error) {
       if (error instanceof ApiError) {
         if (error.status === 401) return { ok: false, message: t('pair.unknown') };
@@ -257,6 +287,25 @@ export class App {
       if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
       throw error;
     }
+  }
+
+  /** Forgets the token and the user (a sign-out); the records stay. */
+  async forgetToken() {
+    this.cancelScheduledSync();
+    await this.replica.setMeta({ token: undefined, user: undefined });
+    this.syncError = null;
+    this.state = 'unpaired';
+  }
+
+  /** Deletes everything this device holds (one commit) and starts a new replica. */
+  async eraseReplica() {
+    await this.store.commit({ clear: true });
+    this.catalog = null;
+    this.catalogError = null;
+    await this.start();
+    this.emit('erased');
+    this.emit('catalog');
+    this.emit('change', null);
   }
 
   /**

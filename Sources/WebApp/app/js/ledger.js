@@ -1,12 +1,15 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
-// a LedgerStore. Local edits (with no-op suppression), received pages (with the checks of
-// Schemas/merge.md §2), knowledge marks (§5) and the re-identification of a copied replica (§10)
-// all change the store first and the memory only once the store has committed.
+// a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
+// the checks of Schemas/merge.md §2), knowledge marks (§5) and the re-identification of a copied
+// replica (§10) all change the store first and the memory only once the store has committed.
 
 import { compareKeys, Fold, orderKey } from './fold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
-import { digest, eventKey, fromStored, MAX_MEMO_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { digest, eventKey, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';
+import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
+
+export { EditError, MergeError, StaleEditError };
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
@@ -14,33 +17,6 @@ import { isValidCode } from './dates.js';
 
 /** How far ahead of this device's clock a received record may be dated (merge.md §2). */
 export const CLOCK_LEAD_MS = 86_400_000;
-
-/** A received page that must not be stored; `message` is one sentence. */
-export class MergeError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = 'MergeError';
-  }
-}
-
-/** An edit the ledger refuses (bad date, memo too long); `message` is one sentence. */
-export class EditError extends Error {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = 'EditError';
-  }
-}
-
-/** An edit made against values the station no longer has (a sync brought another device's edit). */
-export class StaleEditError extends EditError {
-  /** @param {string} message */
-  constructor(message) {
-    super(message);
-    this.name = 'StaleEditError';
-  }
-}
 
 /**
  * @typedef {object} Identity
@@ -129,10 +105,11 @@ export class Ledger {
 
   /**
    * A name record for `device` at the next local hlc.
-   * @param {string} device @param {number} now @returns {LedgerEvent}
+   * @param {string} device @param {number} now @param {string} [name] this device's name by default
+   * @returns {LedgerEvent}
    */
-  nameRecord(device, now) {
-    return { kind: 'device_name', device, seq: 0n, hlc: nextHlc(this.identity.lastHlc, now), name: this.identity.name };
+  nameRecord(device, now, name = this.identity.name) {
+    return { kind: 'device_name', device, seq: 0n, hlc: nextHlc(this.identity.lastHlc, now), name };
   }
 
   /** @param {LedgerEvent[]} records */
@@ -297,6 +274,28 @@ export class Ledger {
       this.add(event);
       this.changed([station]);
       return event;
+    });
+  }
+
+  /**
+   * Gives this device another name: a name record at the next hlc (the newest wins everywhere),
+   * sent with the next push. Resolves once committed; null when it already has that name.
+   * @param {string} name 1 to 255 bytes of UTF-8
+   * @param {number} now
+   * @returns {Promise<LedgerEvent | null>}
+   */
+  rename(name, now) {
+    return this.exclusive(async () => {
+      if (name === '' || utf8Length(name) > MAX_NAME_BYTES) throw new EditError(`a device name has 1 to ${MAX_NAME_BYTES} bytes of UTF-8`);
+      if (name === this.identity.name && this.deviceName(this.device) === name) return null;
+      const identity = { ...this.identity, name };
+      const record = this.nameRecord(this.device, now, name);
+      identity.lastHlc = record.hlc;
+      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(record)] });
+      this.identity = identity;
+      this.add(record);
+      this.changed([]);
+      return record;
     });
   }
 

@@ -1,9 +1,11 @@
 // Starts the app: language, storage, the replica and its screens, the bottom tab bar, pairing
 // from #pair=CODE, the service worker (offline use), and when to sync: on open, when the page
-// comes back into view, when the network returns, and after each edit (App.scheduleSync).
+// comes back into view, when the network returns, and after each edit (App.scheduleSync). A
+// token found revoked is said once, in a banner.
 
 import { App } from './app.js';
-import { deviceNameFromUserAgent, newDeviceId } from './device.js';
+import { distinctDeviceName, newDeviceId } from './device.js';
+import { DeviceManager } from './deviceManager.js';
 import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
 import { IndexedDbStore, MemoryStore, StoreError } from './store.js';
 import { byId } from './ui/dom.js';
@@ -64,7 +66,7 @@ async function boot() {
     store: await openStore(),
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
-    deviceName: deviceNameFromUserAgent(navigator.userAgent),
+    deviceName: distinctDeviceName(navigator.userAgent),
   });
   try {
     await app.start();
@@ -91,7 +93,7 @@ async function boot() {
   const search = new SearchScreen(app, nav);
   const station = new StationScreen(app, nav);
   const stats = new StatsScreen(app, nav);
-  const sync = new SyncScreen(app);
+  const sync = new SyncScreen(app, new DeviceManager(app));
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -110,14 +112,18 @@ async function boot() {
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
     if (tab === 'stats') stats.show();
-    if (tab === 'sync') sync.render();
+    if (tab === 'sync') sync.shown();
   }
   for (const button of document.querySelectorAll('.tabbar button')) {
     button.addEventListener('click', () => showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
-  app.on('status', () => sync.render());
+  app.on('status', () => {
+    sync.render();
+    station.savedStatesChanged(); // a push may have been acknowledged
+  });
   app.on('storage', (message) => showBanner(String(message)));
+  app.on('signed-out', (message) => showBanner(String(message)));
   app.on('catalog', () => {
     map.setCatalog();
     nearby.refresh();

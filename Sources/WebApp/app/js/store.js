@@ -27,6 +27,8 @@
  * @property {StoredEvent[]} [put] records to add or replace (by key)
  * @property {string[]} [remove] record keys to delete
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
+ * @property {boolean} [clear] first delete everything held (identity, records, settings): signing
+ *   out with 「この端末の記録も消去する」
  * @property {boolean} [relaxed] records another replica already holds (a sync's pulled page),
  *   committed with the browser's relaxed durability; every other change is `strict`: it is on
  *   the disk, not in the OS's buffers, before the commit completes (Schemas/phone-app.md)
@@ -131,6 +133,7 @@ export class IndexedDbStore {
       let tx;
       try {
         tx = this.db.transaction(STORES, 'readwrite', { durability: change.relaxed ? 'relaxed' : 'strict' });
+        if (change.clear) for (const name of STORES) tx.objectStore(name).clear();
         if (change.identity) tx.objectStore('identity').put(change.identity, 'self');
         const records = tx.objectStore('records');
         for (const key of change.remove ?? []) records.delete(key);
@@ -182,6 +185,11 @@ export class MemoryStore {
     if (this.failWith) throw new StoreError(describeStorageError(this.failWith), this.failWith);
     this.commits++;
     this.durabilities.push(change.relaxed ? 'relaxed' : 'strict');
+    if (change.clear) {
+      this.identity = null;
+      this.records.clear();
+      this.meta.clear();
+    }
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of change.remove ?? []) this.records.delete(key);
     for (const record of change.put ?? []) this.records.set(record.key, structuredClone(record));

@@ -6,7 +6,7 @@
 // pushing, so a copied replica never syncs silently: a copy of this device re-identifies itself
 // and carries on; a copy of another device is refused.
 
-import { ApiError, MalformedAnswer, NetworkError } from './api.js';
+import { ApiError, isRevoked, MalformedAnswer, NetworkError } from './api.js';
 import { toUnsigned } from './bigjson.js';
 import { MergeError } from './ledger.js';
 import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
@@ -26,7 +26,8 @@ import { StoreError } from './store.js';
  */
 
 /**
- * Why a sync stopped, as one sentence. kind: 'offline', 'signed-out', 'fork', 'clock',
+ * Why a sync stopped, as one sentence. kind: 'offline', 'signed-out' (a token the server does not
+ * know), 'revoked' (a token revoked from another device or by the operator), 'fork', 'clock',
  * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired'.
  */
 export class SyncFailure extends Error {
@@ -51,6 +52,7 @@ export class SyncFork extends Error {
 }
 
 export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
+export const REVOKED = "this device is signed out: its token was revoked from another device or by the server's operator; pair it again — its records are kept on this device";
 const MAX_U64 = (1n << 64n) - 1n;
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
@@ -174,7 +176,7 @@ export class SyncSession {
     } catch (error) {
       const failure = this.failure(error);
       if (failure.kind !== 'storage') {
-        await this.ledger.setMeta({ sync: { ...this.bookkeeping(), lastError: failure.message } }).catch(() => {});
+        await this.ledger.setMeta({ sync: { ...this.bookkeeping(), lastError: failure.message, lastErrorKind: failure.kind } }).catch(() => {});
       }
       throw failure;
     }
@@ -249,7 +251,7 @@ export class SyncSession {
       report.serverHas = serverHas;
       if (pulledThisRound === 0 && events === 0) break;
     }
-    await ledger.setMeta({ sync: { ...this.bookkeeping(), lastSync: this.now(), lastError: null } });
+    await ledger.setMeta({ sync: { ...this.bookkeeping(), lastSync: this.now(), lastError: null, lastErrorKind: null } });
     return report;
   }
 
@@ -309,11 +311,14 @@ export class SyncSession {
 
   /**
    * The saved sync bookkeeping.
-   * @returns {{serverHas: Record<string, string>, lastSync: number | null, lastError: string | null}}
+   * @returns {{serverHas: Record<string, string>, lastSync: number | null, lastError: string | null, lastErrorKind: string | null}}
    */
   bookkeeping() {
     const saved = /** @type {any} */ (this.ledger.getMeta('sync')) ?? {};
-    return { serverHas: saved.serverHas ?? {}, lastSync: saved.lastSync ?? null, lastError: saved.lastError ?? null };
+    return {
+      serverHas: saved.serverHas ?? {}, lastSync: saved.lastSync ?? null,
+      lastError: saved.lastError ?? null, lastErrorKind: saved.lastErrorKind ?? null,
+    };
   }
 
   /** @param {Map<string, bigint>} serverHas */
@@ -337,7 +342,7 @@ export class SyncSession {
     if (error instanceof ApiError) {
       const said = error.serverMessage ? `: ${error.serverMessage}` : '';
       switch (error.status) {
-        case 401: return new SyncFailure('signed-out', SIGNED_OUT, error);
+        case 401: return refusedToken(error);
         case 403: return new SyncFailure('refused', `the sync server refused this device's events as another user's${said}`, error);
         case 409:
           if (error.code === 'fork' && error.device && error.seq !== undefined) return forkRefusal(new SyncFork(error.device, error.seq));
@@ -355,6 +360,15 @@ export class SyncSession {
     if (error instanceof StoreError) return new SyncFailure('storage', error.message, error);
     return new SyncFailure('server', `the sync stopped: ${error instanceof Error ? error.message : String(error)}`, error);
   }
+}
+
+/**
+ * The failure of a token the server refused (401): revoked (signed out from another device or by
+ * the operator), or one it does not know.
+ * @param {ApiError} error
+ */
+export function refusedToken(error) {
+  return isRevoked(error) ? new SyncFailure('revoked', REVOKED, error) : new SyncFailure('signed-out', SIGNED_OUT, error);
 }
 
 /** @param {SyncFork} fork */

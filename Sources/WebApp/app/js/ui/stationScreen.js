@@ -2,10 +2,11 @@
 // first, each a button that opens it): name, operator, lines, the Wikipedia link, its completion with the fuzzy date
 // picker and 「今日、乗下車しました！」 (offered only while not completed), the memo,
 // 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
-// with the device's name and the time in JST. Nothing is shown as saved before the store
-// committed it. A save writes only the fields the person changed, against the values the screen
-// showed (EditDraft): another device's edit that arrives while the screen is open is shown, never
-// overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
+// with the device's name and the time in JST, and for this device's own events where they are
+// (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js).
+// Nothing is shown as saved before the store committed it. A save writes only the fields the
+// person changed, against the values the screen showed (EditDraft): another device's edit that
+// arrives while the screen is open is shown, never overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
 // (ActivationGuard), so the tap that opened it presses nothing here.
 
 import { formatJst, isInFuture, label, refusal, todayCode, tokyoDay } from '../dates.js';
@@ -16,6 +17,7 @@ import { byId, h } from './dom.js';
 import { DatePicker } from './datePicker.js';
 import { ActivationGuard } from './activationGuard.js';
 import { EditDraft } from '../editDraft.js';
+import { savedState } from '../savedState.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
@@ -160,9 +162,17 @@ export class StationScreen {
     if (e.compDate !== null && e.compDate !== undefined) parts.push(t('history.date', label(e.compDate, language())));
     if (e.memo !== null && e.memo !== undefined) parts.push(e.memo === '' ? t('history.memoCleared') : t('history.memo', e.memo));
     const device = ledger.deviceName(e.device) || e.device;
+    const where = savedState(ledger, e);
     return h('li', { data: { device: e.device, seq: String(e.seq) } },
       h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${e.origin})` : ''}` }),
-      h('div', { text: parts.join(' · ') }));
+      h('div', { text: parts.join(' · ') }),
+      where && h('div', { class: `saved-state ${where}`, data: { testid: 'event-saved-state', saved: where },
+        text: t(where === 'server' ? 'history.onServer' : 'history.onDevice') }));
+  }
+
+  /** What the server acknowledged may have changed: the history's labels are drawn again. */
+  savedStatesChanged() {
+    if (this.station !== null && !this.detail.hidden) this.render(false);
   }
 
   /** The buttons that change data take taps unless a write runs or the screen has just appeared. */

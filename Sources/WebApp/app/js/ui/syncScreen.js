@@ -1,19 +1,24 @@
 // 同期: what is saved on this device and on the server, what waits to be sent, the last
-// successful sync and any error (one sentence); sync now, the two exports, and pairing (a code
-// typed here, or one from #pair=CODE, which main.js exchanges at once).
+// successful sync and any error (one sentence); sync now, the two exports; while paired, the
+// 端末 section (devicesPanel.js) and ログアウト (signOutPanel.js); while not, pairing (a code typed
+// here, or one from #pair=CODE, which main.js exchanges at once, with the name in the form).
 
 import { deviceEventsJsonl, completionsTsv } from '../exporters.js';
 import { pendingCount, serverEventCount } from '../sync.js';
 import { formatJst } from '../dates.js';
+import { suggestedPairingName } from '../device.js';
 import { readStorage, describeStorage } from '../storageInfo.js';
 import { t } from '../i18n.js';
 import { byId, download } from './dom.js';
+import { DevicesPanel } from './devicesPanel.js';
+import { SignOutPanel } from './signOutPanel.js';
 
 /** @typedef {import('../app.js').App} App */
+/** @typedef {import('../deviceManager.js').DeviceManager} DeviceManager */
 
 export class SyncScreen {
-  /** @param {App} app */
-  constructor(app) {
+  /** @param {App} app @param {DeviceManager} devices */
+  constructor(app, devices) {
     this.app = app;
     this.status = byId('sync-status');
     this.error = byId('sync-error');
@@ -24,7 +29,9 @@ export class SyncScreen {
     this.user = byId('sync-user');
     this.device = byId('sync-device');
     this.storage = byId('storage-state');
+    this.pairSection = byId('pair-section');
     this.code = byId('pair-code', HTMLInputElement);
+    this.pairName = byId('pair-name', HTMLInputElement);
     this.pairButton = byId('pair-submit', HTMLButtonElement);
     this.pairResult = byId('pair-result');
     this.syncButton = byId('sync-now', HTMLButtonElement);
@@ -36,6 +43,14 @@ export class SyncScreen {
     byId('export-tsv').addEventListener('click', () => {
       download('oritsubushi-completions.tsv', completionsTsv(this.app.replica), 'text/tab-separated-values');
     });
+    this.devices = new DevicesPanel(app, devices);
+    this.signOut = new SignOutPanel(app, devices, () => { this.pairResult.textContent = ''; this.render(); });
+  }
+
+  /** The 同期 tab appeared: the device list is loaded again. */
+  shown() {
+    this.render();
+    void this.devices.load();
   }
 
   /**
@@ -44,18 +59,31 @@ export class SyncScreen {
    */
   offerCode(code) {
     this.code.value = code;
+    this.renderPairing();
   }
 
   async pair() {
     const code = this.code.value.trim();
     if (!code) return;
     this.pairButton.disabled = true;
-    const answer = await this.app.pair(code);
+    const answer = await this.app.pair(code, this.pairName.value);
     this.pairButton.disabled = false;
     this.pairResult.textContent = answer.message;
     this.pairResult.classList.toggle('bad', !answer.ok);
-    if (answer.ok) this.code.value = '';
+    if (answer.ok) {
+      this.code.value = '';
+      this.pairName.value = '';
+      void this.devices.load();
+    }
     this.render();
+  }
+
+  /** Pairing shows while unpaired (or while a code waits in its field), with a name to give. */
+  renderPairing() {
+    const ledger = this.app.ledger;
+    this.pairSection.hidden = this.app.token !== null && this.code.value === '';
+    if (!ledger || this.pairSection.hidden || this.pairName.value !== '' || document.activeElement === this.pairName) return;
+    this.pairName.value = suggestedPairingName(ledger.deviceName(ledger.device), navigator.userAgent, this.app.deviceName);
   }
 
   render() {
@@ -65,6 +93,9 @@ export class SyncScreen {
     this.error.hidden = !error || this.app.state === 'syncing';
     this.error.textContent = error ?? '';
     this.syncButton.disabled = this.app.state === 'syncing' || !this.app.token;
+    this.renderPairing();
+    this.devices.render();
+    this.signOut.render();
     if (!ledger) return;
     this.local.textContent = t('sync.events', ledger.eventCount());
     this.server.textContent = t('sync.events', serverEventCount(ledger));

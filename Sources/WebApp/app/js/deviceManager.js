@@ -1,0 +1,130 @@
+// The user's devices as 同期 manages them, without the DOM: list them, rename this one, make a
+// pairing code for another, sign another out, and ログアウト (this device's token revoked at the
+// server, then forgotten here, the records kept or erased). Each answer is one sentence of the
+// app's own; a 401 on any of these requests forgets the token as a sync would (App).
+
+import { ApiError, NetworkError } from './api.js';
+import { checkDeviceName, deviceFailure } from './devices.js';
+import { StoreError } from './store.js';
+import { refusedToken } from './sync.js';
+import { t } from './i18n.js';
+
+/** @typedef {import('./app.js').App} App */
+/** @typedef {import('./api.js').Device} Device */
+/** @typedef {import('./devices.js').DeviceAction} DeviceAction */
+/** @template T @typedef {{ok: true, value: T, message: string} | {ok: false, message: string}} Outcome */
+
+export class DeviceManager {
+  /** @param {App} app */
+  constructor(app) {
+    this.app = app;
+  }
+
+  /**
+   * Runs a device request with the token. A 401 forgets the token (revoked, or unknown to the
+   * server) and answers that sentence; any other failure is one sentence of the app's own.
+   * @template T
+   * @param {DeviceAction} action
+   * @param {(token: string) => Promise<T>} request
+   * @param {(value: T) => string} [success] the sentence for a success
+   * @returns {Promise<Outcome<T>>}
+   */
+  async request(action, request, success = () => '') {
+    const app = this.app;
+    const token = app.token;
+    if (!token) return { ok: false, message: t('status.unpaired') };
+    try {
+      const value = await request(token);
+      return { ok: true, value, message: success(value) };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        await app.forgetRefusedToken(refusedToken(error));
+        app.emit('status');
+        return { ok: false, message: app.syncError ?? t('status.unpaired') };
+      }
+      return { ok: false, message: deviceFailure(error, action) };
+    }
+  }
+
+  /** GET /v1/devices: the user's active devices, oldest first. */
+  list() {
+    return this.request('list', (token) => this.app.api.devices(token));
+  }
+
+  /** A one-time pairing code for another device of this user. */
+  link() {
+    return this.request('link', (token) => this.app.api.linkDevice(token));
+  }
+
+  /**
+   * Signs another device out.
+   * @param {Device} device
+   */
+  revoke(device) {
+    return this.request('revoke', (token) => this.app.api.revokeDevice(token, device.id),
+      (revoked) => t('devices.revoked', revoked.name ?? device.name ?? device.id));
+  }
+
+  /**
+   * Renames this device at the server, then in the replica (its name record goes out with the
+   * next push, so the other devices' histories show it too).
+   * @param {string} typed
+   * @returns {Promise<Outcome<Device>>}
+   */
+  async rename(typed) {
+    const checked = checkDeviceName(typed);
+    if (!checked.ok) return checked;
+    const answer = await this.request('rename', (token) => this.app.api.renameDevice(token, checked.name));
+    if (!answer.ok) return answer;
+    const name = answer.value.name ?? checked.name;
+    try {
+      await this.app.replica.rename(name, this.app.now());
+    } catch (error) {
+      if (error instanceof StoreError) this.app.emit('storage', error.message);
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    return { ok: true, value: answer.value, message: t('devices.renamed', name) };
+  }
+
+  /**
+   * ログアウト: the server revokes this device's token, then the app forgets it (and the user);
+   * with `erase`, every record this device holds goes too and the replica starts anew. When the
+   * server cannot be reached nothing changes (`offline`), unless `localOnly`: the token is then
+   * forgotten here only and stays valid at the server until another device signs it out. A token
+   * the server refuses already (401) is simply forgotten.
+   * @param {{erase?: boolean, localOnly?: boolean}} [options]
+   * @returns {Promise<{ok: boolean, offline?: boolean, message: string}>}
+   */
+  async signOut(options = {}) {
+    const { erase = false, localOnly = false } = options;
+    const app = this.app;
+    const token = app.token;
+    if (!token) return { ok: false, message: t('status.unpaired') };
+    app.leaving = true;
+    try {
+      app.cancelScheduledSync();
+      if (app.running) await app.running; // a sync under way ends before its token does
+      if (!localOnly) {
+        try {
+          await app.api.signOut(token);
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 401)) {
+            return { ok: false, offline: error instanceof NetworkError, message: deviceFailure(error, 'sign-out') };
+          }
+        }
+      }
+      try {
+        if (erase) await app.eraseReplica();
+        else await app.forgetToken();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        app.emit('storage', message);
+        return { ok: false, message };
+      }
+      app.emit('status');
+      return { ok: true, message: t(erase ? 'signOut.erased' : 'signOut.done') };
+    } finally {
+      app.leaving = false;
+    }
+  }
+}
