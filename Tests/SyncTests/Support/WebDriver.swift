@@ -152,6 +152,9 @@ final class WebDriver: @unchecked Sendable {
     /// click (search results arriving as the user types) leaves a stale element: look it up again,
     /// as a user would tap what is on screen.
     func click(css: String) async throws {
+        // A person scrolls what they tap to the middle of the screen: WebDriver's own scrolling
+        // stops at the bottom edge, under the app's fixed tab bar.
+        _ = try await execute("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'}); return null;", [css])
         try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
     }
 
