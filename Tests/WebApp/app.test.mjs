@@ -99,7 +99,10 @@ test('a storage failure is one sentence and nothing reads as saved', async () =>
   store.failWith = Object.assign(new Error('full'), { name: 'QuotaExceededError' });
   const answer = await app.edit(5, { compDate: 1 });
   assert.equal(answer.ok, false);
-  assert.match(answer.message, /storage for the app is full, so the change was not saved/);
+  assert.equal(answer.kept, true, 'the edit is kept to retry');
   assert.equal(banners.length, 1);
+  assert.match(banners[0], /storage for the app is full, so the change was not saved/);
   assert.equal(app.compDate(5), 0);
+  assert.equal(app.unsaved.count, 1);
+  clearTimeout(app.unsavedTimer ?? undefined);
 });

@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '597d12d03b25';
+const VERSION = 'eb58c6837b2f';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -35,6 +35,7 @@ const APP_FILES = [
   'js/mapCore.js',
   'js/mapRule.js',
   'js/nearby.js',
+  'js/ownCommit.js',
   'js/qrCode.js',
   'js/records.js',
   'js/savedState.js',
@@ -56,6 +57,7 @@ const APP_FILES = [
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',
   'js/ui/syncScreen.js',
+  'js/unsavedEdits.js',
   'manifest.webmanifest',
   'sw.js',
 ];

@@ -8,6 +8,7 @@ import { Catalog, CatalogError } from './catalog.js';
 import { checkDeviceName } from './devices.js';
 import { EditError, Ledger, StaleEditError } from './ledger.js';
 import { StoreError } from './store.js';
+import { UnsavedEdits } from './unsavedEdits.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
 import { isKey, t } from './i18n.js';
 
@@ -18,6 +19,9 @@ import { isKey, t } from './i18n.js';
  * replica was erased and started anew.
  * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased'} AppEvent
  */
+
+/** How often edits the storage refused are tried again. */
+const UNSAVED_RETRY_MS = 5000;
 
 /** Wait after an edit before syncing, so that a run of edits goes out together. */
 const EDIT_SYNC_DELAY_MS = 1500;
@@ -59,6 +63,10 @@ export class App {
     this.leaving = false;
     /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
     this.listeners = new Map();
+    /** The person's edits the storage refused, tried again until saved (unsavedEdits.js). */
+    this.unsaved = new UnsavedEdits();
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.unsavedTimer = null;
   }
 
   /**
@@ -268,7 +276,7 @@ export class App {
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
    * @param {{compDate?: number, memo?: string}} [seen]
-   * @returns {Promise<{ok: boolean, changed: boolean, stale?: boolean, message: string}>}
+   * @returns {Promise<{ok: boolean, changed: boolean, stale?: boolean, kept?: boolean, message: string}>}
    */
   async edit(station, fields, seen) {
     try {
@@ -280,13 +288,35 @@ export class App {
       return { ok: true, changed: true, message: t('saved') };
     } catch (error) {
       if (error instanceof StoreError) {
-        this.emit('storage', error.message);
-        return { ok: false, changed: false, message: error.message };
+        // Never dropped: kept in memory and tried again until the storage takes it.
+        this.unsaved.keep(station, fields);
+        this.scheduleUnsavedRetry();
+        this.emit('storage', `${error.message}. ${t('edit.keptToRetry')}`);
+        return { ok: false, changed: false, kept: true, message: t('edit.keptToRetry') };
       }
       if (error instanceof StaleEditError) return { ok: false, changed: false, stale: true, message: t('edit.stale') };
       if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
       throw error;
     }
+  }
+
+  /**
+   * Tries the edits the storage refused again, every UNSAVED_RETRY_MS until all are saved; each
+   * one saved counts as the person's edit then (their intent, not the values seen then).
+   */
+  scheduleUnsavedRetry() {
+    if (this.unsavedTimer || this.unsaved.count === 0) return;
+    this.unsavedTimer = setTimeout(async () => {
+      this.unsavedTimer = null;
+      const saved = await this.unsaved.retry(async (station, fields) => { await this.replica.edit(station, fields, this.now()); });
+      if (saved > 0) {
+        this.emit('status');
+        this.scheduleSync();
+      }
+      if (this.unsaved.count > 0) this.scheduleUnsavedRetry(); else this.emit('storage', t('edit.retriedSaved'));
+    }, UNSAVED_RETRY_MS);
+    // Node's timers keep a process alive (the node tests' App); a browser's have no `unref`.
+    /** @type {{unref?: () => void}} */ (/** @type {unknown} */ (this.unsavedTimer)).unref?.();
   }
 
   /** Forgets the token and the user (a sign-out); the records stay. */

@@ -8,6 +8,7 @@ import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
 import { digest, eventKey, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
+import { commitOwn } from './ownCommit.js';
 
 export { EditError, MergeError, StaleEditError };
 
@@ -269,7 +270,7 @@ export class Ledger {
       /** @type {LedgerEvent} */
       const event = { kind: 'station_edit', device: this.device, seq: this.identity.nextSeq, hlc, station, compDate, memo, origin: 'user' };
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc };
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(event)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(event)] });
       this.identity = identity;
       this.add(event);
       this.changed([station]);
@@ -291,7 +292,7 @@ export class Ledger {
       const identity = { ...this.identity, name };
       const record = this.nameRecord(this.device, now, name);
       identity.lastHlc = record.hlc;
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(record)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(record)] });
       this.identity = identity;
       this.add(record);
       this.changed([]);
@@ -396,7 +397,7 @@ export class Ledger {
       /** @type {LedgerEvent} */
       const mark = { kind: 'knowledge_mark', device: this.device, seq: this.identity.nextSeq, hlc, knowledge };
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc, markOwed: false };
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(mark)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(mark)] });
       this.identity = identity;
       this.add(mark);
       return mark;
@@ -432,7 +433,7 @@ export class Ledger {
       const name = this.nameRecord(newDevice, now);
       const identity = { ...this.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
       const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
-      await this.store.commit({ identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
+      await commitOwn(this.store, { identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
       this.identity = identity;
       const keep = this.allRecords().filter((r) => !(r.device === oldDevice && r.kind !== 'device_name' && r.seq >= first));
       this.byDevice = new Map();

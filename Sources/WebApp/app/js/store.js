@@ -40,7 +40,11 @@
  * @typedef {object} LedgerStore
  * @property {() => Promise<Snapshot>} load
  * @property {(change: Change) => Promise<void>} commit
+ * @property {(keys: string[]) => Promise<ReadBack>} readBack what a commit left: the identity and
+ *   the records of `keys` as stored now (undefined where none is), read in a transaction of its own
  */
+
+/** @typedef {{identity: Identity | null, records: (StoredEvent | undefined)[]}} ReadBack */
 
 /** The browser refused to read or write; `message` is one sentence for people. */
 export class StoreError extends Error {
@@ -151,6 +155,21 @@ export class IndexedDbStore {
       tx.onerror = (event) => event.preventDefault(); // reported once, by onabort
     });
   }
+
+  /** @param {string[]} keys @returns {Promise<ReadBack>} */
+  async readBack(keys) {
+    try {
+      const tx = this.db.transaction(['identity', 'records'], 'readonly');
+      const records = tx.objectStore('records');
+      const [identity, ...found] = await Promise.all([
+        result(tx.objectStore('identity').get('self')),
+        ...keys.map((key) => result(records.get(key))),
+      ]);
+      return { identity: identity ?? null, records: found };
+    } catch (error) {
+      throw new StoreError(`the app could not read back what it saved (${error instanceof Error ? error.message : String(error)})`, error);
+    }
+  }
 }
 
 /** The same interface in memory: node tests, and a fallback that says nothing is kept. */
@@ -166,6 +185,8 @@ export class MemoryStore {
     /** @type {unknown} */
     this.failWith = null;
     this.commits = 0;
+    /** Tests: this many next commits store every record altered (a write the disk garbled). */
+    this.garbleWrites = 0;
     /** Tests: the durability each commit asked for, in order. */
     /** @type {('strict' | 'relaxed')[]} */
     this.durabilities = [];
@@ -192,9 +213,19 @@ export class MemoryStore {
     }
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of change.remove ?? []) this.records.delete(key);
-    for (const record of change.put ?? []) this.records.set(record.key, structuredClone(record));
+    const garble = this.garbleWrites > 0;
+    if (garble) this.garbleWrites--;
+    for (const record of change.put ?? []) this.records.set(record.key, { ...structuredClone(record), ...(garble ? { hlc: '0' } : {}) });
     for (const [key, value] of Object.entries(change.meta ?? {})) {
       if (value === undefined) this.meta.delete(key); else this.meta.set(key, structuredClone(value));
     }
+  }
+
+  /** @param {string[]} keys @returns {Promise<ReadBack>} */
+  async readBack(keys) {
+    return {
+      identity: this.identity ? structuredClone(this.identity) : null,
+      records: keys.map((key) => { const r = this.records.get(key); return r && structuredClone(r); }),
+    };
   }
 }
