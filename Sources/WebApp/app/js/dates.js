@@ -168,10 +168,25 @@ export function refusal(code, nowMs) {
  * @param {string} text
  */
 export function normalizeDateText(text) {
-  return text
+  return keywordForm(text
     .replace(/[\uFF10-\uFF19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xff10 + 0x30))
     .replace(/[\u2010-\u2015\u2212\uFE63\uFF0D\u30FC\uFF70]/g, '-')
-    .trim();
+    .trim());
+}
+
+/**
+ * The original apps' date keywords as the ASCII forms (DateText.keywordForm): text with 年, 月, 日
+ * or 不明 gives its integers (at most three) joined by `-`, and `unknown` for 不明 — 「2013年9月」
+ * `2013-9`, 「2013年 月日不明」 `2013-unknown`, 「不明」 `unknown`; a day with 不明, or more than three
+ * integers, is left as typed.
+ * @param {string} text
+ */
+function keywordForm(text) {
+  if (!/[年月日]|不明/.test(text)) return text;
+  const unknown = text.includes('不明');
+  const numbers = text.split(/[^0-9]+/).filter((part) => part !== '');
+  if (numbers.length > 3 || (unknown && numbers.length === 3)) return text;
+  return [...numbers, ...(unknown ? ['unknown'] : [])].join('-');
 }
 
 /**
