@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '597d12d03b25';
+const VERSION = '84a3aba7285c';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -37,6 +37,7 @@ const APP_FILES = [
   'js/nearby.js',
   'js/qrCode.js',
   'js/records.js',
+  'js/refusals.js',
   'js/savedState.js',
   'js/search.js',
   'js/sha256.js',
@@ -44,6 +45,7 @@ const APP_FILES = [
   'js/storageInfo.js',
   'js/store.js',
   'js/sync.js',
+  'js/textLimits.js',
   'js/ui/activationGuard.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',

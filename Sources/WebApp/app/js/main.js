@@ -7,7 +7,8 @@ import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
 import { DeviceManager } from './deviceManager.js';
 import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
-import { IndexedDbStore, MemoryStore, StoreError } from './store.js';
+import { refusalText } from './refusals.js';
+import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
 import { MapScreen } from './ui/mapScreen.js';
 import { NearbyScreen } from './ui/nearbyScreen.js';
@@ -55,7 +56,7 @@ async function openStore() {
   try {
     return await IndexedDbStore.open();
   } catch (error) {
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     return new MemoryStore();
   }
 }
@@ -72,7 +73,7 @@ async function boot() {
     await app.start();
   } catch (error) {
     // Unreadable storage: run on memory so that the app still works, and say so.
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     app.store = new MemoryStore();
     await app.start();
   }
@@ -174,4 +175,7 @@ async function boot() {
   window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
 }
 
-boot().catch((error) => showBanner(error instanceof Error ? error.message : String(error)));
+boot().catch((error) => {
+  console.debug('the app could not start:', error);
+  showBanner(t('app.failed'));
+});
