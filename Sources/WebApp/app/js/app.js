@@ -8,6 +8,8 @@ import { Api, ApiError, MalformedAnswer, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
 import { checkDeviceName } from './devices.js';
 import { EditError, Ledger } from './ledger.js';
+import { importOptions, recordImport } from './ledgerImport.js';
+import { resultText } from './importReport.js';
 import { editRefusalText, failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
@@ -296,6 +298,26 @@ export class App {
         return { ok: false, changed: false, ...(error.reason === 'stale' ? { stale: true } : {}), message: editRefusalText(error) };
       }
       throw error;
+    }
+  }
+
+  /**
+   * Records the rows of an oritsubushi-tsv file as this device's import events, planned against
+   * the replica at the commit and committed strictly in one step (ledgerImport.js); the answer
+   * says how many stations were recorded. Rows the plan refuses are skipped, as the reader's were.
+   * @param {import('./tsvImport.js').TsvRow[]} rows
+   * @param {number} skipped lines the reader refused
+   * @returns {Promise<{ok: boolean, recorded: number, message: string}>}
+   */
+  async importRows(rows, skipped) {
+    if (!this.catalog) return { ok: false, recorded: 0, message: t('import.noCatalog') };
+    try {
+      const { plan, events } = await recordImport(this.replica, rows, importOptions(this.catalog, this.now()));
+      if (events.length > 0) this.scheduleSync();
+      return { ok: true, recorded: events.length, message: resultText(plan, skipped + plan.refused.length) };
+    } catch (error) {
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
+      return { ok: false, recorded: 0, message: refusalText(error) };
     }
   }
 

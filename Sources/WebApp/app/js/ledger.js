@@ -28,7 +28,7 @@ export const CLOCK_LEAD_MS = 86_400_000;
  */
 
 /** @param {Identity} i @returns {StoredIdentity} */
-function storedIdentity(i) {
+export function storedIdentity(i) {
   return { device: i.device, name: i.name, nextSeq: i.nextSeq.toString(), lastHlc: i.lastHlc.toString(), markOwed: i.markOwed };
 }
 

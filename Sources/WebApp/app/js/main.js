@@ -16,6 +16,7 @@ import { SearchScreen } from './ui/searchScreen.js';
 import { StationScreen } from './ui/stationScreen.js';
 import { StatsScreen } from './ui/statsScreen.js';
 import { SyncScreen } from './ui/syncScreen.js';
+import { ImportPanel } from './ui/importPanel.js';
 
 /** @typedef {'map' | 'nearby' | 'search' | 'station' | 'stats' | 'sync'} Tab */
 
@@ -95,6 +96,7 @@ async function boot() {
   const station = new StationScreen(app, nav);
   const stats = new StatsScreen(app, nav);
   const sync = new SyncScreen(app, new DeviceManager(app));
+  new ImportPanel(app); // on 同期, under the exports
 
   /** @param {Tab} tab */
   function showTab(tab) {
