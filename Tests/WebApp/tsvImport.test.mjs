@@ -146,7 +146,7 @@ test('in English the dry run speaks English', async () => {
     const { app } = await pairedApp();
     const parsed = parseTsv(encode('201111\t1\t5\t\n1\t1\t5\t\\x\n'));
     const plan = previewImport(app.replica, parsed.rows, importOptions(app.catalog, NOW));
-    assert.equal(summaryText(plan, parsed.refused), 'Read 2 lines: records of 1 stations to import (0 lines already recorded, 1 lines that cannot be imported).');
+    assert.equal(summaryText(plan, parsed.refused), 'Lines read: 2. Stations to record: 1 (lines already recorded: 0; lines that cannot be imported: 1).');
     assert.equal(refusedLineText(parsed.refused[0]), 'line 2: the memo has an escape other than \\\\ and \\n');
   } finally {
     setLanguage('ja');

@@ -33,6 +33,8 @@ export const EARLIEST_EVENT_MS = 946_684_800_000;
  * @property {number | null} compDate null: the event leaves the date alone
  * @property {string | null} memo null: the event leaves the memo alone
  * @property {number} ms its time: the hlc's milliseconds (counter 0)
+ * @property {'row' | 'now' | 'earliest'} time the row's update_date, or now (it was later), or
+ *   `earliestMs` (it was earlier)
  */
 
 /**
@@ -42,7 +44,6 @@ export const EARLIEST_EVENT_MS = 946_684_800_000;
  * @property {RefusedLine[]} refused rows that failed them, in file order
  * @property {number[]} unknownDates lines whose code 2…18999999 is imported as 1
  * @property {number} clamped valid rows dated after now, planned at now (as the CLI counts them)
- * @property {number} raised events dated before `earliestMs`, recorded at it
  */
 
 /**
@@ -79,7 +80,7 @@ function after(a, b) {
 export function planImport(rows, context) {
   const today = tokyoDay(context.nowMs);
   /** @type {ImportPlan} */
-  const plan = { drafts: [], validRows: 0, refused: [], unknownDates: [], clamped: 0, raised: 0 };
+  const plan = { drafts: [], validRows: 0, refused: [], unknownDates: [], clamped: 0 };
   /** @type {TsvRow[]} */
   const valid = [];
   for (const original of rows) {
@@ -99,9 +100,10 @@ export function planImport(rows, context) {
   let seq = context.nextSeq;
   for (const row of valid) {
     let ms = row.updateDate * 1000;
-    if (ms > context.nowMs) { ms = context.nowMs; plan.clamped += 1; }
-    const raised = ms < (context.earliestMs ?? 0);
-    if (raised) ms = context.earliestMs ?? 0;
+    /** @type {ImportDraft['time']} */
+    let time = 'row';
+    if (ms > context.nowMs) { ms = context.nowMs; time = 'now'; plan.clamped += 1; }
+    if (ms < (context.earliestMs ?? 0)) { ms = context.earliestMs ?? 0; time = 'earliest'; }
     const order = { ms, device: context.device, seq };
     const current = working.get(row.station) ?? registersOf(context.fold.get(row.station));
     const untouched = current.dateWinner === null && current.memoWinner === null;
@@ -111,8 +113,7 @@ export function planImport(rows, context) {
       ? row.compDate : null;
     const memo = (current.memoWinner === null || after(order, current.memoWinner)) && row.memo !== current.memo ? row.memo : null;
     if (date === null && memo === null) continue;
-    plan.drafts.push({ line: row.line, station: row.station, compDate: date, memo, ms });
-    if (raised) plan.raised += 1;
+    plan.drafts.push({ line: row.line, station: row.station, compDate: date, memo, ms, time });
     working.set(row.station, {
       compDate: date ?? current.compDate, memo: memo ?? current.memo,
       dateWinner: date === null ? current.dateWinner : order, memoWinner: memo === null ? current.memoWinner : order,

@@ -69,15 +69,21 @@ export function summaryText(plan, refused) {
 }
 
 /**
- * What the import does besides: codes shown as 日付不明, times clamped or raised.
+ * What the import does besides, to the events it records: codes shown as 日付不明 taken as 1,
+ * times clamped to now or raised to 2000-01-01.
  * @param {ImportPlan} plan
  * @returns {string[]}
  */
 export function noteTexts(plan) {
+  const unknown = new Set(plan.unknownDates);
+  const count = (/** @type {(d: ImportDraft) => boolean} */ test) => plan.drafts.filter(test).length;
   const notes = [];
-  if (plan.unknownDates.length) notes.push(t('import.unknownDates', formatCount(plan.unknownDates.length)));
-  if (plan.clamped) notes.push(t('import.clamped', formatCount(plan.clamped)));
-  if (plan.raised) notes.push(t('import.raised', formatCount(plan.raised)));
+  const dates = count((d) => unknown.has(d.line) && d.compDate !== null);
+  const clamped = count((d) => d.time === 'now');
+  const raised = count((d) => d.time === 'earliest');
+  if (dates) notes.push(t('import.unknownDates', formatCount(dates)));
+  if (clamped) notes.push(t('import.clamped', formatCount(clamped)));
+  if (raised) notes.push(t('import.raised', formatCount(raised)));
   return notes;
 }
 
