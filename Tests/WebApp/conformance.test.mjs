@@ -185,6 +185,9 @@ test('tsv-import.jsonl: an oritsubushi-tsv file read and planned as the CLI impo
     const ledger = await Ledger.open(new MemoryStore(), { now, newDevice: () => value.device, deviceName: 'conformance' });
     if (value.held) await ledger.receive(value.held.map(fromWire), now);
     const known = value.catalog === null ? null : new Set(value.catalog.map(Number));
+    // A case's catalogue is the bundled one as far as its rows go, so the Swift side can plan it
+    // with CatalogStore.bundled().
+    if (known) for (const r of parsed.rows) assert.equal(known.has(r.station), catalog().station(r.station) !== undefined, `${where}: station ${r.station}`);
     const options = { nowMs: now, knows: known && ((station) => known.has(station)), earliestMs: 0 };
     if (value.earlier !== undefined) await recordImport(ledger, parseTsv(new TextEncoder().encode(value.earlier)).rows, options);
     const plan = previewImport(ledger, parsed.rows, options);
