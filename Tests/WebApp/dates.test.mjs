@@ -31,14 +31,14 @@ test('today in Japan is UTC+9 without daylight saving', () => {
 
 test('dates after today in Japan are refused', () => {
   const now = Date.UTC(2013, 8, 1, 3, 0, 0); // 2013-09-01 12:00 JST
-  assert.equal(d.refusal(20130901, now), null);
-  assert.equal(d.refusal(20130900, now), null);
-  assert.equal(d.refusal(20130000, now), null);
-  assert.equal(d.refusal(1, now), null);
-  assert.match(d.refusal(20130902, now), /in the future \(today is 2013-09-01 in Japan\)/);
-  assert.match(d.refusal(20131000, now), /future/);
-  assert.match(d.refusal(20140000, now), /future/);
-  assert.match(d.refusal(20130230, now), /not a valid/);
+  assert.equal(d.dateProblem(20130901, now), null);
+  assert.equal(d.dateProblem(20130900, now), null);
+  assert.equal(d.dateProblem(20130000, now), null);
+  assert.equal(d.dateProblem(1, now), null);
+  assert.equal(d.dateProblem(20130902, now), 'future');
+  assert.equal(d.dateProblem(20131000, now), 'future');
+  assert.equal(d.dateProblem(20140000, now), 'future');
+  assert.equal(d.dateProblem(20130230, now), 'invalid');
 });
 
 test('the fuzzy picker composes codes as iOS does', () => {

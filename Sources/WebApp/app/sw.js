@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'eb58c6837b2f';
+const VERSION = 'c316826c8f95';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -28,8 +28,11 @@ const APP_FILES = [
   'js/folding.js',
   'js/hlc.js',
   'js/i18n.js',
+  'js/importPlan.js',
+  'js/importReport.js',
   'js/ledger.js',
   'js/ledgerErrors.js',
+  'js/ledgerImport.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
@@ -38,6 +41,7 @@ const APP_FILES = [
   'js/ownCommit.js',
   'js/qrCode.js',
   'js/records.js',
+  'js/refusals.js',
   'js/savedState.js',
   'js/search.js',
   'js/sha256.js',
@@ -45,10 +49,13 @@ const APP_FILES = [
   'js/storageInfo.js',
   'js/store.js',
   'js/sync.js',
+  'js/textLimits.js',
+  'js/tsvImport.js',
   'js/ui/activationGuard.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',
+  'js/ui/importPanel.js',
   'js/ui/mapScreen.js',
   'js/ui/nearbyScreen.js',
   'js/ui/qrSvg.js',

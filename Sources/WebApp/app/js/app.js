@@ -1,16 +1,21 @@
 // The app's state and actions, without the DOM: the replica (Ledger), the catalogue, the sync
 // token, pairing, and when to sync (after opening, on focus, when back online, after each edit;
 // one sync at a time). A token the server refuses (401) is forgotten at once, whichever request
-// met it (deviceManager.js's too), and said once. Screens read from it and listen to its events.
+// met it (deviceManager.js's too), and said once. Every refusal reaches the screens as a sentence
+// of the app's own, chosen by its cause (refusals.js). Screens read from it and listen to its events.
 
-import { Api, ApiError, NetworkError } from './api.js';
+import { Api, ApiError, MalformedAnswer, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
 import { checkDeviceName } from './devices.js';
-import { EditError, Ledger, StaleEditError } from './ledger.js';
+import { EditError, Ledger } from './ledger.js';
+import { importOptions, recordImport } from './ledgerImport.js';
+import { resultText } from './importReport.js';
+import { editRefusalText, failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
 import { UnsavedEdits } from './unsavedEdits.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
-import { isKey, t } from './i18n.js';
+import { nameRefusedText } from './textLimits.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
@@ -110,7 +115,8 @@ export class App {
       }
     }
     const sync = /** @type {{lastError?: string | null, lastErrorKind?: string} | undefined} */ (this.ledger.getMeta('sync'));
-    this.syncError = sync?.lastError ? describeFailure(new SyncFailure(sync.lastErrorKind ?? '', sync.lastError)) : null;
+    const cause = /** @type {({kind?: string} & import('./refusals.js').FailureCause) | undefined} */ (this.ledger.getMeta('syncCause'));
+    this.syncError = sync?.lastError ? syncFailureText(sync.lastErrorKind ?? '', cause?.kind === sync.lastErrorKind ? cause : {}) : null;
     this.state = this.token ? 'idle' : 'unpaired';
     this.emit('status');
   }
@@ -169,12 +175,17 @@ export class App {
       this.syncError = null;
       this.state = 'ok';
     } catch (error) {
-      const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error));
+      const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error), error);
+      console.debug('the sync stopped:', failure.message);
       this.syncError = describeFailure(failure);
       this.failureKind = failure.kind;
       this.state = 'error';
+      if (failure.kind === 'refused' || failure.kind === 'server') {
+        // Its sentence depends on the cause, kept beside the sync bookkeeping for after a reload.
+        await this.replica.setMeta({ syncCause: { kind: failure.kind, ...failureCause(failure) } }).catch(() => {});
+      }
       if (failure.kind === 'signed-out' || failure.kind === 'revoked') await this.forgetRefusedToken(failure);
-      if (failure.kind === 'storage') this.emit('storage', failure.message);
+      if (failure.kind === 'storage') this.emit('storage', this.syncError);
     }
     this.emit('status');
   }
@@ -195,7 +206,7 @@ export class App {
     try {
       await this.replica.setMeta({ token: undefined, sync: { ...sync, lastError: failure.message, lastErrorKind: failure.kind } });
     } catch (error) {
-      this.emit('storage', error instanceof StoreError ? error.message : String(error));
+      this.emit('storage', refusalText(error));
     }
     this.emit('signed-out', this.syncError);
   }
@@ -227,10 +238,9 @@ export class App {
         return;
       }
       if (error instanceof NetworkError) return; // offline: the stored copy serves
-      const why = error instanceof CatalogError || error instanceof StoreError ? error.message
-        : error instanceof SyntaxError ? 'the answer is not JSON' : error instanceof Error ? error.message : String(error);
+      const why = error instanceof CatalogError || error instanceof SyntaxError ? t('catalog.damaged') : refusalText(error);
       this.catalogError = t('catalog.failed', why);
-      if (error instanceof StoreError) this.emit('storage', error.message);
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
     }
   }
 
@@ -242,8 +252,10 @@ export class App {
    * @param {string} [name] the name to ask for; this device's name by default
    */
   async pair(code, name = '') {
+    const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
+    const checked = checkDeviceName(asked);
+    if (!checked.ok) return { ok: false, message: checked.message };
     try {
-      const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
       const answer = await this.api.pair(code.trim(), asked);
       const named = answer.deviceName ?? asked;
       await this.replica.setMeta({ token: answer.token, user: answer.user });
@@ -258,14 +270,13 @@ export class App {
         if (error.status === 401) return { ok: false, message: t('pair.unknown') };
         if (error.status === 410) return { ok: false, message: t('pair.used') };
         if (error.status === 429) return { ok: false, message: t('pair.rate', error.retryAfter ?? 60) };
-        return { ok: false, message: error.serverMessage || error.message };
+        if (error.status === 422) return { ok: false, message: nameRefusedText() };
+        return { ok: false, message: serverRefusalText(error) };
       }
       if (error instanceof NetworkError) return { ok: false, message: t('pair.offline') };
-      if (error instanceof StoreError) {
-        this.emit('storage', error.message);
-        return { ok: false, message: error.message };
-      }
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      if (error instanceof MalformedAnswer) return { ok: false, message: t('pair.malformed') };
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
+      return { ok: false, message: refusalText(error) };
     }
   }
 
@@ -291,11 +302,13 @@ export class App {
         // Never dropped: kept in memory and tried again until the storage takes it.
         this.unsaved.keep(station, fields);
         this.scheduleUnsavedRetry();
-        this.emit('storage', `${error.message}. ${t('edit.keptToRetry')}`);
-        return { ok: false, changed: false, kept: true, message: t('edit.keptToRetry') };
+        const message = `${storageText(error)} ${t('edit.keptToRetry')}`;
+        this.emit('storage', message);
+        return { ok: false, changed: false, kept: true, message };
       }
-      if (error instanceof StaleEditError) return { ok: false, changed: false, stale: true, message: t('edit.stale') };
-      if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
+      if (error instanceof EditError) {
+        return { ok: false, changed: false, ...(error.reason === 'stale' ? { stale: true } : {}), message: editRefusalText(error) };
+      }
       throw error;
     }
   }
@@ -317,6 +330,26 @@ export class App {
     }, UNSAVED_RETRY_MS);
     // Node's timers keep a process alive (the node tests' App); a browser's have no `unref`.
     /** @type {{unref?: () => void}} */ (/** @type {unknown} */ (this.unsavedTimer)).unref?.();
+  }
+
+  /**
+   * Records the rows of an oritsubushi-tsv file as this device's import events, planned against
+   * the replica at the commit and committed strictly in one step (ledgerImport.js); the answer
+   * says how many stations were recorded. Rows the plan refuses are skipped, as the reader's were.
+   * @param {import('./tsvImport.js').TsvRow[]} rows
+   * @param {number} skipped lines the reader refused
+   * @returns {Promise<{ok: boolean, recorded: number, message: string}>}
+   */
+  async importRows(rows, skipped) {
+    if (!this.catalog) return { ok: false, recorded: 0, message: t('import.noCatalog') };
+    try {
+      const { plan, events } = await recordImport(this.replica, rows, importOptions(this.catalog, this.now()));
+      if (events.length > 0) this.scheduleSync();
+      return { ok: true, recorded: events.length, message: resultText(plan, skipped + plan.refused.length) };
+    } catch (error) {
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
+      return { ok: false, recorded: 0, message: refusalText(error) };
+    }
   }
 
   /** Forgets the token and the user (a sign-out); the records stay. */
@@ -348,11 +381,10 @@ export class App {
 }
 
 /**
- * A sync failure as one sentence in the app's language: Japanese words for each kind of failure
- * (the English sentence, which names the details, is what the English interface shows).
+ * A sync failure as the screens say it: by its kind and cause, in the app's language (its
+ * `message`, English for developers, is never shown).
  * @param {SyncFailure} failure
  */
 export function describeFailure(failure) {
-  const key = `failure.${failure.kind}`;
-  return isKey(key) ? t(key, failure.message) : failure.message;
+  return syncFailureText(failure.kind, failureCause(failure));
 }

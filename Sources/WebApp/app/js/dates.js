@@ -147,18 +147,15 @@ export function compose(year, month, day) {
 }
 
 /**
- * Why a code cannot be recorded now, as one sentence, or null when it can: it must be valid and
- * not after today in Japan.
+ * Why a code cannot be recorded now, or null when it can: it must be valid ('invalid') and not
+ * after today in Japan ('future'). refusals.js says it in the app's language.
  * @param {number} code
  * @param {number} nowMs
+ * @returns {'invalid' | 'future' | null}
  */
-export function refusal(code, nowMs) {
-  if (!isValidCode(code)) return `${code} is not a valid completion date`;
-  const today = tokyoDay(nowMs);
-  if (isInFuture(code, today)) {
-    return `${labelEn(code)} is in the future (today is ${pad(today.year, 4)}-${pad(today.month, 2)}-${pad(today.day, 2)} in Japan)`;
-  }
-  return null;
+export function dateProblem(code, nowMs) {
+  if (!isValidCode(code)) return 'invalid';
+  return isInFuture(code, tokyoDay(nowMs)) ? 'future' : null;
 }
 
 /**

@@ -29,7 +29,7 @@ export const CLOCK_LEAD_MS = 86_400_000;
  */
 
 /** @param {Identity} i @returns {StoredIdentity} */
-function storedIdentity(i) {
+export function storedIdentity(i) {
   return { device: i.device, name: i.name, nextSeq: i.nextSeq.toString(), lastHlc: i.lastHlc.toString(), markOwed: i.markOwed };
 }
 
@@ -252,16 +252,16 @@ export class Ledger {
    */
   edit(station, fields, now, seen) {
     return this.exclusive(async () => {
-      if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`);
+      if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`, 'station');
       const current = this.fold.get(station);
       const stale = (seen?.compDate !== undefined && fields.compDate != null && seen.compDate !== (current?.compDate ?? 0))
         || (seen?.memo !== undefined && fields.memo != null && seen.memo !== (current?.memo ?? ''));
       if (stale) throw new StaleEditError(`station ${station} changed on another device after it was shown; nothing was saved`);
       let compDate = fields.compDate ?? null;
       let memo = fields.memo ?? null;
-      if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`);
+      if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`, 'date');
       if (memo !== null && utf8Length(memo) > MAX_MEMO_BYTES) {
-        throw new EditError(`the memo is ${utf8Length(memo)} bytes of UTF-8; the limit is ${MAX_MEMO_BYTES}`);
+        throw new EditError(`the memo is ${utf8Length(memo)} bytes of UTF-8; the limit is ${MAX_MEMO_BYTES}`, 'memo');
       }
       if (compDate !== null && compDate === (current?.compDate ?? 0)) compDate = null;
       if (memo !== null && memo === (current?.memo ?? '')) memo = null;
@@ -287,7 +287,7 @@ export class Ledger {
    */
   rename(name, now) {
     return this.exclusive(async () => {
-      if (name === '' || utf8Length(name) > MAX_NAME_BYTES) throw new EditError(`a device name has 1 to ${MAX_NAME_BYTES} bytes of UTF-8`);
+      if (name === '' || utf8Length(name) > MAX_NAME_BYTES) throw new EditError(`a device name has 1 to ${MAX_NAME_BYTES} bytes of UTF-8`, 'name');
       if (name === this.identity.name && this.deviceName(this.device) === name) return null;
       const identity = { ...this.identity, name };
       const record = this.nameRecord(this.device, now, name);
@@ -343,7 +343,7 @@ export class Ledger {
         }
         const expected = (previous && previous.device === r.device ? previous.seq : this.held(r.device)) + 1n;
         if (r.seq !== expected) {
-          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`);
+          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`, 'gap');
         }
         events.push(r);
       }
@@ -354,7 +354,7 @@ export class Ledger {
       });
       for (const r of [...events, ...names.values()]) {
         if (hlcMillis(r.hlc) > limit) {
-          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`);
+          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`, 'ahead');
         }
       }
       if (events.length === 0 && newNames.length === 0) return { events, names: newNames, duplicates };
@@ -449,5 +449,5 @@ export class Ledger {
 
 /** @param {LedgerEvent} r */
 function differs(r) {
-  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`);
+  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`, 'differs');
 }

@@ -7,7 +7,8 @@ import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
 import { DeviceManager } from './deviceManager.js';
 import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
-import { IndexedDbStore, MemoryStore, StoreError } from './store.js';
+import { refusalText } from './refusals.js';
+import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
 import { MapScreen } from './ui/mapScreen.js';
 import { NearbyScreen } from './ui/nearbyScreen.js';
@@ -15,6 +16,7 @@ import { SearchScreen } from './ui/searchScreen.js';
 import { StationScreen } from './ui/stationScreen.js';
 import { StatsScreen } from './ui/statsScreen.js';
 import { SyncScreen } from './ui/syncScreen.js';
+import { ImportPanel } from './ui/importPanel.js';
 
 /** @typedef {'map' | 'nearby' | 'search' | 'station' | 'stats' | 'sync'} Tab */
 
@@ -55,7 +57,7 @@ async function openStore() {
   try {
     return await IndexedDbStore.open();
   } catch (error) {
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     return new MemoryStore();
   }
 }
@@ -72,7 +74,7 @@ async function boot() {
     await app.start();
   } catch (error) {
     // Unreadable storage: run on memory so that the app still works, and say so.
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     app.store = new MemoryStore();
     await app.start();
   }
@@ -94,6 +96,7 @@ async function boot() {
   const station = new StationScreen(app, nav);
   const stats = new StatsScreen(app, nav);
   const sync = new SyncScreen(app, new DeviceManager(app));
+  new ImportPanel(app); // on 同期, under the exports
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -174,4 +177,7 @@ async function boot() {
   window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
 }
 
-boot().catch((error) => showBanner(error instanceof Error ? error.message : String(error)));
+boot().catch((error) => {
+  console.debug('the app could not start:', error);
+  showBanner(t('app.failed'));
+});

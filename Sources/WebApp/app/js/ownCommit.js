@@ -21,7 +21,7 @@ export async function commitOwn(store, change) {
     await store.commit(strict);
     if (readsBackAsWritten(await store.readBack(keys), strict)) return;
     if (attempt === 2) {
-      throw new StoreError('what the app saved read back differently twice, so the change is not counted as saved', 'read-back');
+      throw new StoreError('what the app saved read back differently twice, so the change is not counted as saved', null, 'refused');
     }
   }
 }

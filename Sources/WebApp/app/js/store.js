@@ -46,14 +46,34 @@
 
 /** @typedef {{identity: Identity | null, records: (StoredEvent | undefined)[]}} ReadBack */
 
-/** The browser refused to read or write; `message` is one sentence for people. */
+/**
+ * Why the browser refused: 'full' (its quota is used up), 'refused' (any other write failure),
+ * 'missing' (no IndexedDB), 'unreadable' (the saved data could not be read).
+ * @typedef {'full' | 'refused' | 'missing' | 'unreadable'} StorageRefusal
+ */
+
+/**
+ * The browser refused to read or write; `reason` is the cause the screens say it by
+ * (refusals.js), `message` one English sentence for developers.
+ */
 export class StoreError extends Error {
-  /** @param {string} message @param {unknown} [cause] */
-  constructor(message, cause) {
+  /** @param {string} message @param {unknown} [cause] @param {StorageRefusal} [reason] */
+  constructor(message, cause, reason = storageRefusal(cause)) {
     super(message);
     this.name = 'StoreError';
     this.cause = cause;
+    this.reason = reason;
   }
+}
+
+/**
+ * The cause of a browser's storage failure, by its DOMException name.
+ * @param {unknown} error
+ * @returns {StorageRefusal}
+ */
+export function storageRefusal(error) {
+  const name = error && typeof error === 'object' ? String(/** @type {{name?: unknown}} */ (error).name ?? '') : '';
+  return name === 'QuotaExceededError' ? 'full' : 'refused';
 }
 
 /**
@@ -61,8 +81,7 @@ export class StoreError extends Error {
  * @param {unknown} error
  */
 export function describeStorageError(error) {
-  const name = error && typeof error === 'object' ? String(/** @type {{name?: unknown}} */ (error).name ?? '') : '';
-  if (name === 'QuotaExceededError') {
+  if (storageRefusal(error) === 'full') {
     return "this device's storage for the app is full, so the change was not saved; free some space (or allow more storage) and try again";
   }
   const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
@@ -97,7 +116,7 @@ export class IndexedDbStore {
    * @param {string} [name]
    */
   static async open(factory = globalThis.indexedDB, name = 'oritsubushi') {
-    if (!factory) throw new StoreError('this browser has no IndexedDB (private browsing may disable it), so nothing can be saved on this device');
+    if (!factory) throw new StoreError('this browser has no IndexedDB (private browsing may disable it), so nothing can be saved on this device', null, 'missing');
     const request = factory.open(name, DB_VERSION);
     request.onupgradeneeded = () => {
       const db = request.result;
@@ -126,7 +145,7 @@ export class IndexedDbStore {
       keys.forEach((k, i) => meta.set(String(k), values[i]));
       return { identity: identity ?? null, records, meta };
     } catch (error) {
-      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error);
+      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
   }
 

@@ -65,7 +65,7 @@ export class NearbyScreen {
         this.render();
       },
       (error) => {
-        this.status.textContent = error.code === error.PERMISSION_DENIED ? t('nearby.denied') : t('nearby.failed', error.message);
+        this.status.textContent = t(error.code === error.PERMISSION_DENIED ? 'nearby.denied' : error.code === error.TIMEOUT ? 'nearby.timeout' : 'nearby.noFix');
       },
       { enableHighAccuracy: true, timeout: 20_000, maximumAge: FIX_MAX_AGE_MS },
     );

@@ -9,7 +9,7 @@
 // arrives while the screen is open is shown, never overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
 // (ActivationGuard), so the tap that opened it presses nothing here.
 
-import { formatJst, isInFuture, label, refusal, todayCode, tokyoDay } from '../dates.js';
+import { formatJst, isInFuture, label, todayCode, tokyoDay } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
 import { prefectureName, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
@@ -18,6 +18,8 @@ import { DatePicker } from './datePicker.js';
 import { ActivationGuard } from './activationGuard.js';
 import { EditDraft } from '../editDraft.js';
 import { savedState } from '../savedState.js';
+import { dateRefusalText } from '../refusals.js';
+import { memoCounterText, memoRoom } from '../textLimits.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
@@ -39,6 +41,8 @@ export class StationScreen {
     this.wiki = byId('station-wiki', HTMLAnchorElement);
     this.date = byId('station-date');
     this.memo = byId('station-memo', HTMLTextAreaElement);
+    this.memoCount = byId('station-memo-count');
+    this.memo.addEventListener('input', () => this.countMemo());
     this.today = byId('station-today', HTMLButtonElement);
     this.save = byId('station-save', HTMLButtonElement);
     this.uncomplete = byId('station-uncomplete', HTMLButtonElement);
@@ -149,6 +153,7 @@ export class StationScreen {
       this.memo.value = ledger.fold.memo(s.id);
       this.draft = new EditDraft(this.values(s.id));
     }
+    this.countMemo();
     const seconds = ledger.fold.updateSeconds(s.id);
     this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
     const events = ledger.history(s.id);
@@ -164,7 +169,7 @@ export class StationScreen {
     const device = ledger.deviceName(e.device) || e.device;
     const where = savedState(ledger, e);
     return h('li', { data: { device: e.device, seq: String(e.seq) } },
-      h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${e.origin})` : ''}` }),
+      h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${t(e.origin === 'import' ? 'origin.import' : 'origin.catalog')})` : ''}` }),
       h('div', { text: parts.join(' · ') }),
       where && h('div', { class: `saved-state ${where}`, data: { testid: 'event-saved-state', saved: where },
         text: t(where === 'server' ? 'history.onServer' : 'history.onDevice') }));
@@ -198,7 +203,7 @@ export class StationScreen {
    */
   async write(fields) {
     if (this.station === null || !this.draft || this.writing || !this.guard.settled()) return;
-    const why = fields.compDate === undefined ? null : refusal(fields.compDate, this.app.now());
+    const why = fields.compDate === undefined ? null : dateRefusalText(fields.compDate, this.app.now());
     if (why) { this.show(why, false); return; }
     const station = this.station;
     this.writing = true;
@@ -230,6 +235,12 @@ export class StationScreen {
     if (moved.includes('compDate') && !conflicts.includes('compDate')) this.showDate(inputs.compDate);
     if (moved.includes('memo') && !conflicts.includes('memo')) this.memo.value = inputs.memo;
     return { moved, conflicts };
+  }
+
+  /** The counter under the memo: how many more Japanese characters fit (textLimits.js). */
+  countMemo() {
+    this.memoCount.textContent = memoCounterText(this.memo.value);
+    this.memoCount.classList.toggle('bad', !memoRoom(this.memo.value).fits);
   }
 
   /** @param {string} message @param {boolean} ok @param {boolean} [toast] also as a toast (an answer to a tap) */
