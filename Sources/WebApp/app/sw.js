@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'e85901171653';
+const VERSION = '7b47937e2e89';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -62,9 +62,14 @@ const APP_FILES = [
   'js/ui/dom.js',
   'js/ui/importPanel.js',
   'js/ui/mapScreen.js',
+  'js/ui/milestoneBanner.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/progressChart.js',
+  'js/ui/progressPanel.js',
   'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
+  'js/ui/settingsPanel.js',
+  'js/ui/shareCard.js',
   'js/ui/signOutPanel.js',
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',
