@@ -92,8 +92,8 @@ async function boot() {
   const chosen = loadSettings(app.replica).language;
   if (chosen && chosen !== lang) translatePage(chosen);
 
-  /** The kind of the banner shown, when its dismissal is remembered (settings.js bannerKey). */
-  let bannerKind = '';
+  /** The banner whose dismissal is remembered (settings.js bannerKey), while it is the one shown. */
+  let remembered = { kind: '', message: '' };
   /**
    * A banner that, once dismissed, is not shown again (per kind: settings.js).
    * @param {string} kind @param {string} message
@@ -101,12 +101,13 @@ async function boot() {
   function showBannerOnce(kind, message) {
     if (isDismissed(loadSettings(app.replica), kind, message)) return;
     showBanner(message);
-    bannerKind = kind;
+    remembered = { kind, message };
   }
   byId('banner-close').addEventListener('click', () => {
-    const kind = bannerKind, message = bannerText.textContent ?? '';
-    bannerKind = '';
-    if (!kind) return;
+    const { kind, message } = remembered;
+    remembered = { kind: '', message: '' };
+    // Another sentence may have taken the banner since: only this one's dismissal is kept.
+    if (!kind || bannerText.textContent !== message) return;
     void saveSettings(app.replica, { dismissed: withDismissed(loadSettings(app.replica), kind, message) }).catch(() => {});
   });
 
