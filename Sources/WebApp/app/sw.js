@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'c316826c8f95';
+const VERSION = '42cf614c2788';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -37,13 +37,18 @@ const APP_FILES = [
   'js/map.js',
   'js/mapCore.js',
   'js/mapRule.js',
+  'js/milestones.js',
   'js/nearby.js',
+  'js/nearestCandidates.js',
   'js/ownCommit.js',
+  'js/progress.js',
+  'js/progressCard.js',
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',
   'js/savedState.js',
   'js/search.js',
+  'js/settings.js',
   'js/sha256.js',
   'js/stats.js',
   'js/storageInfo.js',
@@ -57,9 +62,14 @@ const APP_FILES = [
   'js/ui/dom.js',
   'js/ui/importPanel.js',
   'js/ui/mapScreen.js',
+  'js/ui/milestoneBanner.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/progressChart.js',
+  'js/ui/progressPanel.js',
   'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
+  'js/ui/settingsPanel.js',
+  'js/ui/shareCard.js',
   'js/ui/signOutPanel.js',
   'js/ui/stationScreen.js',
   'js/ui/statsScreen.js',

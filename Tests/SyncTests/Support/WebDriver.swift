@@ -126,10 +126,11 @@ final class WebDriver: @unchecked Sendable {
         try await cdp("Network.emulateNetworkConditions", ["offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
     }
 
-    /// Standing at (lat, lng), with the site allowed to know it.
-    func setLocation(latitude: Double, longitude: Double, origin: String) async throws {
+    /// Standing at (lat, lng), with the site allowed to know it; `accuracy` is the radius in metres
+    /// the fix reports (10: a good GPS fix; iOS's approximate location reports 1,000 to 20,000).
+    func setLocation(latitude: Double, longitude: Double, origin: String, accuracy: Double = 10) async throws {
         try await cdp("Browser.grantPermissions", ["permissions": ["geolocation"], "origin": origin])
-        try await cdp("Emulation.setGeolocationOverride", ["latitude": latitude, "longitude": longitude, "accuracy": 10])
+        try await cdp("Emulation.setGeolocationOverride", ["latitude": latitude, "longitude": longitude, "accuracy": accuracy])
     }
 
     func element(_ testID: String) async throws -> String {

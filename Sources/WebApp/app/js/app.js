@@ -21,8 +21,9 @@ import { t } from './i18n.js';
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
 /**
  * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
- * replica was erased and started anew.
- * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased'} AppEvent
+ * replica was erased and started anew; 'completed': an edit of the person took stations from
+ * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js).
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed'} AppEvent
  */
 
 /** How often edits the storage refused are tried again. */
@@ -291,7 +292,9 @@ export class App {
    */
   async edit(station, fields, seen) {
     try {
+      const before = this.compDate(station);
       const event = await this.replica.edit(station, fields, this.now(), seen);
+      if (event && before === 0 && this.compDate(station) > 0) this.emit('completed', [station]);
       // The date picker offers the last date given again, for entering many stations in a row.
       if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
       if (!event) return { ok: true, changed: false, message: t('unchanged') };

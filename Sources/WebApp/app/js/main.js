@@ -1,7 +1,9 @@
 // Starts the app: language, storage, the replica and its screens, the bottom tab bar, pairing
 // from #pair=CODE, the service worker (offline use), and when to sync: on open, when the page
 // comes back into view, when the network returns, and after each edit (App.scheduleSync). A
-// token found revoked is said once, in a banner.
+// token found revoked is said once, in a banner. The person's settings (settings.js: language,
+// pin limit, banners dismissed) apply once the replica is open; after pairing, 地図 says what to
+// do next; an edit that completes a line, an operator or a prefecture is said in a banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
@@ -17,16 +19,24 @@ import { StationScreen } from './ui/stationScreen.js';
 import { StatsScreen } from './ui/statsScreen.js';
 import { SyncScreen } from './ui/syncScreen.js';
 import { ImportPanel } from './ui/importPanel.js';
+import { isDismissed, loadSettings, saveSettings, withDismissed } from './settings.js';
+import { MilestoneBanner } from './ui/milestoneBanner.js';
+import { ProgressPanel } from './ui/progressPanel.js';
+import { RETURN_TO_SETTINGS, SettingsPanel } from './ui/settingsPanel.js';
 
 /** @typedef {'map' | 'nearby' | 'search' | 'station' | 'stats' | 'sync'} Tab */
 
 const lang = chooseLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
-setLanguage(lang);
-document.documentElement.lang = lang;
-for (const el of document.querySelectorAll('[data-i18n]')) {
-  const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
-  if (isKey(key)) el.textContent = t(key);
+/** @param {'ja' | 'en'} language the page's fixed texts in this language */
+function translatePage(language) {
+  setLanguage(language);
+  document.documentElement.lang = language;
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
+    if (isKey(key)) el.textContent = t(key);
+  }
 }
+translatePage(lang);
 
 const banner = byId('banner');
 const bannerText = byId('banner-text');
@@ -78,6 +88,28 @@ async function boot() {
     app.store = new MemoryStore();
     await app.start();
   }
+  // The language chosen under 設定, before any screen writes a word.
+  const chosen = loadSettings(app.replica).language;
+  if (chosen && chosen !== lang) translatePage(chosen);
+
+  /** The banner whose dismissal is remembered (settings.js bannerKey), while it is the one shown. */
+  let remembered = { kind: '', message: '' };
+  /**
+   * A banner that, once dismissed, is not shown again (per kind: settings.js).
+   * @param {string} kind @param {string} message
+   */
+  function showBannerOnce(kind, message) {
+    if (isDismissed(loadSettings(app.replica), kind, message)) return;
+    showBanner(message);
+    remembered = { kind, message };
+  }
+  byId('banner-close').addEventListener('click', () => {
+    const { kind, message } = remembered;
+    remembered = { kind: '', message: '' };
+    // Another sentence may have taken the banner since: only this one's dismissal is kept.
+    if (!kind || bannerText.textContent !== message) return;
+    void saveSettings(app.replica, { dismissed: withDismissed(loadSettings(app.replica), kind, message) }).catch(() => {});
+  });
 
   /** @type {Tab} */
   let current = 'map';
@@ -97,6 +129,12 @@ async function boot() {
   const stats = new StatsScreen(app, nav);
   const sync = new SyncScreen(app, new DeviceManager(app));
   new ImportPanel(app); // on 同期, under the exports
+  const progress = new ProgressPanel(app); // on 統計, under the hierarchies
+  const settings = new SettingsPanel(app, (limit) => map.setPinLimit(limit)); // on 同期
+  const milestone = new MilestoneBanner(app);
+  map.setPinLimit(loadSettings(app.replica).pinLimit);
+  const nextStep = byId('next-step');
+  nextStep.addEventListener('click', () => { nextStep.hidden = true; });
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -109,12 +147,13 @@ async function boot() {
       button.classList.toggle('on', on);
       if (on) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
-    if (tab !== 'stats') stats.hide();
+    if (tab !== 'stats') { stats.hide(); progress.hide(); }
+    if (tab !== 'map') nextStep.hidden = true;
     if (tab === 'map') map.redraw();
     if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
-    if (tab === 'stats') stats.show();
+    if (tab === 'stats') { stats.show(); progress.show(); }
     if (tab === 'sync') sync.shown();
   }
   for (const button of document.querySelectorAll('.tabbar button')) {
@@ -133,6 +172,7 @@ async function boot() {
     station.refresh(null);
     if (current === 'search') search.show();
     stats.refresh();
+    progress.refresh();
   });
   app.on('change', (detail) => {
     const stations = /** @type {number[] | null} */ (detail);
@@ -141,7 +181,24 @@ async function boot() {
     search.refresh();
     station.refresh(stations);
     stats.refresh();
+    progress.refresh();
     sync.render();
+  });
+  app.on('completed', (detail) => milestone.completed(/** @type {number[]} */ (detail)));
+  app.on('erased', () => {
+    map.setPinLimit(loadSettings(app.replica).pinLimit);
+    settings.render();
+  });
+
+  // After pairing (a code typed or a link opened), 地図, with what to do there.
+  let paired = app.token !== null;
+  app.on('status', () => {
+    if (!paired && app.token !== null) {
+      showTab('map');
+      nextStep.textContent = t('pair.nextStep');
+      nextStep.hidden = false;
+    }
+    paired = app.token !== null;
   });
 
   /**
@@ -163,18 +220,33 @@ async function boot() {
   map.setCatalog();
   sync.render();
   if (!takePairingCode()) showTab(app.catalog ? 'map' : 'sync');
+  if (takeReturnToSettings()) {
+    showTab('sync');
+    byId('settings').scrollIntoView({ block: 'start' });
+  }
 
   // Ask the browser not to evict the replica; say so when it refuses.
   if (navigator.storage?.persist) {
     navigator.storage.persisted()
       .then((already) => already || navigator.storage.persist())
-      .then((granted) => { if (!granted) showBanner(t('banner.persist')); })
+      .then((granted) => { if (!granted) showBannerOnce('persist', t('banner.persist')); })
       .catch(() => {});
   }
 
   if (app.token) void app.syncNow();
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && app.token) void app.syncNow(); });
   window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
+}
+
+/** Whether the page was reloaded by 設定's language (once). */
+function takeReturnToSettings() {
+  try {
+    const set = sessionStorage.getItem(RETURN_TO_SETTINGS) !== null;
+    sessionStorage.removeItem(RETURN_TO_SETTINGS);
+    return set;
+  } catch {
+    return false;
+  }
 }
 
 boot().catch((error) => {

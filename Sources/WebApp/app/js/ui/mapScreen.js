@@ -40,6 +40,8 @@ export class MapScreen {
     this.view = null;
     /** @type {Show} */
     this.show = 'all';
+    /** Pins per view, 0 for every station (設定's ピンの数). */
+    this.pinLimit = PIN_LIMIT;
     /** @type {number | null} */
     this.selected = null;
     /** @type {Overlay} */
@@ -81,7 +83,18 @@ export class MapScreen {
     const entries = catalog.enabledStations
       .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
       .map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
-    this.index = new MapIndex(entries, PIN_LIMIT);
+    this.index = new MapIndex(entries, this.pinLimit);
+  }
+
+  /**
+   * Another pin limit: 0 (every station) or at least 4 (MapIndex).
+   * @param {number} limit
+   */
+  setPinLimit(limit) {
+    if (limit === this.pinLimit) return;
+    this.pinLimit = limit;
+    this.rebuildIndex();
+    this.redraw();
   }
 
   /** @param {Show} show */

@@ -2,10 +2,13 @@
 // one not yet completed, and 「今日、乗下車しました！」 for a chosen station while it is not
 // completed and is within reach of a fresh fix (nearby.js withinReach): at sea or far from every
 // station, the screen says how far the nearest one is and offers nothing to record. A result
-// sentence belongs to the station it was for. Geolocation needs no network, so this works offline.
+// sentence belongs to the station it was for. When the fix is too coarse to name one nearest
+// station (nearestCandidates.js: iOS's approximate location), the screen says so and offers the
+// candidates instead of choosing one. Geolocation needs no network, so this works offline.
 
 import { label, todayCode } from '../dates.js';
 import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metresTo, nearest, withinReach } from '../nearby.js';
+import { accuracyLabel, nearestCandidates } from '../nearestCandidates.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
@@ -16,6 +19,9 @@ import { ActivationGuard } from './activationGuard.js';
 
 /** Stations listed: a screenful, as `oritsubushi nearby` lists by default. */
 const LIST_LENGTH = 20;
+
+/** Candidates named in the sentence; the others are in the list below it. */
+const CANDIDATES_NAMED = 6;
 
 export class NearbyScreen {
   /** @param {App} app @param {Nav} nav */
@@ -28,6 +34,7 @@ export class NearbyScreen {
     this.selectedName = byId('nearby-selected');
     this.todayButton = byId('today-button', HTMLButtonElement);
     this.result = byId('nearby-result');
+    this.candidates = byId('nearby-candidates');
     /** @type {{lat: number, lng: number, accuracy: number} | null} */
     this.position = null;
     /** @type {number | null} */
@@ -56,6 +63,7 @@ export class NearbyScreen {
     this.clearResult();
     this.list.replaceChildren();
     this.incomplete.hidden = true;
+    this.candidates.hidden = true;
     this.renderSelection();
     navigator.geolocation.getCurrentPosition(
       (p) => {
@@ -84,17 +92,41 @@ export class NearbyScreen {
     this.status.textContent = t('nearby.at', Math.round(accuracy));
     const hits = nearest(catalog.enabledStations, lat, lng, LIST_LENGTH);
     const open = nearest(catalog.enabledStations, lat, lng, 1, (s) => this.app.compDate(s.id) === 0)[0];
-    this.incomplete.hidden = false;
+    // A coarse fix names no nearest station: nothing is chosen for the person, and no nearest
+    // station not yet done is named either.
+    const { ambiguous, candidates } = nearestCandidates(hits, accuracy);
+    this.incomplete.hidden = ambiguous;
     this.incomplete.replaceChildren(open
       ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', `${open.station.name}（${catalog.operatorName(open.station.operator)}）`, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
       : t('nearby.allDone'));
-    if (this.selected === null || !hits.some((hit) => hit.station.id === this.selected)) this.selected = hits[0]?.station.id ?? null;
+    this.renderCandidates(ambiguous ? candidates : [], accuracy);
+    if (this.selected !== null && !hits.some((hit) => hit.station.id === this.selected)) this.selected = null;
+    if (this.selected === null && !ambiguous) this.selected = hits[0]?.station.id ?? null;
     this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
     const first = hits[0];
     if (first && !withinReach(first.metres, accuracy)) {
       this.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
+      this.incomplete.hidden = false;
     }
     this.renderSelection();
+  }
+
+  /**
+   * The sentence that the fix is approximate, with its candidates as buttons; hidden for none.
+   * @param {Array<{station: Station, metres: number}>} candidates @param {number} accuracy
+   */
+  renderCandidates(candidates, accuracy) {
+    this.candidates.hidden = candidates.length === 0;
+    if (candidates.length === 0) { this.candidates.replaceChildren(); return; }
+    const catalog = /** @type {import('../catalog.js').Catalog} */ (this.app.catalog);
+    const named = candidates.slice(0, CANDIDATES_NAMED).map(({ station, metres }) => h('button', {
+      class: 'link', data: { station: String(station.id) }, attrs: { type: 'button' },
+      text: `${station.name}（${catalog.operatorName(station.operator)}・${this.distance(metres)}）`,
+      on: { click: () => this.select(station.id) },
+    }));
+    const more = candidates.length - named.length;
+    this.candidates.replaceChildren(h('span', { text: t('nearby.approximate', accuracyLabel(accuracy, language())) }), ...named);
+    if (more > 0) this.candidates.append(h('span', { class: 'sub', text: t('nearby.candidatesMore', more) }));
   }
 
   /** @param {Station} s @param {number} metres */
@@ -142,6 +174,9 @@ export class NearbyScreen {
       const on = /** @type {HTMLElement} */ (li).dataset.station === String(this.selected);
       li.classList.toggle('selected', on);
       li.setAttribute('aria-selected', String(on));
+    }
+    for (const b of this.candidates.querySelectorAll('button')) {
+      b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.station === String(this.selected));
     }
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
     this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');

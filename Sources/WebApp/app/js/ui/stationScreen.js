@@ -11,7 +11,7 @@
 
 import { formatJst, isInFuture, label, todayCode, tokyoDay } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
-import { prefectureName, wikipediaUrl } from '../catalog.js';
+import { prefectureName, stationAddress, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { DatePicker } from './datePicker.js';
@@ -36,6 +36,7 @@ export class StationScreen {
     this.detail = byId('station-detail');
     this.name = byId('station-name');
     this.yomi = byId('station-yomi');
+    this.address = byId('station-address');
     this.operator = byId('station-operator');
     this.lines = byId('station-lines');
     this.wiki = byId('station-wiki', HTMLAnchorElement);
@@ -132,6 +133,8 @@ export class StationScreen {
     const code = this.app.compDate(s.id);
     this.name.textContent = s.name + (s.enabled ? '' : ` ${t('station.disabled')}`);
     this.yomi.textContent = `${s.yomi} · ${prefectureName(s.pref)}`;
+    this.address.textContent = stationAddress(s);
+    this.address.hidden = this.address.textContent === '';
     this.operator.textContent = catalog.operatorName(s.operator);
     this.lines.textContent = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     this.wiki.href = wikipediaUrl(s);

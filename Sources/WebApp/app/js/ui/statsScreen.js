@@ -73,7 +73,8 @@ export class StatsScreen {
     }
     const dates = this.hierarchy === 'dates';
     this.back.hidden = this.path.length === 0;
-    this.pathLine.textContent = level.pathLabels.join(' › ');
+    byId('screen-stats').dataset.depth = String(this.path.length); // the progress shows at the top level only
+    this.pathLine.textContent = level.pathNames.join(' › ');
     this.header.textContent = this.describe(level.counts, dates && this.path.length > 0);
     if (level.groups) {
       this.list.replaceChildren(...level.groups.map((g) => {
