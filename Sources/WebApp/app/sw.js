@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '683a7604021f';
+const VERSION = 'b2619ece2e66';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -33,10 +33,12 @@ const APP_FILES = [
   'js/ledger.js',
   'js/ledgerErrors.js',
   'js/ledgerImport.js',
+  'js/lineSections.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
   'js/mapRule.js',
+  'js/mapSelection.js',
   'js/nearby.js',
   'js/ownCommit.js',
   'js/qrCode.js',
@@ -45,6 +47,7 @@ const APP_FILES = [
   'js/route.js',
   'js/savedState.js',
   'js/search.js',
+  'js/selectionScene.js',
   'js/sha256.js',
   'js/stats.js',
   'js/storageInfo.js',
