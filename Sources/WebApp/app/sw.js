@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'b2619ece2e66';
+const VERSION = 'ba66d3a0a1d2';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -16,6 +16,8 @@ const APP_FILES = [
   'index.html',
   'js/api.js',
   'js/app.js',
+  'js/batchPlan.js',
+  'js/batchText.js',
   'js/bigjson.js',
   'js/catalog.js',
   'js/dates.js',
@@ -31,6 +33,7 @@ const APP_FILES = [
   'js/importPlan.js',
   'js/importReport.js',
   'js/ledger.js',
+  'js/ledgerBatch.js',
   'js/ledgerErrors.js',
   'js/ledgerImport.js',
   'js/lineSections.js',
@@ -49,6 +52,7 @@ const APP_FILES = [
   'js/search.js',
   'js/selectionScene.js',
   'js/sha256.js',
+  'js/stationPicks.js',
   'js/stats.js',
   'js/storageInfo.js',
   'js/store.js',
