@@ -54,3 +54,14 @@ test('the view fits the selection with a margin and never closer than the limit'
   assert.ok(lone.scale <= 200 && lone.scale > 50, `a lone station: ${lone.scale}`);
   assert.equal(fitSelection(selectionScene(catalog, [], () => 0), 390, 700, 200), null);
 });
+
+test('a fit below the map\'s top controls keeps the selection in the free part', async () => {
+  const catalog = new Catalog(smallCatalogDoc());
+  const scene = selectionScene(catalog, [201111, 300261], () => 0);
+  const view = fitSelection(scene, 390, 700, 200, 60);
+  const { toScreen } = await appModule('mapCore.js');
+  for (const i of [0, 1]) {
+    const { py } = toScreen(view, 390, 700, scene.xs[i], scene.ys[i]);
+    assert.ok(py > 60 && py < 700, `station ${scene.ids[i]} at y ${py}`);
+  }
+});

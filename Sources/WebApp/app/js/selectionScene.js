@@ -54,20 +54,24 @@ export function selectionScene(catalog, ids, compDateOf, line = null) {
 }
 
 /**
- * The view that shows every station of the scene on a width × height canvas with a margin, no
- * closer than `maxScale`; null for an empty scene (the view stays where it is).
+ * The view that shows every station of the scene on a width × height canvas with a margin, below
+ * `insetTop` pixels covered by controls, no closer than `maxScale`; null for an empty scene (the
+ * view stays where it is).
  * @param {Scene} scene
  * @param {number} width
  * @param {number} height
  * @param {number} maxScale CSS pixels per map unit
+ * @param {number} [insetTop] CSS pixels at the top that the map's controls cover
  * @returns {Viewport | null}
  */
-export function fitSelection(scene, width, height, maxScale) {
-  if (scene.ids.length === 0 || width <= 0 || height <= 0) return null;
+export function fitSelection(scene, width, height, maxScale, insetTop = 0) {
+  const free = height - insetTop;
+  if (scene.ids.length === 0 || width <= 0 || free <= 0) return null;
   const { minX, minY, maxX, maxY } = scene.bounds;
   // A tenth of the span on each side, and at least about 150 m, so that a lone station has
   // some neighbourhood.
   const margin = Math.max(1.5, 0.1 * Math.max(maxX - minX, maxY - minY));
-  const scale = Math.min(maxScale, width / (maxX - minX + 2 * margin), height / (maxY - minY + 2 * margin));
-  return { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, scale };
+  const scale = Math.min(maxScale, width / (maxX - minX + 2 * margin), free / (maxY - minY + 2 * margin));
+  // The selection's centre goes to the middle of the free part: half the inset above the canvas's.
+  return { cx: (minX + maxX) / 2, cy: (minY + maxY) / 2 - insetTop / 2 / scale, scale };
 }
