@@ -53,21 +53,25 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_47_end:\n"
         ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_48_end:\n"
         ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_49_end:\n"
-        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_50_end:\n"
-        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_51_end:\n"
-        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_52_end:\n"
-        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_53_end:\n"
-        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_54_end:\n"
-        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_55_end:\n"
-        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_56_end:\n"
-        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_57_end:\n"
-        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_58_end:\n"
-        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_59_end:\n"
-        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_60_end:\n"
-        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_61_end:\n"
-        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_62_end:\n"
-        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_63_end:\n"
-        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_64_end:\n"
+        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_51_end:\n"
+        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_52_end:\n"
+        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_53_end:\n"
+        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_54_end:\n"
+        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_55_end:\n"
+        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_56_end:\n"
+        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_57_end:\n"
+        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_58_end:\n"
+        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_59_end:\n"
+        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_60_end:\n"
+        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_61_end:\n"
+        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_62_end:\n"
+        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_63_end:\n"
+        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_64_end:\n"
+        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_65_end:\n"
+        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_66_end:\n"
+        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_67_end:\n"
+        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_68_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -135,6 +139,10 @@ extern const unsigned char oritsubushi_web_61[], oritsubushi_web_61_end[];
 extern const unsigned char oritsubushi_web_62[], oritsubushi_web_62_end[];
 extern const unsigned char oritsubushi_web_63[], oritsubushi_web_63_end[];
 extern const unsigned char oritsubushi_web_64[], oritsubushi_web_64_end[];
+extern const unsigned char oritsubushi_web_65[], oritsubushi_web_65_end[];
+extern const unsigned char oritsubushi_web_66[], oritsubushi_web_66_end[];
+extern const unsigned char oritsubushi_web_67[], oritsubushi_web_67_end[];
+extern const unsigned char oritsubushi_web_68[], oritsubushi_web_68_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -187,21 +195,25 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/textLimits.js", oritsubushi_web_47, oritsubushi_web_47_end},
     {"js/tsvImport.js", oritsubushi_web_48, oritsubushi_web_48_end},
     {"js/ui/activationGuard.js", oritsubushi_web_49, oritsubushi_web_49_end},
-    {"js/ui/datePicker.js", oritsubushi_web_50, oritsubushi_web_50_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_51, oritsubushi_web_51_end},
-    {"js/ui/dom.js", oritsubushi_web_52, oritsubushi_web_52_end},
-    {"js/ui/importPanel.js", oritsubushi_web_53, oritsubushi_web_53_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_54, oritsubushi_web_54_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_55, oritsubushi_web_55_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_56, oritsubushi_web_56_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_57, oritsubushi_web_57_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_58, oritsubushi_web_58_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_59, oritsubushi_web_59_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_60, oritsubushi_web_60_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_61, oritsubushi_web_61_end},
-    {"js/unsavedEdits.js", oritsubushi_web_62, oritsubushi_web_62_end},
-    {"manifest.webmanifest", oritsubushi_web_63, oritsubushi_web_63_end},
-    {"sw.js", oritsubushi_web_64, oritsubushi_web_64_end},
+    {"js/ui/batchBar.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/ui/datePicker.js", oritsubushi_web_51, oritsubushi_web_51_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_52, oritsubushi_web_52_end},
+    {"js/ui/dom.js", oritsubushi_web_53, oritsubushi_web_53_end},
+    {"js/ui/importPanel.js", oritsubushi_web_54, oritsubushi_web_54_end},
+    {"js/ui/lineScreen.js", oritsubushi_web_55, oritsubushi_web_55_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_56, oritsubushi_web_56_end},
+    {"js/ui/navigation.js", oritsubushi_web_57, oritsubushi_web_57_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_58, oritsubushi_web_58_end},
+    {"js/ui/pickBox.js", oritsubushi_web_59, oritsubushi_web_59_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_60, oritsubushi_web_60_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_61, oritsubushi_web_61_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_62, oritsubushi_web_62_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_63, oritsubushi_web_63_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_64, oritsubushi_web_64_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_65, oritsubushi_web_65_end},
+    {"js/unsavedEdits.js", oritsubushi_web_66, oritsubushi_web_66_end},
+    {"manifest.webmanifest", oritsubushi_web_67, oritsubushi_web_67_end},
+    {"sw.js", oritsubushi_web_68, oritsubushi_web_68_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

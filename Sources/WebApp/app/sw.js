@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '4988773ea967';
+const VERSION = '76e4e929ac5a';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -60,12 +60,16 @@ const APP_FILES = [
   'js/textLimits.js',
   'js/tsvImport.js',
   'js/ui/activationGuard.js',
+  'js/ui/batchBar.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',
   'js/ui/importPanel.js',
+  'js/ui/lineScreen.js',
   'js/ui/mapScreen.js',
+  'js/ui/navigation.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/pickBox.js',
   'js/ui/qrSvg.js',
   'js/ui/searchScreen.js',
   'js/ui/signOutPanel.js',
