@@ -66,9 +66,17 @@ export class Navigation {
   write(route, replace) {
     const hash = formatRoute(route);
     if (hash !== location.hash) {
-      if (replace) history.replaceState(null, '', hash); else history.pushState(null, '', hash);
+      // Each entry counts the app's own entries before it, so that 戻る never leaves the app.
+      const depth = Navigation.depth();
+      if (replace) history.replaceState({ depth }, '', hash); else history.pushState({ depth: depth + 1 }, '', hash);
     }
     this.hash = location.hash;
+  }
+
+  /** How many entries of the app's own lie before the current one. */
+  static depth() {
+    const state = /** @type {{depth?: unknown} | null} */ (history.state);
+    return typeof state?.depth === 'number' ? state.depth : 0;
   }
 
   /**
@@ -150,9 +158,9 @@ export class Navigation {
     this.screens.map.centerOn(id);
   }
 
-  /** Back where the person came from (the line screen's 戻る), else 統計. */
+  /** Back where the person came from in the app (the line screen's 戻る), else 統計. */
   back() {
-    if (history.length > 1) history.back(); else this.showTab('stats');
+    if (Navigation.depth() > 0) history.back(); else this.showTab('stats');
   }
 
   /**
