@@ -36,6 +36,8 @@ export class BatchBar {
     this.source = null;
     /** Whether the sentence of the last batch is shown. */
     this.answered = false;
+    /** How many stations were picked when the bar was last drawn. */
+    this.lastPicked = 0;
     this.writing = false;
     this.guard = new ActivationGuard(() => this.enable());
     this.record.addEventListener('click', () => void this.recordPicked());
@@ -54,6 +56,8 @@ export class BatchBar {
     this.source = source;
     this.answered = false;
     this.result.textContent = '';
+    // Back to a list with picks: the date chosen for them stays.
+    this.lastPicked = source?.picks.size ?? 0;
     this.changed();
   }
 
@@ -68,12 +72,13 @@ export class BatchBar {
   changed() {
     const picked = this.source?.picks.size ?? 0;
     const visible = picked > 0 || this.answered;
-    if (visible && this.bar.hidden) {
-      // Appearing: the date proposed is the one given last, else today; the button rests.
+    if (this.lastPicked === 0 && picked > 0) {
+      // The first station picked: the date proposed is the one given last, else today.
       const now = this.app.now();
       this.picker.set(rememberedDate(this.app.ledger?.getMeta('lastDate'), now) || todayCode(now));
-      this.guard.arm();
     }
+    this.lastPicked = picked;
+    if (visible && this.bar.hidden) this.guard.arm(); // appearing: the button rests
     this.bar.hidden = !visible;
     document.body.classList.toggle('batching', visible);
     this.count.textContent = t('batch.count', formatCount(picked));
