@@ -62,3 +62,17 @@ test('date groups follow CompletionDateGroup', () => {
 test('times read as the apps show them, in JST', () => {
   assert.equal(d.formatJst(Date.UTC(2013, 8, 1, 15, 4, 5)), '2013/09/02 00:04:05 JST');
 });
+
+test('the remembered date: a completed date not after today in Japan, else none', async () => {
+  const { rememberedDate } = await appModule('dates.js');
+  const now = Date.UTC(2024, 4, 3, 3, 0, 0); // 2024-05-03 in Japan
+  assert.equal(rememberedDate(20130901, now), 20130901);
+  assert.equal(rememberedDate(1, now), 1);
+  assert.equal(rememberedDate(20240500, now), 20240500);
+  assert.equal(rememberedDate(20240503, now), 20240503);
+  assert.equal(rememberedDate(20240504, now), 0, 'later than today');
+  assert.equal(rememberedDate(0, now), 0);
+  assert.equal(rememberedDate(undefined, now), 0);
+  assert.equal(rememberedDate('x', now), 0);
+  assert.equal(rememberedDate(20130230, now), 0, 'not a date');
+});

@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '42cf614c2788';
+const VERSION = '4621d2874244';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -16,6 +16,8 @@ const APP_FILES = [
   'index.html',
   'js/api.js',
   'js/app.js',
+  'js/batchPlan.js',
+  'js/batchText.js',
   'js/bigjson.js',
   'js/catalog.js',
   'js/dates.js',
@@ -31,12 +33,15 @@ const APP_FILES = [
   'js/importPlan.js',
   'js/importReport.js',
   'js/ledger.js',
+  'js/ledgerBatch.js',
   'js/ledgerErrors.js',
   'js/ledgerImport.js',
+  'js/lineSections.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
   'js/mapRule.js',
+  'js/mapSelection.js',
   'js/milestones.js',
   'js/nearby.js',
   'js/nearestCandidates.js',
@@ -46,10 +51,13 @@ const APP_FILES = [
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',
+  'js/route.js',
   'js/savedState.js',
   'js/search.js',
+  'js/selectionScene.js',
   'js/settings.js',
   'js/sha256.js',
+  'js/stationPicks.js',
   'js/stats.js',
   'js/storageInfo.js',
   'js/store.js',
@@ -57,13 +65,17 @@ const APP_FILES = [
   'js/textLimits.js',
   'js/tsvImport.js',
   'js/ui/activationGuard.js',
+  'js/ui/batchBar.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',
   'js/ui/importPanel.js',
+  'js/ui/lineScreen.js',
   'js/ui/mapScreen.js',
   'js/ui/milestoneBanner.js',
+  'js/ui/navigation.js',
   'js/ui/nearbyScreen.js',
+  'js/ui/pickBox.js',
   'js/ui/progressChart.js',
   'js/ui/progressPanel.js',
   'js/ui/qrSvg.js',

@@ -9,6 +9,9 @@ import { Catalog, CatalogError } from './catalog.js';
 import { checkDeviceName } from './devices.js';
 import { EditError, Ledger } from './ledger.js';
 import { importOptions, recordImport } from './ledgerImport.js';
+import { editMany } from './ledgerBatch.js';
+import { BatchError } from './batchPlan.js';
+import { batchRefusalText, batchResultText } from './batchText.js';
 import { resultText } from './importReport.js';
 import { editRefusalText, failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
@@ -311,6 +314,42 @@ export class App {
       }
       if (error instanceof EditError) {
         return { ok: false, changed: false, ...(error.reason === 'stale' ? { stale: true } : {}), message: editRefusalText(error) };
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * まとめて記録: one date for the stations picked, one event for each that changes, all in one
+   * strict commit (ledgerBatch.js, the rules of `complete --batch`); the answer says in one
+   * sentence what was recorded, or why nothing was. `seen` holds the date each station's row
+   * showed; the batch is refused (`stale`) when one no longer has it. The date is remembered
+   * for the date pickers, as an edit's is.
+   * @param {number[]} stations
+   * @param {number} compDate
+   * @param {Map<number, number>} [seen]
+   * @returns {Promise<{ok: boolean, recorded: number, stale?: boolean, kept?: boolean, message: string}>}
+   */
+  async recordMany(stations, compDate, seen) {
+    const catalog = this.catalog;
+    if (!catalog) return { ok: false, recorded: 0, message: t('noCatalog') };
+    try {
+      const { plan, events } = await editMany(this.replica, stations, compDate, this.now(),
+        { knows: (s) => catalog.station(s) !== undefined, seen });
+      if (compDate > 0) await this.replica.setMeta({ lastDate: compDate }).catch(() => {});
+      if (events.length > 0) this.scheduleSync();
+      return { ok: true, recorded: events.length, message: batchResultText(plan) };
+    } catch (error) {
+      if (error instanceof BatchError) {
+        return { ok: false, recorded: 0, ...(error.reason === 'stale' ? { stale: true } : {}), message: batchRefusalText(error, compDate, catalog, this.now()) };
+      }
+      if (error instanceof StoreError) {
+        // Kept per station, as single edits are, and tried again until the storage takes them.
+        for (const s of stations) this.unsaved.keep(s, { compDate });
+        this.scheduleUnsavedRetry();
+        const message = `${storageText(error)} ${t('edit.keptToRetry')}`;
+        this.emit('storage', message);
+        return { ok: false, recorded: 0, kept: true, message };
       }
       throw error;
     }

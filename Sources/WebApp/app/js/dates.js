@@ -222,3 +222,16 @@ export function formatJst(ms) {
   return `${pad(d.getUTCFullYear(), 4)}/${pad(d.getUTCMonth() + 1, 2)}/${pad(d.getUTCDate(), 2)} ` +
     `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)} JST`;
 }
+
+/**
+ * The date the pickers propose for a station not yet completed: the date given last on this
+ * device (the `lastDate` setting), as the original apps remember it for entering many stations
+ * in a row, unless it is not a completed date or lies after today in Japan (then 0: none, as
+ * iOS falls back when it is later than today).
+ * @param {unknown} last the stored value
+ * @param {number} nowMs
+ */
+export function rememberedDate(last, nowMs) {
+  const code = Number(last ?? 0);
+  return code > 0 && isValidCode(code) && !isInFuture(code, tokyoDay(nowMs)) ? code : 0;
+}

@@ -1,9 +1,10 @@
-// Starts the app: language, storage, the replica and its screens, the bottom tab bar, pairing
-// from #pair=CODE, the service worker (offline use), and when to sync: on open, when the page
-// comes back into view, when the network returns, and after each edit (App.scheduleSync). A
-// token found revoked is said once, in a banner. The person's settings (settings.js: language,
-// pin limit, banners dismissed) apply once the replica is open; after pairing, 地図 says what to
-// do next; an edit that completes a line, an operator or a prefecture is said in a banner.
+// Starts the app: language, storage, the replica and its screens, the bottom tab bar, the
+// address (deep links, ui/navigation.js), pairing from #pair=CODE, the service worker (offline
+// use), and when to sync: on open, when the page comes back into view, when the network returns,
+// and after each edit (App.scheduleSync). A token found revoked is said once, in a banner. The
+// person's settings (settings.js: language, pin limit, banners dismissed) apply once the replica
+// is open; after pairing, 地図 says what to do next; an edit that completes a line, an operator or
+// a prefecture is said in a banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
@@ -23,8 +24,11 @@ import { isDismissed, loadSettings, saveSettings, withDismissed } from './settin
 import { MilestoneBanner } from './ui/milestoneBanner.js';
 import { ProgressPanel } from './ui/progressPanel.js';
 import { RETURN_TO_SETTINGS, SettingsPanel } from './ui/settingsPanel.js';
+import { LineScreen } from './ui/lineScreen.js';
+import { BatchBar } from './ui/batchBar.js';
+import { Navigation } from './ui/navigation.js';
 
-/** @typedef {'map' | 'nearby' | 'search' | 'station' | 'stats' | 'sync'} Tab */
+/** @typedef {import('./route.js').Screen} Tab */
 
 const lang = chooseLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
 /** @param {'ja' | 'en'} language the page's fixed texts in this language */
@@ -115,17 +119,25 @@ async function boot() {
   let current = 'map';
   const nav = {
     /** @param {number} id @param {number[]} [samePoint] */
-    openStation(id, samePoint) { station.open(id, samePoint); showTab('station'); },
-    /** @param {string} name */
-    showTab(name) { showTab(/** @type {Tab} */ (name)); },
+    openStation(id, samePoint) { navigation.openStation(id, samePoint); },
     /** @param {number} id */
-    showOnMap(id) { showTab('map'); map.centerOn(id); },
+    openLine(id) { navigation.openLine(id); },
+    /** @param {string} name */
+    showTab(name) { navigation.showTab(/** @type {Tab} */ (name)); },
+    /** @param {number} id */
+    showOnMap(id) { navigation.showOnMap(id); },
+    /** @param {import('./route.js').MapFilter} filter */
+    showSelection(filter) { navigation.showSelection(filter); },
+    selectionCleared() { navigation.selectionCleared(); },
+    back() { navigation.back(); },
     toast,
   };
+  const batch = new BatchBar(app, nav);
   const map = new MapScreen(app, nav);
-  const nearby = new NearbyScreen(app, nav);
-  const search = new SearchScreen(app, nav);
+  const nearby = new NearbyScreen(app, nav, batch);
+  const search = new SearchScreen(app, nav, batch);
   const station = new StationScreen(app, nav);
+  const line = new LineScreen(app, nav, batch);
   const stats = new StatsScreen(app, nav);
   const sync = new SyncScreen(app, new DeviceManager(app));
   new ImportPanel(app); // on 同期, under the exports
@@ -135,6 +147,7 @@ async function boot() {
   map.setPinLimit(loadSettings(app.replica).pinLimit);
   const nextStep = byId('next-step');
   nextStep.addEventListener('click', () => { nextStep.hidden = true; });
+  const navigation = new Navigation(app, { show: showTab, station, line, map, toast });
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -155,9 +168,11 @@ async function boot() {
     if (tab === 'search') search.show();
     if (tab === 'stats') { stats.show(); progress.show(); }
     if (tab === 'sync') sync.shown();
+    // まとめて記録 follows the list on screen.
+    batch.attach(tab === 'line' ? line.batchSource : tab === 'search' ? search.batchSource : tab === 'nearby' ? nearby.batchSource : null);
   }
   for (const button of document.querySelectorAll('.tabbar button')) {
-    button.addEventListener('click', () => showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
+    button.addEventListener('click', () => navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
   app.on('status', () => {
@@ -173,6 +188,8 @@ async function boot() {
     if (current === 'search') search.show();
     stats.refresh();
     progress.refresh();
+    line.refresh();
+    navigation.catalogChanged();
   });
   app.on('change', (detail) => {
     const stations = /** @type {number[] | null} */ (detail);
@@ -182,6 +199,8 @@ async function boot() {
     station.refresh(stations);
     stats.refresh();
     progress.refresh();
+    line.refresh();
+    navigation.completionsChanged();
     sync.render();
   });
   app.on('completed', (detail) => milestone.completed(/** @type {number[]} */ (detail)));
@@ -194,7 +213,7 @@ async function boot() {
   let paired = app.token !== null;
   app.on('status', () => {
     if (!paired && app.token !== null) {
-      showTab('map');
+      navigation.showTab('map');
       nextStep.textContent = t('pair.nextStep');
       nextStep.hidden = false;
     }
@@ -211,7 +230,7 @@ async function boot() {
     if (!match) return false;
     sync.offerCode(decodeURIComponent(match[1]));
     history.replaceState(null, '', location.pathname + location.search);
-    showTab('sync');
+    navigation.showTab('sync');
     void sync.pair();
     return true;
   }
@@ -219,9 +238,9 @@ async function boot() {
 
   map.setCatalog();
   sync.render();
-  if (!takePairingCode()) showTab(app.catalog ? 'map' : 'sync');
+  if (!takePairingCode() && !navigation.openAddress()) navigation.showTab(app.catalog ? 'map' : 'sync');
   if (takeReturnToSettings()) {
-    showTab('sync');
+    navigation.showTab('sync');
     byId('settings').scrollIntoView({ block: 'start' });
   }
 

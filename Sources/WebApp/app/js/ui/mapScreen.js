@@ -5,10 +5,15 @@
 // A tap acts on the canvas's own `click`, the last event of the gesture: opening the station on
 // `pointerup` let the click of the same tap press what the station screen showed under the
 // finger (Schemas/phone-app.md "A tap acts once").
+// 地図選択 (showSelection): only a selection's stations are drawn and pinned (the 全駅/済/未
+// filter on top), the view fits them, and a chip names the selection with a × that clears it;
+// the canvas's data-shown-stations says how many stations are drawn.
 
 import { buildScene, drawMap, fitView, hitTest, updateCompletion, viewBox } from '../map.js';
 import { panBy, project, zoomAt } from '../mapCore.js';
 import { MapIndex } from '../mapRule.js';
+import { shownBy } from '../mapSelection.js';
+import { fitSelection, selectionScene } from '../selectionScene.js';
 import { t } from '../i18n.js';
 import { byId } from './dom.js';
 
@@ -16,11 +21,15 @@ import { byId } from './dom.js';
 /** @typedef {import('../map.js').Scene} Scene */
 /** @typedef {import('../mapCore.js').Viewport} Viewport */
 /** @typedef {import('../map.js').Overlay} Overlay */
-/** @typedef {{openStation: (id: number, samePoint?: number[]) => void, showTab: (name: string) => void}} Nav */
+/** @typedef {{openStation: (id: number, samePoint?: number[]) => void, showTab: (name: string) => void, selectionCleared?: () => void}} Nav */
+/** @typedef {{label: string, stations: number[], line?: number | null}} Selection */
 /** @typedef {'all' | 'completed' | 'incomplete'} Show */
 
 /** Pins per view: the CLI's default limit (100 = 10 × 10 grid cells, one pin each). */
 const PIN_LIMIT = 100;
+
+/** The height of the map's top controls (the chip, 全駅/済/未), kept clear when fitting a selection. */
+const SELECTION_INSET_TOP = 60;
 
 export class MapScreen {
   /** @param {App} app @param {Nav} nav */
@@ -57,6 +66,18 @@ export class MapScreen {
     /** A tap seen at pointerup, acted on by the click that ends the same gesture. */
     /** @type {{x: number, y: number, touch: boolean} | null} */
     this.pendingTap = null;
+    /** The 地図選択 shown, and the whole catalogue's scene while its own scene is drawn. */
+    /** @type {Selection | null} */
+    this.selection = null;
+    /** @type {Set<number> | null} */
+    this.selectedIds = null;
+    /** @type {Scene | null} */
+    this.fullScene = null;
+    this.chip = byId('map-chip');
+    this.chipLabel = byId('map-chip-label');
+    const clear = byId('map-chip-clear');
+    clear.setAttribute('aria-label', t('mapSelect.clear'));
+    clear.addEventListener('click', () => { this.clearSelection(); this.nav.selectionCleared?.(); });
     this.bindGestures();
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
@@ -69,8 +90,10 @@ export class MapScreen {
     const catalog = this.app.catalog;
     this.message.hidden = !!catalog;
     this.message.textContent = catalog ? '' : t('noCatalog');
-    if (!catalog) { this.scene = null; this.index = null; this.redraw(); return; }
+    if (!catalog) { this.scene = null; this.fullScene = null; this.index = null; this.redraw(); return; }
     this.scene = buildScene(catalog, (id) => this.app.compDate(id));
+    this.fullScene = this.scene;
+    this.applySelection();
     this.rebuildIndex();
     this.view = null;
     this.redraw();
@@ -82,6 +105,7 @@ export class MapScreen {
     if (!catalog) return;
     const entries = catalog.enabledStations
       .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
+      .filter((s) => !this.selectedIds || this.selectedIds.has(s.id))
       .map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
     this.index = new MapIndex(entries, this.pinLimit);
   }
@@ -101,6 +125,7 @@ export class MapScreen {
   setShow(show) {
     this.show = show;
     for (const b of document.querySelectorAll('.map-show button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.show === show);
+    this.applySelection();
     this.rebuildIndex();
     this.redraw();
   }
@@ -113,6 +138,11 @@ export class MapScreen {
     if (!this.scene || !this.app.catalog) return;
     if (stations === null) { this.setCatalog(); return; }
     updateCompletion(this.scene, (id) => this.app.compDate(id));
+    if (this.selection && this.fullScene) {
+      updateCompletion(this.fullScene, (id) => this.app.compDate(id));
+      this.applySelection(); // a line's completed sections follow the edit
+      this.rebuildIndex();
+    }
     if (this.show !== 'all') this.rebuildIndex();
     this.redraw();
   }
@@ -128,6 +158,52 @@ export class MapScreen {
     this.selected = id;
     this.view = { cx: p.x, cy: p.y, scale: Math.max(this.view?.scale ?? 0, 2) };
     this.redraw();
+  }
+
+  /**
+   * 地図選択: draws only `selection.stations` (a line's with its completed sections), names it in
+   * the chip, and fits the view to them unless `fit` is false (a selection recomputed after an edit).
+   * @param {Selection} selection
+   * @param {{fit?: boolean}} [options]
+   */
+  showSelection(selection, options = {}) {
+    const fit = options.fit ?? true;
+    this.selection = selection;
+    this.chipLabel.textContent = selection.label;
+    this.chip.hidden = false;
+    this.applySelection();
+    this.rebuildIndex();
+    if (fit && this.scene) {
+      const rect = this.canvas.getBoundingClientRect();
+      const view = fitSelection(this.scene, rect.width || this.width, rect.height || this.height, this.scaleLimits().max, SELECTION_INSET_TOP);
+      if (view) this.view = view;
+    }
+    this.redraw();
+  }
+
+  /** Back to every station. */
+  clearSelection() {
+    if (!this.selection) return;
+    this.selection = null;
+    this.chip.hidden = true;
+    this.applySelection();
+    this.rebuildIndex();
+    this.redraw();
+  }
+
+  /** Draws the selection's scene (its stations under the 全駅/済/未 filter), or the whole catalogue's. */
+  applySelection() {
+    const catalog = this.app.catalog;
+    if (!this.selection || !catalog || !this.fullScene) {
+      this.selectedIds = null;
+      if (this.fullScene) this.scene = this.fullScene;
+    } else {
+      const compDate = (/** @type {number} */ id) => this.app.compDate(id);
+      const shown = shownBy(this.selection.stations, this.show, compDate);
+      this.selectedIds = new Set(shown);
+      this.scene = selectionScene(catalog, shown, compDate, this.selection.line ?? null);
+    }
+    this.canvas.dataset.shownStations = String(this.scene?.ids.length ?? 0);
   }
 
   redraw() {

@@ -5,6 +5,8 @@
 // sentence belongs to the station it was for. When the fix is too coarse to name one nearest
 // station (nearestCandidates.js: iOS's approximate location), the screen says so and offers the
 // candidates instead of choosing one. Geolocation needs no network, so this works offline.
+// Each row has a checkbox that picks its station for まとめて記録 (batchBar.js), for the stations of
+// a trip entered afterwards; a new fix drops the picks.
 
 import { label, todayCode } from '../dates.js';
 import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metresTo, nearest, withinReach } from '../nearby.js';
@@ -12,6 +14,8 @@ import { accuracyLabel, nearestCandidates } from '../nearestCandidates.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
+import { StationPicks } from '../stationPicks.js';
+import { pickBox } from './pickBox.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../catalog.js').Station} Station */
@@ -24,10 +28,17 @@ const LIST_LENGTH = 20;
 const CANDIDATES_NAMED = 6;
 
 export class NearbyScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   */
+  constructor(app, nav, batch) {
     this.app = app;
     this.nav = nav;
+    this.batch = batch;
+    this.picks = new StationPicks();
+    /** @type {import('./batchBar.js').BatchSource} */
+    this.batchSource = { picks: this.picks, recorded: () => this.render() };
     this.list = byId('nearby-list');
     this.status = byId('nearby-status');
     this.incomplete = byId('nearby-incomplete');
@@ -62,6 +73,8 @@ export class NearbyScreen {
     this.selected = null;
     this.clearResult();
     this.list.replaceChildren();
+    this.picks.clear();
+    this.batch.changed();
     this.incomplete.hidden = true;
     this.candidates.hidden = true;
     this.renderSelection();
@@ -102,7 +115,9 @@ export class NearbyScreen {
     this.renderCandidates(ambiguous ? candidates : [], accuracy);
     if (this.selected !== null && !hits.some((hit) => hit.station.id === this.selected)) this.selected = null;
     if (this.selected === null && !ambiguous) this.selected = hits[0]?.station.id ?? null;
+    this.picks.keepListed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
     this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
+    this.batch.changed();
     const first = hits[0];
     if (first && !withinReach(first.metres, accuracy)) {
       this.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
@@ -135,6 +150,7 @@ export class NearbyScreen {
     const code = this.app.compDate(s.id);
     const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => this.select(s.id) } },
+      pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
       h('span', { class: code > 0 ? 'mark done' : 'mark' }),
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },

@@ -4,12 +4,14 @@
 // 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
 // with the device's name and the time in JST, and for this device's own events where they are
 // (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js).
+// Its lines open the line's screen. For a station not yet completed the picker opens unticked on
+// the date given last on this device (dates.rememberedDate), as the original apps' editor does.
 // Nothing is shown as saved before the store committed it. A save writes only the fields the
 // person changed, against the values the screen showed (EditDraft): another device's edit that
 // arrives while the screen is open is shown, never overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
 // (ActivationGuard), so the tap that opened it presses nothing here.
 
-import { formatJst, isInFuture, label, todayCode, tokyoDay } from '../dates.js';
+import { formatJst, label, rememberedDate, todayCode } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
 import { prefectureName, stationAddress, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
@@ -23,7 +25,7 @@ import { memoCounterText, memoRoom } from '../textLimits.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
-/** @typedef {{showOnMap: (id: number) => void, toast: (message: string) => void}} Nav */
+/** @typedef {{showOnMap: (id: number) => void, openLine: (id: number) => void, toast: (message: string) => void}} Nav */
 
 export class StationScreen {
   /** @param {App} app @param {Nav} nav */
@@ -47,7 +49,6 @@ export class StationScreen {
     this.today = byId('station-today', HTMLButtonElement);
     this.save = byId('station-save', HTMLButtonElement);
     this.uncomplete = byId('station-uncomplete', HTMLButtonElement);
-    this.lastDate = byId('station-last-date', HTMLButtonElement);
     this.result = byId('station-result');
     this.updated = byId('station-updated');
     this.history = byId('station-history');
@@ -55,7 +56,7 @@ export class StationScreen {
     /** @type {number[]} */
     this.samePointIds = [];
     this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
-      byId('date-day', HTMLSelectElement), () => this.app.now());
+      byId('date-day', HTMLSelectElement), () => this.app.now(), byId('date-completed', HTMLInputElement));
     /** @type {EditDraft | null} */
     this.draft = null;
     /** What the picker showed when this screen last set it: a picker left so is untouched. */
@@ -65,7 +66,6 @@ export class StationScreen {
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
     this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
     this.save.addEventListener('click', () => void this.saveChanges());
-    this.lastDate.addEventListener('click', () => this.picker.set(this.rememberedDate()));
     byId('station-on-map').addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
   }
 
@@ -108,18 +108,13 @@ export class StationScreen {
   }
 
   /**
-   * Sets the picker to a date for the person to see (not a date they picked).
+   * Sets the picker to a date for the person to see (not a date they picked); a station not
+   * completed shows the remembered date, unticked.
    * @param {number} code
    */
   showDate(code) {
-    this.picker.set(code);
+    this.picker.set(code, rememberedDate(this.app.replica.getMeta('lastDate'), this.app.now()));
     this.pickerShown = this.picker.value();
-  }
-
-  /** The date given last on this device, when it is not after today (as iOS), else 0. */
-  rememberedDate() {
-    const last = Number(this.app.replica.getMeta('lastDate') ?? 0);
-    return last > 0 && !isInFuture(last, tokyoDay(this.app.now())) ? last : 0;
   }
 
   /** @param {boolean} resetInputs replace the picker's and the memo's values with the station's */
@@ -136,7 +131,8 @@ export class StationScreen {
     this.address.textContent = stationAddress(s);
     this.address.hidden = this.address.textContent === '';
     this.operator.textContent = catalog.operatorName(s.operator);
-    this.lines.textContent = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
+    this.lines.replaceChildren(...catalog.enabledLinesOf(s).map((l) => h('button', { class: 'link', text: l.name,
+      data: { line: String(l.id) }, attrs: { type: 'button' }, on: { click: () => this.nav.openLine(l.id) } })));
     this.wiki.href = wikipediaUrl(s);
     this.date.textContent = label(code, language());
     this.samePoint.hidden = this.samePointIds.length === 0;
@@ -148,9 +144,6 @@ export class StationScreen {
     }));
     this.today.hidden = code > 0;
     this.uncomplete.hidden = code === 0;
-    const remembered = this.rememberedDate();
-    this.lastDate.hidden = code > 0 || remembered === 0;
-    this.lastDate.textContent = t('station.lastDate', label(remembered, language()));
     if (resetInputs) {
       this.showDate(code);
       this.memo.value = ledger.fold.memo(s.id);
