@@ -6,18 +6,22 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'c316826c8f95';
+const VERSION = '5adcf2815e47';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
   'app.css',
+  'geo/LICENSE.txt',
+  'geo/japan.json',
   'icons/icon-192.png',
   'icons/icon-512.png',
   'index.html',
   'js/api.js',
   'js/app.js',
+  'js/baseMap.js',
   'js/bigjson.js',
   'js/catalog.js',
+  'js/completionColours.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -36,9 +40,13 @@ const APP_FILES = [
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
+  'js/mapLabels.js',
+  'js/mapLandmarks.js',
+  'js/mapOverlay.js',
   'js/mapRule.js',
   'js/nearby.js',
   'js/ownCommit.js',
+  'js/positionWatch.js',
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',
@@ -56,6 +64,7 @@ const APP_FILES = [
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',
   'js/ui/importPanel.js',
+  'js/ui/mapPosition.js',
   'js/ui/mapScreen.js',
   'js/ui/nearbyScreen.js',
   'js/ui/qrSvg.js',

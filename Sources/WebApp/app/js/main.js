@@ -27,6 +27,10 @@ for (const el of document.querySelectorAll('[data-i18n]')) {
   const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
   if (isKey(key)) el.textContent = t(key);
 }
+for (const el of document.querySelectorAll('[data-i18n-label]')) {
+  const key = /** @type {HTMLElement} */ (el).dataset.i18nLabel ?? '';
+  if (isKey(key)) el.setAttribute('aria-label', t(key));
+}
 
 const banner = byId('banner');
 const bannerText = byId('banner-text');
@@ -110,7 +114,7 @@ async function boot() {
       if (on) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
     if (tab !== 'stats') stats.hide();
-    if (tab === 'map') map.redraw();
+    map.setVisible(tab === 'map');
     if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
