@@ -6,20 +6,24 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '4621d2874244';
+const VERSION = '4d64ba764627';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
   'app.css',
+  'geo/LICENSE.txt',
+  'geo/japan.json',
   'icons/icon-192.png',
   'icons/icon-512.png',
   'index.html',
   'js/api.js',
   'js/app.js',
+  'js/baseMap.js',
   'js/batchPlan.js',
   'js/batchText.js',
   'js/bigjson.js',
   'js/catalog.js',
+  'js/completionColours.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -40,12 +44,16 @@ const APP_FILES = [
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
+  'js/mapLabels.js',
+  'js/mapLandmarks.js',
+  'js/mapOverlay.js',
   'js/mapRule.js',
   'js/mapSelection.js',
   'js/milestones.js',
   'js/nearby.js',
   'js/nearestCandidates.js',
   'js/ownCommit.js',
+  'js/positionWatch.js',
   'js/progress.js',
   'js/progressCard.js',
   'js/qrCode.js',
@@ -71,6 +79,7 @@ const APP_FILES = [
   'js/ui/dom.js',
   'js/ui/importPanel.js',
   'js/ui/lineScreen.js',
+  'js/ui/mapPosition.js',
   'js/ui/mapScreen.js',
   'js/ui/milestoneBanner.js',
   'js/ui/navigation.js',

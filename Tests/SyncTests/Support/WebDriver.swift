@@ -75,6 +75,10 @@ final class WebDriver: @unchecked Sendable {
         session = id
         // --window-size alone leaves a 500×701 viewport in this Chromium: the phone's size exactly.
         try await cdp("Emulation.setDeviceMetricsOverride", ["width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true])
+        // No location until a test stands somewhere (setLocation): headless Chromium allows
+        // geolocation by default, and without an override its network location provider, which
+        // cannot be reached here, logs an error as soon as the map watches the position.
+        try await cdp("Emulation.setGeolocationOverride", [:])
     }
 
     /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM

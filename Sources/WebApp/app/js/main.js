@@ -39,6 +39,10 @@ function translatePage(language) {
     const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
     if (isKey(key)) el.textContent = t(key);
   }
+  for (const el of document.querySelectorAll('[data-i18n-label]')) {
+    const key = /** @type {HTMLElement} */ (el).dataset.i18nLabel ?? '';
+    if (isKey(key)) el.setAttribute('aria-label', t(key));
+  }
 }
 translatePage(lang);
 
@@ -162,7 +166,7 @@ async function boot() {
     }
     if (tab !== 'stats') { stats.hide(); progress.hide(); }
     if (tab !== 'map') nextStep.hidden = true;
-    if (tab === 'map') map.redraw();
+    map.setVisible(tab === 'map');
     if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();

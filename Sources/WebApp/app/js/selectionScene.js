@@ -5,6 +5,7 @@
 // view that fits the selection on the canvas.
 
 import { project } from './mapCore.js';
+import { placesOf } from './map.js';
 import { completedSections } from './lineSections.js';
 import { lineStations } from './mapSelection.js';
 
@@ -50,7 +51,7 @@ export function selectionScene(catalog, ids, compDateOf, line = null) {
       if (p.length >= 2) lines.push({ id: line, points: p, completed: true });
     }
   }
-  return { ids: sIds, xs, ys, completed, indexOf, lines, bounds: { minX, minY, maxX, maxY } };
+  return { ids: sIds, xs, ys, completed, indexOf, ...placesOf(catalog, stations), lines, bounds: { minX, minY, maxX, maxY } };
 }
 
 /**
