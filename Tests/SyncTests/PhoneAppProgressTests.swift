@@ -63,7 +63,8 @@ struct PhoneAppProgressTests {
             #expect(!reportYears.isEmpty && appYears == reportYears, "the app's years \(appYears) are the report's \(reportYears)")
             #expect(appYears.first == "2014: 1 / 1" && appYears.contains("2016: 2 / 3"), "\(appYears)")
 
-            // 統計's path in names, never keys.
+            // 統計's path in names, never keys (back on 統計: the syncs above went through 同期).
+            try await browser.click("tab-stats")
             try await browser.click("stats-h-operators")
             try await browser.click(css: "[data-testid=stats-list] li[data-key=\"2\"]")
             try await browser.wait("大手私鉄's operators") { try await browser.text("stats-path") == "大手私鉄" }

@@ -160,7 +160,11 @@ final class WebDriver: @unchecked Sendable {
         // A person scrolls what they tap to the middle of the screen: WebDriver's own scrolling
         // stops at the bottom edge, under the app's fixed tab bar.
         _ = try await execute("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'}); return null;", [css])
-        try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
+        do {
+            try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
+        } catch let failure as Failure {
+            throw Failure(description: "clicking \(css): \(failure.description)")  // which element, not only its session id
+        }
     }
 
     /// Clicks a button that changes data once it takes taps: such buttons rest (disabled) for a
