@@ -16,14 +16,16 @@
 // - dates.jsonl {"comp_date", "valid", "ja", "en"}: validity as CompletionDate(code:) (no today
 //   bound); labels as CompletionDate.label(.ja) and .label(.en), "" for an invalid code.
 // - date-groups.jsonl {"text", "low"?, "high"?}: parseDateGroup of the typed text (after
-//   normalizeDateText, DateText.normalized in Swift); no low/high when it is not a group.
+//   normalizeDateText, DateText.normalizedDate in Swift, keywords included); no low/high when it is
+//   not a group.
 // - stats.jsonl {"completed":[[s_id, comp_date]], "hierarchy", "path", "total", "done", "rows"}: the
 //   level's own counts, and its groups as {"key","label","total","completed"} ([] at a station list).
 // - tsv-import.jsonl {"case", "tsv" or "tsv_hex", "catalog" (known s_ids, or null), "device", "now",
 //   "held"? (wire records already held), "earlier"? (a file imported first), "rows", "refused",
 //   "events", "valid_rows", "unknown_dates", "clamped"}: an oritsubushi-tsv file read and planned as
-//   the CLI's `import` does (written by hand from OritsubushiTSV and CompletionImporter until the
-//   Swift side checks it too); the rows, the refused lines with their reasons, the events in order.
+//   the CLI's `import` does (written by hand from OritsubushiTSV and CompletionImporter, and checked
+//   from the Swift side by TSVImportConformanceTests); the rows, the refused lines with their
+//   reasons, the events in order.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

@@ -67,7 +67,7 @@ package enum CompletionDate: Hashable, Sendable, Comparable, CustomStringConvert
     /// and also a raw code such as `20130901`. Months and days take one or two digits
     /// (`2013-9-1`); full-width digits and dashes are read as ASCII ones (`DateText`).
     package init(parsing text: String, today: CalendarDay) throws(CompletionDateError) {
-        let trimmed = DateText.normalized(text)
+        let trimmed = DateText.normalizedDate(text)
         switch trimmed.lowercased() {
         case "none": self = .notCompleted; return
         case "unknown": self = .unknown; return

@@ -5,8 +5,7 @@
 /// full-width digits (`２０１３`) and other dashes (`−`, `－`, `ー`) as readily as ASCII ones.
 package enum DateText {
     /// Full-width digits become ASCII digits; hyphens, dashes, minus signs and the long-vowel
-    /// mark become `-`; surrounding white space (an ideographic space too) is removed; the
-    /// original apps' keywords become the ASCII forms (`keywordForm`).
+    /// mark become `-`; surrounding white space (an ideographic space too) is removed.
     package static func normalized(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -16,7 +15,14 @@ package enum DateText {
             default: scalars.append(scalar)
             }
         }
-        return keywordForm(String(scalars).trimmingSpaces)
+        return String(scalars).trimmingSpaces
+    }
+
+    /// `normalized`, then the original apps' date keywords as the ASCII forms (`keywordForm`):
+    /// how every completion date and date group is read (not times: `replay --since` refuses
+    /// 「2026年」 rather than read it as a year).
+    package static func normalizedDate(_ text: String) -> String {
+        keywordForm(normalized(text))
     }
 
     /// The original apps' date keywords (Schemas/domain-rules.md §5), as the ASCII forms every

@@ -159,7 +159,7 @@ export function dateProblem(code, nowMs) {
 }
 
 /**
- * Typed date text as every date parser reads it (DateText.normalized in Sources/LedgerCore/Date):
+ * Typed date text as every date parser reads it (DateText.normalizedDate in Sources/LedgerCore/Date):
  * full-width digits become ASCII digits; hyphens, dashes, minus signs and the long-vowel mark
  * become `-`; surrounding white space goes. Conformance/date-groups.jsonl holds the two together.
  * @param {string} text
