@@ -100,7 +100,7 @@ test('a storage failure is one sentence and nothing reads as saved', async () =>
   assert.equal(answer.ok, false);
   assert.equal(answer.kept, true, 'the edit is kept to retry');
   assert.equal(banners.length, 1);
-  assert.equal(banners[0], `${t('storage.full')} ${t('edit.keptToRetry')}`);
+  assert.equal(banners[0], t('edit.fullKept'));
   assert.equal(app.compDate(5), 0);
   assert.equal(app.unsaved.count, 1);
   clearTimeout(app.unsavedTimer ?? undefined);

@@ -81,7 +81,7 @@ test('an edit the storage refuses is kept and saved by the retry once the storag
   assert.equal(answer.ok, false);
   assert.equal(answer.kept, true, 'kept to retry');
   assert.equal(app.unsaved.count, 1);
-  assert.ok(said.length === 1 && said[0].includes('保存領域がいっぱい') && said[0].includes('編集は消えていません'), `said once: ${said}`);
+  assert.ok(said.length === 1 && said[0].includes('空き容量が足りない') && said[0].includes('消えてはいません'), `said once: ${said}`);
 
   store.failWith = null;
   await app.unsaved.retry(async (station, fields) => { await app.replica.edit(station, fields, NOW + 1000); });

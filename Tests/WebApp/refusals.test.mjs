@@ -171,7 +171,7 @@ test('an edit refused by the ledger or the browser is said by its cause; the mem
   app.on('storage', (m) => banners.push(m));
   store.failWith = Object.assign(new Error('QuotaExceededError: the quota has been exceeded'), { name: 'QuotaExceededError' });
   const full = await app.edit(201111, { compDate: 1 });
-  assert.equal(full.message, `${t('storage.full')} ${t('edit.keptToRetry')}`, 'the cause, then that the edit is kept to retry');
+  assert.equal(full.message, t('edit.fullKept'), 'one sentence: the cause, that the edit is kept, and what to do');
   assert.deepEqual(banners, [full.message]);
   assertJapanese(full.message, 'a full storage');
   store.failWith = new Error('UnknownError: internal error opening backing store');

@@ -23,3 +23,10 @@ test('同期 says whether the records are protected, what they use, and what to 
   const failing = await readStorage({ persisted: () => Promise.reject(new Error('no')), estimate: () => Promise.reject(new Error('no')) });
   assert.deepEqual(failing, { persisted: null, usage: null, quota: null });
 });
+
+test('同期 counts the edits the storage refused that wait in memory, with what to do', () => {
+  const state = { persisted: true, usage: 1_200_000, quota: 2_000_000_000 };
+  assert.equal(describeStorage(state, 0), '保護されています（ブラウザが消すことはありません）。 使用 1.2 MB／上限 2.0 GB');
+  assert.equal(describeStorage(state, 2),
+    '保護されています（ブラウザが消すことはありません）。 使用 1.2 MB／上限 2.0 GB まだ保存できていない編集が2件あります（アプリを開いたままにしてください）。');
+});

@@ -13,7 +13,7 @@ import { editMany } from './ledgerBatch.js';
 import { BatchError } from './batchPlan.js';
 import { batchRefusalText, batchResultText } from './batchText.js';
 import { resultText } from './importReport.js';
-import { editRefusalText, failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
+import { editRefusalText, failureCause, keptEditText, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
 import { UnsavedEdits } from './unsavedEdits.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
@@ -25,8 +25,9 @@ import { t } from './i18n.js';
 /**
  * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
  * replica was erased and started anew; 'completed': an edit of the person took stations from
- * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js).
- * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed'} AppEvent
+ * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js); 'retried':
+ * edits the storage had refused are saved now (detail: their stations).
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed' | 'retried'} AppEvent
  */
 
 /** How often edits the storage refused are tried again. */
@@ -76,6 +77,12 @@ export class App {
     this.unsaved = new UnsavedEdits();
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.unsavedTimer = null;
+    /**
+     * The storage sentence a failed sync last said, so that a storage that stays full is said
+     * once, not after every sync it stops; a sync that succeeds or stops otherwise forgets it.
+     * @type {string | null}
+     */
+    this.syncStorageSaid = null;
   }
 
   /**
@@ -177,6 +184,7 @@ export class App {
     try {
       await session.run(token);
       this.syncError = null;
+      this.syncStorageSaid = null;
       this.state = 'ok';
     } catch (error) {
       const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error), error);
@@ -189,7 +197,11 @@ export class App {
         await this.replica.setMeta({ syncCause: { kind: failure.kind, ...failureCause(failure) } }).catch(() => {});
       }
       if (failure.kind === 'signed-out' || failure.kind === 'revoked') await this.forgetRefusedToken(failure);
-      if (failure.kind === 'storage') this.emit('storage', this.syncError);
+      if (failure.kind !== 'storage') this.syncStorageSaid = null;
+      else if (this.syncStorageSaid !== this.syncError) {
+        this.syncStorageSaid = this.syncError;
+        this.emit('storage', this.syncError);
+      }
     }
     this.emit('status');
   }
@@ -308,7 +320,7 @@ export class App {
         // Never dropped: kept in memory and tried again until the storage takes it.
         this.unsaved.keep(station, fields);
         this.scheduleUnsavedRetry();
-        const message = `${storageText(error)} ${t('edit.keptToRetry')}`;
+        const message = keptEditText(error);
         this.emit('storage', message);
         return { ok: false, changed: false, kept: true, message };
       }
@@ -347,7 +359,7 @@ export class App {
         // Kept per station, as single edits are, and tried again until the storage takes them.
         for (const s of stations) this.unsaved.keep(s, { compDate });
         this.scheduleUnsavedRetry();
-        const message = `${storageText(error)} ${t('edit.keptToRetry')}`;
+        const message = keptEditText(error);
         this.emit('storage', message);
         return { ok: false, recorded: 0, kept: true, message };
       }
@@ -364,7 +376,8 @@ export class App {
     this.unsavedTimer = setTimeout(async () => {
       this.unsavedTimer = null;
       const saved = await this.unsaved.retry(async (station, fields) => { await this.replica.edit(station, fields, this.now()); });
-      if (saved > 0) {
+      if (saved.length > 0) {
+        this.emit('retried', saved);
         this.emit('status');
         this.scheduleSync();
       }

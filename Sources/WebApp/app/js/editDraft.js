@@ -48,7 +48,10 @@ export class EditDraft {
    * The station's values changed underneath. A field the person has not touched takes the new
    * value (returned in `inputs`, for the screen to show); a field the person changed keeps what
    * they typed and, when its stored value moved, is a conflict: its base stays the old value, so
-   * that a save of it is refused until the person has seen the new one (`acknowledge`).
+   * that a save of it is refused until the person has seen the new one (`acknowledge`). A field
+   * whose stored value is now what the person typed is settled, neither moved nor a conflict:
+   * the person's own edit that the storage refused and the app saved later (unsavedEdits.js),
+   * or another device's edit to the same value.
    * @param {StationValues} current
    * @param {StationValues} inputs
    * @returns {{inputs: StationValues, moved: Field[], conflicts: Field[]}}
@@ -65,6 +68,10 @@ export class EditDraft {
      */
     const take = (field) => {
       if (current[field] === this.base[field]) return;
+      if (current[field] === inputs[field]) {
+        this.base[field] = current[field];
+        return;
+      }
       moved.push(field);
       if (inputs[field] === this.base[field]) {
         this.base[field] = current[field];

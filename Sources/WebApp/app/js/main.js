@@ -208,6 +208,7 @@ async function boot() {
     sync.render();
   });
   app.on('completed', (detail) => milestone.completed(/** @type {number[]} */ (detail)));
+  app.on('retried', (detail) => station.retried(/** @type {number[]} */ (detail)));
   app.on('erased', () => {
     map.setPinLimit(loadSettings(app.replica).pinLimit);
     settings.render();

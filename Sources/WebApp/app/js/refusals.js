@@ -68,6 +68,17 @@ export function storageText(error) {
 }
 
 /**
+ * The storage's refusal of the person's own edit, which the app keeps in memory and saves by
+ * itself later (unsavedEdits.js): a full storage says what to do in one sentence; any other
+ * refusal is said by its cause, then that the edit is kept.
+ * @param {StoreError} error
+ */
+export function keptEditText(error) {
+  if (error.reason === 'full') return t('edit.fullKept');
+  return `${storageText(error)} ${t('edit.keptToRetry')}`;
+}
+
+/**
  * What a sync failure's sentence depends on (plain data: see FailureCause).
  * @param {{cause?: unknown}} failure a SyncFailure
  * @returns {FailureCause}
@@ -94,7 +105,7 @@ export function syncFailureText(kind, cause = {}) {
     case 'damaged': return t('failure.damaged');
     case 'fork': return t('failure.fork');
     case 'malformed': return t('failure.malformed');
-    case 'storage': return storageText(cause.storage ?? 'refused');
+    case 'storage': return cause.storage === 'full' ? t('failure.full') : storageText(cause.storage ?? 'refused');
     default:
       if (cause.merge) return t('failure.kept', t(MERGE[cause.merge] ?? 'merge.gap'));
       if (cause.status) return t('failure.kept', serverRefusalText({ status: cause.status, code: cause.code, retryAfter: cause.retryAfter }));

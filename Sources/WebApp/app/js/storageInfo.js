@@ -1,6 +1,7 @@
 // What the browser keeps for the app, as 同期 shows it (Schemas/phone-app.md "Storage the person
 // can see"): whether the site's storage is persistent (`navigator.storage.persisted()`), how much
-// it uses of its quota (`estimate()`), and what to do when it is not persistent.
+// it uses of its quota (`estimate()`), what to do when it is not persistent, and the edits the
+// storage refused that the app still holds in memory (unsavedEdits.js).
 
 import { t } from './i18n.js';
 
@@ -31,11 +32,14 @@ export function formatBytes(bytes) {
 }
 
 /**
- * One line: persistent or not, and usage of quota when known.
+ * One line: persistent or not, usage of quota when known, and the edits not saved yet.
  * @param {StorageState} state
+ * @param {number} [unsaved] edits the storage refused, kept in memory to retry
  */
-export function describeStorage(state) {
+export function describeStorage(state, unsaved = 0) {
   const kept = state.persisted === true ? t('storage.persistent') : state.persisted === false ? t('storage.evictable') : t('storage.unknown');
-  if (state.usage === null || state.quota === null) return kept;
-  return `${kept} ${t('storage.usage', formatBytes(state.usage), formatBytes(state.quota))}`;
+  const parts = [kept];
+  if (state.usage !== null && state.quota !== null) parts.push(t('storage.usage', formatBytes(state.usage), formatBytes(state.quota)));
+  if (unsaved > 0) parts.push(t('storage.unsaved', unsaved));
+  return parts.join(' ');
 }

@@ -6,7 +6,7 @@
 // A commit is one IndexedDB transaction over every object store: it resolves only on the
 // transaction's `complete` (the data is written), and rejects with a StoreError of one sentence
 // when the browser refuses (QuotaExceededError, a closed database…), in which case nothing of it
-// was written.
+// was written: a transaction commits or aborts as a whole (Schemas/phone-app.md "A full storage").
 
 /** @typedef {import('./records.js').StoredEvent} StoredEvent */
 
@@ -170,8 +170,11 @@ export class IndexedDbStore {
         return;
       }
       tx.oncomplete = () => resolve();
+      // Chromium refuses a full quota when the transaction commits (an abort with
+      // QuotaExceededError); another browser may fail the request itself. Its error event is
+      // left uncancelled: a cancelled one (preventDefault) keeps the transaction going, which
+      // would commit the change without that record. Either way the abort reports it, once.
       tx.onabort = () => reject(new StoreError(describeStorageError(tx.error), tx.error));
-      tx.onerror = (event) => event.preventDefault(); // reported once, by onabort
     });
   }
 

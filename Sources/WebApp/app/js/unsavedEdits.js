@@ -27,16 +27,17 @@ export class UnsavedEdits {
 
   /**
    * Tries every kept edit once through `save` (in the order they were kept); an edit that is
-   * saved now leaves the list, one that fails again stays. Returns how many were saved.
+   * saved now leaves the list, one that fails again stays. Returns the stations saved now.
    * @param {(station: number, fields: EditFields) => Promise<void>} save
    */
   async retry(save) {
-    let saved = 0;
+    /** @type {number[]} */
+    const saved = [];
     for (const [station, fields] of [...this.byStation]) {
       try {
         await save(station, fields);
         this.byStation.delete(station);
-        saved++;
+        saved.push(station);
       } catch {
         break; // the storage still refuses: later edits would meet the same refusal
       }

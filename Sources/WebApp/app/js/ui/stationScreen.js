@@ -6,8 +6,9 @@
 // (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js).
 // Its lines open the line's screen. For a station not yet completed the picker opens unticked on
 // the date given last on this device (dates.rememberedDate), as the original apps' editor does.
-// Nothing is shown as saved before the store committed it. A save writes only the fields the
-// person changed, against the values the screen showed (EditDraft): another device's edit that
+// Nothing is shown as saved before the store committed it; an edit the storage refused is said
+// so, and once the app saved it later (unsavedEdits.js) the screen says that. A save writes only
+// the fields the person changed, against the values the screen showed (EditDraft): another device's edit that
 // arrives while the screen is open is shown, never overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
 // (ActivationGuard), so the tap that opened it presses nothing here.
 
@@ -62,6 +63,9 @@ export class StationScreen {
     /** What the picker showed when this screen last set it: a picker left so is untouched. */
     this.pickerShown = 0;
     this.writing = false;
+    /** The station whose edit the storage refused and the app keeps, while its sentence shows. */
+    /** @type {number | null} */
+    this.kept = null;
     this.guard = new ActivationGuard(() => this.enableButtons());
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
     this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
@@ -78,6 +82,7 @@ export class StationScreen {
     if (samePoint) this.samePointIds = samePoint.length > 1 ? samePoint : [];
     else if (!this.samePointIds.includes(id)) this.samePointIds = [];
     this.station = id;
+    this.kept = null;
     this.result.textContent = '';
     this.guard.arm();
     this.render(true);
@@ -213,11 +218,22 @@ export class StationScreen {
         this.draft.acknowledge(this.values(station));
       }
       this.show(answer.message, answer.ok);
+      this.kept = answer.kept ? station : null;
       if (answer.ok && this.station === station) this.render(true);
     } finally {
       this.writing = false;
       this.enableButtons();
     }
+  }
+
+  /**
+   * Edits the storage had refused are saved now: the sentence of this station's says so.
+   * @param {number[]} stations
+   */
+  retried(stations) {
+    if (this.kept === null || this.kept !== this.station || !stations.includes(this.kept)) return;
+    this.kept = null;
+    this.show(t('edit.retriedSaved'), true, false);
   }
 
   /**

@@ -1,7 +1,8 @@
-// 同期: what is saved on this device and on the server, what waits to be sent, the last
-// successful sync and any error (one sentence); sync now, the two exports; while paired, the
-// 端末 section (devicesPanel.js) and ログアウト (signOutPanel.js); while not, pairing (a code typed
-// here, or one from #pair=CODE, which main.js exchanges at once, with the name in the form).
+// 同期: what is saved on this device and on the server, what waits to be sent, the storage (and
+// any edit it refused that waits in memory), the last successful sync and any error (one
+// sentence); sync now, the two exports; while paired, the 端末 section (devicesPanel.js) and
+// ログアウト (signOutPanel.js); while not, pairing (a code typed here, or one from #pair=CODE,
+// which main.js exchanges at once, with the name in the form).
 
 import { deviceEventsJsonl, completionsTsv } from '../exporters.js';
 import { pendingCount, serverEventCount } from '../sync.js';
@@ -105,6 +106,6 @@ export class SyncScreen {
     const user = ledger.getMeta('user');
     this.user.textContent = this.app.token && typeof user === 'string' ? t('sync.user', user) : '';
     this.device.textContent = t('sync.device', ledger.deviceName(ledger.device), ledger.device);
-    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state); });
+    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state, this.app.unsaved.count); });
   }
 }
