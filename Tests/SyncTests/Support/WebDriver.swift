@@ -13,13 +13,15 @@ import Glibc
 /// `chromedriver`, as a person's phone would use the app: a session of its own (profile
 /// directory, 390×844), elements found by their `data-testid`, and Chrome DevTools commands
 /// (`goog/cdp/execute`) for what a person does to the phone itself: going offline, standing at a
-/// station, clearing the site's data. Missing chromium or chromedriver cancels the test, naming
-/// the package (a failure under CI=true).
+/// station, clearing the site's data, closing the browser or having it killed and opening it
+/// again on the same profile (`reopen`). Missing chromium or chromedriver cancels the test,
+/// naming the package (a failure under CI=true).
 final class WebDriver: @unchecked Sendable {
-    private let driver = Process()
-    private let base: String
-    private let session: String
+    private var driver = Process()
+    private var base = ""
+    private var session = ""
     let profile: String
+    private let language: String
 
     static let driverPath: String? = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -37,12 +39,19 @@ final class WebDriver: @unchecked Sendable {
         let description: String
     }
 
-    /// Starts chromedriver on a free port and a browser session in Japanese.
+    /// Starts chromedriver on a free port and a browser session in Japanese, on a new profile.
     init(language: String = "ja") async throws {
         try Self.require()
+        self.language = language
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("webdriver-\(UUID().uuidString)").path
+        try await start()
+    }
+
+    /// chromedriver on a free port, and a browser session on `profile`.
+    private func start() async throws {
         let port = try Self.freePort()
         base = "http://127.0.0.1:\(port)"
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("webdriver-\(UUID().uuidString)").path
+        driver = Process()
         driver.executableURL = URL(fileURLWithPath: Self.driverPath!)
         driver.arguments = ["--port=\(port)"]
         driver.standardOutput = FileHandle.nullDevice
@@ -81,8 +90,6 @@ final class WebDriver: @unchecked Sendable {
         try await cdp("Emulation.setGeolocationOverride", [:])
     }
 
-    /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM
-    /// while it waits on a browser), waiting without blocking a cooperative thread.
     /// A port no one listens on now: the kernel's pick for a socket bound to port 0.
     private static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -100,11 +107,86 @@ final class WebDriver: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM
+    /// while it waits on a browser), waiting without blocking a cooperative thread.
     func quit() async {
         _ = try? await Self.request(.DELETE, "\(base)/session/\(session)", nil)
+        await stopDriver()
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    private func stopDriver() async {
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
         for _ in 0..<100 where driver.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
-        try? FileManager.default.removeItem(atPath: profile)
+    }
+
+    /// How the browser ends before `reopen` starts another.
+    enum Ending: Sendable {
+        /// The session is closed: the browser shuts down as when a person closes it.
+        case closed
+        /// SIGKILL at once to chromedriver and to every process of the profile (the browser, its
+        /// zygotes, GPU, network and storage services, renderers), as when the OS kills the app or
+        /// the battery dies: nothing of the browser's own shutdown runs.
+        case killed
+    }
+
+    /// Ends this browser and starts another on the same profile (its IndexedDB, service worker
+    /// and caches, as a phone keeps them), with a new chromedriver; nothing of the old one runs
+    /// by then. The new session's console starts empty: read the old one's first.
+    func reopen(after ending: Ending) async throws {
+        switch ending {
+        case .closed:
+            _ = try? await Self.request(.DELETE, "\(base)/session/\(session)", nil)
+            await stopDriver()
+            for _ in 0..<200 where !profileProcesses().isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        case .killed:
+            let browser = profileProcesses()
+            kill(driver.processIdentifier, SIGKILL)
+            for pid in browser { kill(pid, SIGKILL) }
+            await stopDriver()
+        }
+        try await killProfileProcesses()
+        try await start()
+    }
+
+    /// SIGKILL to whatever of the profile still runs (a process started while the others were
+    /// killed, or one a closing browser left), until nothing does.
+    private func killProfileProcesses() async throws {
+        for _ in 0..<100 {
+            let left = profileProcesses()
+            if left.isEmpty { return }
+            for pid in left { kill(pid, SIGKILL) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "processes of the profile \(profile) outlived SIGKILL: \(profileProcesses())")
+    }
+
+    /// Every process whose command line names this profile: Chromium passes `--user-data-dir` to
+    /// the browser and to each process it starts. A killed process not yet reaped (a zombie) has
+    /// an empty command line and is not counted.
+    func profileProcesses() -> [pid_t] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap { name in
+            guard let pid = pid_t(name), pid != getpid() else { return nil }
+            return Self.commandLine(of: pid).contains(profile) ? pid : nil
+        }
+    }
+
+    /// /proc/PID/cmdline read to its end (its size reads as 0), NULs and all; "" once the
+    /// process is gone.
+    private static func commandLine(of pid: pid_t) -> String {
+        // Glibc's: WebDriver's own open(_:) would shadow it.
+        let fd = Glibc.open("/proc/\(pid)/cmdline", O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - Commands
