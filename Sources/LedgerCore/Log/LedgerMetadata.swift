@@ -113,6 +113,6 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
             throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
         }
         let metadata = try decode(try fileSystem.readFile(path), path: path)
-        return (metadata, useLock ? try LedgerLock.acquire(directory: directory, request: request) : nil)
+        return (metadata, useLock ? try fileSystem.lockDirectory(directory, request: request) : nil)
     }
 }
