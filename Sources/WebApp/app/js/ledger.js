@@ -1,11 +1,12 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
 // a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
-// the checks of Schemas/merge.md §2), knowledge marks (§5) and the re-identification of a copied
-// replica (§10) all change the store first and the memory only once the store has committed.
+// the checks of Schemas/merge.md §2) and knowledge marks (§5) all change the store first and the
+// memory only once the store has committed; so does the re-identification of a copied replica
+// (§10, reidentification.js).
 
 import { compareKeys, Fold, orderKey } from './fold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
-import { digest, eventKey, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 
@@ -28,7 +29,7 @@ export const CLOCK_LEAD_MS = 86_400_000;
  */
 
 /** @param {Identity} i @returns {StoredIdentity} */
-function storedIdentity(i) {
+export function storedIdentity(i) {
   return { device: i.device, name: i.name, nextSeq: i.nextSeq.toString(), lastHlc: i.lastHlc.toString(), markOwed: i.markOwed };
 }
 
@@ -403,46 +404,16 @@ export class Ledger {
     });
   }
 
-  // MARK: - Re-identification (merge.md §10)
-
   /**
-   * This replica turned out to be a copy: its device's events from seq `first` on move to a new
-   * device id (seqs 1, 2, …, the same hlc and content; a knowledge mark among them also records
-   * old-device: first − 1), the old id's events from `first` on leave (the server's versions come
-   * with the next pull), and the device takes the new id under the same name.
-   * @param {bigint} first
-   * @param {string} newDevice
-   * @param {number} now
-   * @returns {Promise<{oldDevice: string, newDevice: string, first: bigint, last: bigint}>}
+   * Replaces every index with those of `records` (the store already holds exactly them).
+   * @param {LedgerEvent[]} records
    */
-  reidentify(first, newDevice, now) {
-    return this.exclusive(async () => {
-      const oldDevice = this.device;
-      const own = this.byDevice.get(oldDevice) ?? [];
-      const last = BigInt(own.length);
-      const moved = own.slice(Number(first) - 1).map((e, i) => {
-        /** @type {LedgerEvent} */
-        const copy = { ...e, device: newDevice, seq: BigInt(i + 1) };
-        if (e.kind === 'knowledge_mark' && first > 1n) {
-          copy.knowledge = [...(e.knowledge ?? []).filter(([d]) => d !== oldDevice), /** @type {[string, bigint]} */ ([oldDevice, first - 1n])]
-            .sort((a, b) => (a[0] < b[0] ? -1 : 1));
-        }
-        return copy;
-      });
-      const name = this.nameRecord(newDevice, now);
-      const identity = { ...this.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
-      const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
-      await this.store.commit({ identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
-      this.identity = identity;
-      const keep = this.allRecords().filter((r) => !(r.device === oldDevice && r.kind !== 'device_name' && r.seq >= first));
-      this.byDevice = new Map();
-      this.byStation = new Map();
-      this.names = new Map();
-      this.fold = new Fold();
-      this.index([...keep, ...moved, name]);
-      this.changed(null);
-      return { oldDevice, newDevice, first, last };
-    });
+  reindex(records) {
+    this.byDevice = new Map();
+    this.byStation = new Map();
+    this.names = new Map();
+    this.fold = new Fold();
+    this.index(records);
   }
 }
 

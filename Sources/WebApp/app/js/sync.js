@@ -10,6 +10,7 @@ import { ApiError, isRevoked, MalformedAnswer, NetworkError } from './api.js';
 import { toUnsigned } from './bigjson.js';
 import { MergeError } from './ledger.js';
 import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
+import { reidentify } from './reidentification.js';
 import { StoreError } from './store.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */
@@ -164,7 +165,7 @@ export class SyncSession {
         if (!(error instanceof SyncFork)) throw error;
         if (error.device !== this.ledger.device) throw forkRefusal(error);
         const first = await this.firstDivergence(token, error);
-        const change = await this.ledger.reidentify(first, this.newDevice(), this.now());
+        const change = await reidentify(this.ledger, first, this.newDevice(), this.now());
         try {
           const report = await this.rounds(token);
           report.reidentified = change;
