@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'bb7f43e848cc';
+const VERSION = '4979567620db';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -18,6 +18,7 @@ const APP_FILES = [
   'js/app.js',
   'js/bigjson.js',
   'js/catalog.js',
+  'js/changeBatch.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -38,6 +39,7 @@ const APP_FILES = [
   'js/qrCode.js',
   'js/records.js',
   'js/reidentification.js',
+  'js/retrySchedule.js',
   'js/savedState.js',
   'js/search.js',
   'js/sha256.js',

@@ -1,22 +1,27 @@
 // The app's state and actions, without the DOM: the replica (Ledger), the catalogue, the sync
 // token, pairing, and when to sync (after opening, on focus, when back online, after each edit;
-// one sync at a time). A token the server refuses (401) is forgotten at once, whichever request
-// met it (deviceManager.js's too), and said once. Screens read from it and listen to its events.
+// one sync at a time). A sync that could not reach the server is tried again with backoff
+// (retrySchedule.js), at once when the network returns or the app comes into view, without
+// saying the failure again at each try. A token the server refuses (401) is forgotten at once,
+// whichever request met it (deviceManager.js's too), and said once. Screens read from it and
+// listen to its events.
 
-import { Api, ApiError, NetworkError } from './api.js';
+import { Api, ApiError, isUnreachable, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
+import { ChangeBatch } from './changeBatch.js';
 import { checkDeviceName } from './devices.js';
 import { EditError, Ledger, StaleEditError } from './ledger.js';
 import { StoreError } from './store.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
 import { isKey, t } from './i18n.js';
+import { RetrySchedule } from './retrySchedule.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
 /**
  * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
- * replica was erased and started anew.
- * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased'} AppEvent
+ * replica was erased and started anew; 'progress': a sync stored another pull page (`received`).
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'progress'} AppEvent
  */
 
 /** Wait after an edit before syncing, so that a run of edits goes out together. */
@@ -30,8 +35,10 @@ export class App {
    * @param {() => number} [deps.now]
    * @param {() => string} deps.newDevice
    * @param {string} deps.deviceName
+   * @param {import('./retrySchedule.js').Timers} [deps.retryTimers] the browser's timers by default
+   * @param {() => boolean} [deps.online] navigator.onLine by default
    */
-  constructor({ store, fetch, now = () => Date.now(), newDevice, deviceName }) {
+  constructor({ store, fetch, now = () => Date.now(), newDevice, deviceName, retryTimers, online }) {
     this.store = store;
     this.api = new Api(fetch);
     this.now = now;
@@ -57,6 +64,15 @@ export class App {
     this.timer = null;
     /** A sign-out is under way: no sync starts meanwhile. */
     this.leaving = false;
+    /** Events the sync under way has received so far; null while none runs. */
+    /** @type {number | null} */
+    this.received = null;
+    this.online = online;
+    this.retries = new RetrySchedule(() => void this.syncNow(true), { timers: retryTimers });
+    /** The sync under way is a retry that keeps saying the last failure until the server answers. */
+    this.quiet = false;
+    /** The replica's change notices, held while a sync stores its pages. */
+    this.changes = new ChangeBatch((stations) => this.emit('change', stations));
     /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
     this.listeners = new Map();
   }
@@ -92,7 +108,7 @@ export class App {
   /** Opens the replica and the stored catalogue. Throws StoreError when nothing can be read. */
   async start() {
     this.ledger = await Ledger.open(this.store, { now: this.now(), newDevice: this.newDevice, deviceName: this.deviceName });
-    this.ledger.onChange((stations) => this.emit('change', stations));
+    this.ledger.onChange((stations) => this.changes.notice(stations));
     const saved = /** @type {{text?: string} | undefined} */ (this.ledger.getMeta('catalog'));
     if (saved?.text) {
       try {
@@ -102,7 +118,7 @@ export class App {
       }
     }
     const sync = /** @type {{lastError?: string | null, lastErrorKind?: string} | undefined} */ (this.ledger.getMeta('sync'));
-    this.syncError = sync?.lastError ? describeFailure(new SyncFailure(sync.lastErrorKind ?? '', sync.lastError)) : null;
+    this.syncError = sync?.lastError && sync.lastErrorKind !== 'unreachable' ? describeFailure(new SyncFailure(sync.lastErrorKind ?? '', sync.lastError)) : null;
     this.state = this.token ? 'idle' : 'unpaired';
     this.emit('status');
   }
@@ -113,7 +129,9 @@ export class App {
       case 'unpaired': return t('status.unpaired');
       case 'syncing': return t('status.syncing');
       case 'ok': return t('status.ok');
-      case 'error': return this.failureKind === 'offline' ? t('status.offline') : t('status.failed');
+      case 'error':
+        if (this.failureKind === 'unreachable') return t('status.unreachable');
+        return this.failureKind === 'offline' ? t('status.offline') : t('status.failed');
       default: return t('status.idle');
     }
   }
@@ -128,20 +146,42 @@ export class App {
     this.timer = setTimeout(() => { this.timer = null; void this.syncNow(); }, delay);
   }
 
-  /** Downloads the catalogue when it changed, then syncs; one run at a time. */
-  syncNow() {
+  /**
+   * Downloads the catalogue when it changed, then syncs; one run at a time.
+   * @param {boolean} [retrying] a retry (its timer, the network back, the app in view): while the
+   *   last sync could not reach the server, the screen keeps saying so until the server answers
+   */
+  syncNow(retrying = false) {
     if (this.leaving) return Promise.resolve();
+    this.retries.cancel();
     if (this.running) {
       this.again = true;
+      if (!retrying) this.quiet = false;
       return this.running;
     }
+    this.quiet = retrying;
+    this.changes.hold();
     this.running = (async () => {
       do {
         this.again = false;
         await this.syncOnce();
       } while (this.again);
-    })().finally(() => { this.running = null; });
+    })().finally(() => {
+      this.running = null;
+      this.quiet = false;
+      this.changes.release();
+    });
     return this.running;
+  }
+
+  /**
+   * The network returned or the app came into view: a retry that waits runs now; with `always`,
+   * a sync runs even when none waits (what opening the app does).
+   * @param {boolean} always
+   */
+  wake(always) {
+    if (!this.token || this.retries.now() || !always) return;
+    void this.syncNow();
   }
 
   async syncOnce() {
@@ -151,22 +191,40 @@ export class App {
       this.emit('status');
       return;
     }
-    this.state = 'syncing';
-    this.emit('status');
+    // A retry after a failure to reach the server says nothing new until the server answers.
+    const quiet = this.quiet && this.state === 'error' && (this.failureKind === 'unreachable' || this.failureKind === 'offline');
+    if (!quiet) {
+      this.state = 'syncing';
+      this.emit('status');
+    }
     await this.refreshCatalog(token);
     if (!this.token) return; // the catalogue request found the token revoked
-    const session = new SyncSession({ ledger: this.ledger, api: this.api, now: this.now, newDevice: this.newDevice });
+    const session = new SyncSession({
+      ledger: this.ledger, api: this.api, now: this.now, newDevice: this.newDevice, online: this.online,
+      onProgress: ({ received }) => {
+        this.received = received;
+        if (this.state !== 'syncing') {
+          this.state = 'syncing';
+          this.emit('status');
+        }
+        this.emit('progress');
+      },
+    });
     try {
       await session.run(token);
       this.syncError = null;
       this.state = 'ok';
+      this.retries.succeeded();
     } catch (error) {
       const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error));
-      this.syncError = describeFailure(failure);
+      this.syncError = failure.kind === 'unreachable' ? null : describeFailure(failure); // the status line says it
       this.failureKind = failure.kind;
       this.state = 'error';
       if (failure.kind === 'signed-out' || failure.kind === 'revoked') await this.forgetRefusedToken(failure);
       if (failure.kind === 'storage') this.emit('storage', failure.message);
+      if (worthRetrying(failure) && this.token) this.retries.failed(); else this.retries.stop();
+    } finally {
+      this.received = null;
     }
     this.emit('status');
   }
@@ -195,6 +253,7 @@ export class App {
   cancelScheduledSync() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.retries.stop();
   }
 
   /**
@@ -218,7 +277,7 @@ export class App {
         this.emit('status');
         return;
       }
-      if (error instanceof NetworkError) return; // offline: the stored copy serves
+      if (isUnreachable(error)) return; // offline or no server: the stored copy serves, the sync says why
       const why = error instanceof CatalogError || error instanceof StoreError ? error.message
         : error instanceof SyntaxError ? 'the answer is not JSON' : error instanceof Error ? error.message : String(error);
       this.catalogError = t('catalog.failed', why);
@@ -273,6 +332,7 @@ export class App {
   async edit(station, fields, seen) {
     try {
       const event = await this.replica.edit(station, fields, this.now(), seen);
+      this.changes.flush(); // the person's own edit shows at once, even during a sync
       // The date picker offers the last date given again, for entering many stations in a row.
       if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
       if (!event) return { ok: true, changed: false, message: t('unchanged') };
@@ -315,6 +375,17 @@ export class App {
   compDate(id) {
     return this.ledger ? this.ledger.fold.compDate(id) : 0;
   }
+}
+
+/**
+ * Whether a later try may get past a failure: no network, no server, a server that failed or was
+ * busy. Never a refusal (401, 409, 413, 422): trying again would meet it again.
+ * @param {SyncFailure} failure
+ */
+export function worthRetrying(failure) {
+  if (failure.kind === 'offline' || failure.kind === 'unreachable' || failure.kind === 'damaged') return true;
+  const cause = failure.cause;
+  return failure.kind === 'server' && cause instanceof ApiError && (cause.status >= 500 || cause.status === 429);
 }
 
 /**

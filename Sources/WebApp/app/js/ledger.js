@@ -227,12 +227,20 @@ export class Ledger {
    * @param {Record<string, unknown>} values
    */
   setMeta(values) {
-    return this.exclusive(async () => {
-      await this.store.commit({ meta: values });
-      for (const [k, v] of Object.entries(values)) {
-        if (v === undefined) this.meta.delete(k); else this.meta.set(k, v);
-      }
-    });
+    return this.exclusive(() => this.commitMeta(values, false));
+  }
+
+  /** @param {Record<string, unknown>} values @param {boolean} relaxed */
+  async commitMeta(values, relaxed) {
+    await this.store.commit({ meta: values, relaxed });
+    this.takeMeta(values);
+  }
+
+  /** @param {Record<string, unknown>} values committed settings */
+  takeMeta(values) {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) this.meta.delete(k); else this.meta.set(k, v);
+    }
   }
 
   // MARK: - Local edits
@@ -309,9 +317,10 @@ export class Ledger {
    * refuses the whole page.
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
+   * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
    */
-  receive(records, now) {
+  receive(records, now, meta) {
     return this.exclusive(async () => {
       /** @type {Map<string, LedgerEvent>} */
       const names = new Map();
@@ -357,15 +366,19 @@ export class Ledger {
           throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`);
         }
       }
-      if (events.length === 0 && newNames.length === 0) return { events, names: newNames, duplicates };
+      if (events.length === 0 && newNames.length === 0) {
+        if (meta) await this.commitMeta(meta, true);
+        return { events, names: newNames, duplicates };
+      }
       const identity = { ...this.identity };
       for (const r of [...events, ...newNames]) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
       for (const r of events) {
         if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
         if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
       }
-      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), relaxed: true });
+      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), meta, relaxed: true });
       this.identity = identity;
+      this.takeMeta(meta ?? {});
       for (const r of [...events, ...newNames]) this.add(r);
       const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
       if (stations.length) this.changed(stations);

@@ -1,7 +1,8 @@
 // Starts the app: language, storage, the replica and its screens, the bottom tab bar, pairing
 // from #pair=CODE, the service worker (offline use), and when to sync: on open, when the page
-// comes back into view, when the network returns, and after each edit (App.scheduleSync). A
-// token found revoked is said once, in a banner.
+// comes back into view, when the network returns, and after each edit (App.scheduleSync); a
+// retry after a failure to reach the server also runs on focus. A token found revoked is said
+// once, in a banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
@@ -67,6 +68,7 @@ async function boot() {
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
     deviceName: distinctDeviceName(navigator.userAgent),
+    online: () => navigator.onLine,
   });
   try {
     await app.start();
@@ -85,7 +87,7 @@ async function boot() {
     /** @param {string} name */
     showTab(name) { showTab(/** @type {Tab} */ (name)); },
     /** @param {number} id */
-    showOnMap(id) { showTab('map'); map.centerOn(id); },
+    showOnMap(id) { map.centerOn(id); showTab('map'); },
     toast,
   };
   const map = new MapScreen(app, nav);
@@ -107,7 +109,7 @@ async function boot() {
       if (on) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
     if (tab !== 'stats') stats.hide();
-    if (tab === 'map') map.redraw();
+    if (tab === 'map') map.shown();
     if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
@@ -118,6 +120,7 @@ async function boot() {
     button.addEventListener('click', () => showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
+  app.on('progress', () => sync.renderProgress());
   app.on('status', () => {
     sync.render();
     station.savedStatesChanged(); // a push may have been acknowledged
@@ -170,8 +173,10 @@ async function boot() {
   }
 
   if (app.token) void app.syncNow();
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && app.token) void app.syncNow(); });
-  window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
+  // Back in view or back online: sync (a retry that waits runs now); focus runs a waiting retry.
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') app.wake(true); });
+  window.addEventListener('online', () => app.wake(true));
+  window.addEventListener('focus', () => app.wake(false));
 }
 
 boot().catch((error) => showBanner(error instanceof Error ? error.message : String(error)));

@@ -6,7 +6,7 @@
 // pushing, so a copied replica never syncs silently: a copy of this device re-identifies itself
 // and carries on; a copy of another device is refused.
 
-import { ApiError, isRevoked, MalformedAnswer, NetworkError } from './api.js';
+import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
 import { toUnsigned } from './bigjson.js';
 import { MergeError } from './ledger.js';
 import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
@@ -27,7 +27,16 @@ import { StoreError } from './store.js';
  */
 
 /**
- * Why a sync stopped, as one sentence. kind: 'offline', 'signed-out' (a token the server does not
+ * How far a sync has come: the events received so far, and what the server said it holds.
+ * @typedef {object} SyncProgress
+ * @property {number} received
+ * @property {Map<string, bigint>} serverHas
+ */
+
+/**
+ * Why a sync stopped, as one sentence. kind: 'offline' (the device has no network),
+ * 'unreachable' (it has one, but the server did not answer, or a gateway answered 502, 503 or
+ * 504 for it), 'signed-out' (a token the server does not
  * know), 'revoked' (a token revoked from another device or by the operator), 'fork', 'clock',
  * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired'.
  */
@@ -54,6 +63,7 @@ export class SyncFork extends Error {
 
 export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
 export const REVOKED = "this device is signed out: its token was revoked from another device or by the server's operator; pair it again — its records are kept on this device";
+export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
 const MAX_U64 = (1n << 64n) - 1n;
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
@@ -115,6 +125,9 @@ export function parsePullPage(body) {
 /** @param {Map<string, bigint>} vv */
 const wireVector = (vv) => Object.fromEntries(vv);
 
+/** @param {Map<string, bigint>} vv @returns {Record<string, string>} */
+const storedVector = (vv) => Object.fromEntries([...vv].map(([d, s]) => [d, s.toString()]));
+
 export class SyncSession {
   /**
    * @param {object} options
@@ -125,9 +138,11 @@ export class SyncSession {
    * @param {number} [options.pageSize] records per pull page asked for
    * @param {number} [options.pushSize] records per push (the server takes at most 5000)
    * @param {number} [options.maxRounds]
+   * @param {(progress: SyncProgress) => void} [options.onProgress] after each pull page is stored
+   * @param {() => boolean} [options.online] whether the device has a network (navigator.onLine)
    */
   constructor({ ledger, api, now = () => Date.now(), newDevice = () => { throw new Error('no device id source'); },
-    pageSize = 2000, pushSize = 5000, maxRounds = 8 }) {
+    pageSize = 2000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false }) {
     this.ledger = ledger;
     this.api = api;
     this.now = now;
@@ -135,6 +150,8 @@ export class SyncSession {
     this.pageSize = pageSize;
     this.pushSize = pushSize;
     this.maxRounds = maxRounds;
+    this.onProgress = onProgress;
+    this.online = online;
   }
 
   /**
@@ -210,8 +227,11 @@ export class SyncSession {
             if (theirs !== undefined && ours !== undefined && theirs !== ours) throw new SyncFork(device, seq);
           }
         }
-        const received = await ledger.receive(page.records, this.now());
+        // The server's statement goes in with the page, so that the counts shown during a long
+        // first sync (server, unsent) are those of what is stored.
+        const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
         pulledThisRound += received.events.length;
+        this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
         if (page.more && page.records.length === 0 && page.cursor === cursor) {
           throw new MalformedAnswer('the sync server keeps answering `more` without moving on');
         }
@@ -324,8 +344,7 @@ export class SyncSession {
 
   /** @param {Map<string, bigint>} serverHas */
   async saveServerHas(serverHas) {
-    const stored = Object.fromEntries([...serverHas].map(([d, s]) => [d, s.toString()]));
-    await this.ledger.setMeta({ sync: { ...this.bookkeeping(), serverHas: stored } });
+    await this.ledger.setMeta({ sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
   }
 
   /**
@@ -335,7 +354,8 @@ export class SyncSession {
    */
   failure(error) {
     if (error instanceof SyncFailure) return error;
-    if (error instanceof NetworkError) {
+    if (isUnreachable(error)) {
+      if (this.online()) return new SyncFailure('unreachable', UNREACHABLE, error);
       const n = pendingCount(this.ledger);
       const waiting = n === 0 ? 'nothing is waiting to be sent' : `${n} ${n === 1 ? 'edit is' : 'edits are'} saved on this device and will be sent at the next sync`;
       return new SyncFailure('offline', `the sync server cannot be reached; ${waiting}`, error);

@@ -117,6 +117,16 @@ export class MapScreen {
     this.redraw();
   }
 
+  /**
+   * The 地図 tab appeared: the map is drawn after the frame that shows the tab, so that the tap
+   * on the tab answers at once (a drawing took 150–400 ms at 4× CPU throttling: BENCHMARKS.md
+   * §14); until then the canvas shows its last drawing. A drawing already due stays as it is.
+   */
+  shown() {
+    if (this.frame) return;
+    requestAnimationFrame(() => setTimeout(() => this.redraw(), 0));
+  }
+
   redraw() {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
