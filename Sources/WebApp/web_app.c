@@ -11,49 +11,53 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_5:\n" ".incbin \"" WEB_APP_DIR "/js/app.js\"\n" "oritsubushi_web_5_end:\n"
         ".balign 16\n" "oritsubushi_web_6:\n" ".incbin \"" WEB_APP_DIR "/js/bigjson.js\"\n" "oritsubushi_web_6_end:\n"
         ".balign 16\n" "oritsubushi_web_7:\n" ".incbin \"" WEB_APP_DIR "/js/catalog.js\"\n" "oritsubushi_web_7_end:\n"
-        ".balign 16\n" "oritsubushi_web_8:\n" ".incbin \"" WEB_APP_DIR "/js/changeBatch.js\"\n" "oritsubushi_web_8_end:\n"
-        ".balign 16\n" "oritsubushi_web_9:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_9_end:\n"
-        ".balign 16\n" "oritsubushi_web_10:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_10_end:\n"
-        ".balign 16\n" "oritsubushi_web_11:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_11_end:\n"
-        ".balign 16\n" "oritsubushi_web_12:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_12_end:\n"
-        ".balign 16\n" "oritsubushi_web_13:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_13_end:\n"
-        ".balign 16\n" "oritsubushi_web_14:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_14_end:\n"
-        ".balign 16\n" "oritsubushi_web_15:\n" ".incbin \"" WEB_APP_DIR "/js/fold.js\"\n" "oritsubushi_web_15_end:\n"
-        ".balign 16\n" "oritsubushi_web_16:\n" ".incbin \"" WEB_APP_DIR "/js/folding.js\"\n" "oritsubushi_web_16_end:\n"
-        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_17_end:\n"
-        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_18_end:\n"
-        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_19_end:\n"
-        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_20_end:\n"
-        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_21_end:\n"
-        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_22_end:\n"
-        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_23_end:\n"
-        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_24_end:\n"
-        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_25_end:\n"
-        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_26_end:\n"
-        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_27_end:\n"
-        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_28_end:\n"
-        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_29_end:\n"
-        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_30_end:\n"
-        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_31_end:\n"
-        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_32_end:\n"
-        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_33_end:\n"
-        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_34_end:\n"
-        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_45_end:\n"
-        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_46_end:\n"
-        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_47_end:\n"
-        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_48_end:\n"
-        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_49_end:\n"
-        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_8:\n" ".incbin \"" WEB_APP_DIR "/js/causalHistory.js\"\n" "oritsubushi_web_8_end:\n"
+        ".balign 16\n" "oritsubushi_web_9:\n" ".incbin \"" WEB_APP_DIR "/js/changeBatch.js\"\n" "oritsubushi_web_9_end:\n"
+        ".balign 16\n" "oritsubushi_web_10:\n" ".incbin \"" WEB_APP_DIR "/js/conflictSettlement.js\"\n" "oritsubushi_web_10_end:\n"
+        ".balign 16\n" "oritsubushi_web_11:\n" ".incbin \"" WEB_APP_DIR "/js/conflicts.js\"\n" "oritsubushi_web_11_end:\n"
+        ".balign 16\n" "oritsubushi_web_12:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_12_end:\n"
+        ".balign 16\n" "oritsubushi_web_13:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_13_end:\n"
+        ".balign 16\n" "oritsubushi_web_14:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_14_end:\n"
+        ".balign 16\n" "oritsubushi_web_15:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_15_end:\n"
+        ".balign 16\n" "oritsubushi_web_16:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_16_end:\n"
+        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_17_end:\n"
+        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/fold.js\"\n" "oritsubushi_web_18_end:\n"
+        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/folding.js\"\n" "oritsubushi_web_19_end:\n"
+        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_20_end:\n"
+        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_21_end:\n"
+        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_22_end:\n"
+        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_23_end:\n"
+        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_24_end:\n"
+        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_25_end:\n"
+        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_26_end:\n"
+        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_27_end:\n"
+        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_28_end:\n"
+        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_29_end:\n"
+        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_30_end:\n"
+        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_31_end:\n"
+        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_32_end:\n"
+        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_33_end:\n"
+        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_34_end:\n"
+        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_35_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_46_end:\n"
+        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_47_end:\n"
+        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_48_end:\n"
+        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_49_end:\n"
+        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_51_end:\n"
+        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_52_end:\n"
+        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_53_end:\n"
+        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_54_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -107,6 +111,10 @@ extern const unsigned char oritsubushi_web_47[], oritsubushi_web_47_end[];
 extern const unsigned char oritsubushi_web_48[], oritsubushi_web_48_end[];
 extern const unsigned char oritsubushi_web_49[], oritsubushi_web_49_end[];
 extern const unsigned char oritsubushi_web_50[], oritsubushi_web_50_end[];
+extern const unsigned char oritsubushi_web_51[], oritsubushi_web_51_end[];
+extern const unsigned char oritsubushi_web_52[], oritsubushi_web_52_end[];
+extern const unsigned char oritsubushi_web_53[], oritsubushi_web_53_end[];
+extern const unsigned char oritsubushi_web_54[], oritsubushi_web_54_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -117,49 +125,53 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/app.js", oritsubushi_web_5, oritsubushi_web_5_end},
     {"js/bigjson.js", oritsubushi_web_6, oritsubushi_web_6_end},
     {"js/catalog.js", oritsubushi_web_7, oritsubushi_web_7_end},
-    {"js/changeBatch.js", oritsubushi_web_8, oritsubushi_web_8_end},
-    {"js/dates.js", oritsubushi_web_9, oritsubushi_web_9_end},
-    {"js/device.js", oritsubushi_web_10, oritsubushi_web_10_end},
-    {"js/deviceManager.js", oritsubushi_web_11, oritsubushi_web_11_end},
-    {"js/devices.js", oritsubushi_web_12, oritsubushi_web_12_end},
-    {"js/editDraft.js", oritsubushi_web_13, oritsubushi_web_13_end},
-    {"js/exporters.js", oritsubushi_web_14, oritsubushi_web_14_end},
-    {"js/fold.js", oritsubushi_web_15, oritsubushi_web_15_end},
-    {"js/folding.js", oritsubushi_web_16, oritsubushi_web_16_end},
-    {"js/hlc.js", oritsubushi_web_17, oritsubushi_web_17_end},
-    {"js/i18n.js", oritsubushi_web_18, oritsubushi_web_18_end},
-    {"js/ledger.js", oritsubushi_web_19, oritsubushi_web_19_end},
-    {"js/ledgerErrors.js", oritsubushi_web_20, oritsubushi_web_20_end},
-    {"js/main.js", oritsubushi_web_21, oritsubushi_web_21_end},
-    {"js/map.js", oritsubushi_web_22, oritsubushi_web_22_end},
-    {"js/mapCore.js", oritsubushi_web_23, oritsubushi_web_23_end},
-    {"js/mapRule.js", oritsubushi_web_24, oritsubushi_web_24_end},
-    {"js/nearby.js", oritsubushi_web_25, oritsubushi_web_25_end},
-    {"js/qrCode.js", oritsubushi_web_26, oritsubushi_web_26_end},
-    {"js/records.js", oritsubushi_web_27, oritsubushi_web_27_end},
-    {"js/reidentification.js", oritsubushi_web_28, oritsubushi_web_28_end},
-    {"js/retrySchedule.js", oritsubushi_web_29, oritsubushi_web_29_end},
-    {"js/savedState.js", oritsubushi_web_30, oritsubushi_web_30_end},
-    {"js/search.js", oritsubushi_web_31, oritsubushi_web_31_end},
-    {"js/sha256.js", oritsubushi_web_32, oritsubushi_web_32_end},
-    {"js/stats.js", oritsubushi_web_33, oritsubushi_web_33_end},
-    {"js/storageInfo.js", oritsubushi_web_34, oritsubushi_web_34_end},
-    {"js/store.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/sync.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/ui/activationGuard.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/ui/datePicker.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/ui/dom.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_45, oritsubushi_web_45_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_46, oritsubushi_web_46_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_47, oritsubushi_web_47_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_48, oritsubushi_web_48_end},
-    {"manifest.webmanifest", oritsubushi_web_49, oritsubushi_web_49_end},
-    {"sw.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/causalHistory.js", oritsubushi_web_8, oritsubushi_web_8_end},
+    {"js/changeBatch.js", oritsubushi_web_9, oritsubushi_web_9_end},
+    {"js/conflictSettlement.js", oritsubushi_web_10, oritsubushi_web_10_end},
+    {"js/conflicts.js", oritsubushi_web_11, oritsubushi_web_11_end},
+    {"js/dates.js", oritsubushi_web_12, oritsubushi_web_12_end},
+    {"js/device.js", oritsubushi_web_13, oritsubushi_web_13_end},
+    {"js/deviceManager.js", oritsubushi_web_14, oritsubushi_web_14_end},
+    {"js/devices.js", oritsubushi_web_15, oritsubushi_web_15_end},
+    {"js/editDraft.js", oritsubushi_web_16, oritsubushi_web_16_end},
+    {"js/exporters.js", oritsubushi_web_17, oritsubushi_web_17_end},
+    {"js/fold.js", oritsubushi_web_18, oritsubushi_web_18_end},
+    {"js/folding.js", oritsubushi_web_19, oritsubushi_web_19_end},
+    {"js/hlc.js", oritsubushi_web_20, oritsubushi_web_20_end},
+    {"js/i18n.js", oritsubushi_web_21, oritsubushi_web_21_end},
+    {"js/ledger.js", oritsubushi_web_22, oritsubushi_web_22_end},
+    {"js/ledgerErrors.js", oritsubushi_web_23, oritsubushi_web_23_end},
+    {"js/main.js", oritsubushi_web_24, oritsubushi_web_24_end},
+    {"js/map.js", oritsubushi_web_25, oritsubushi_web_25_end},
+    {"js/mapCore.js", oritsubushi_web_26, oritsubushi_web_26_end},
+    {"js/mapRule.js", oritsubushi_web_27, oritsubushi_web_27_end},
+    {"js/nearby.js", oritsubushi_web_28, oritsubushi_web_28_end},
+    {"js/qrCode.js", oritsubushi_web_29, oritsubushi_web_29_end},
+    {"js/records.js", oritsubushi_web_30, oritsubushi_web_30_end},
+    {"js/reidentification.js", oritsubushi_web_31, oritsubushi_web_31_end},
+    {"js/retrySchedule.js", oritsubushi_web_32, oritsubushi_web_32_end},
+    {"js/savedState.js", oritsubushi_web_33, oritsubushi_web_33_end},
+    {"js/search.js", oritsubushi_web_34, oritsubushi_web_34_end},
+    {"js/sha256.js", oritsubushi_web_35, oritsubushi_web_35_end},
+    {"js/stats.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/storageInfo.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/store.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/sync.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/ui/activationGuard.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/ui/conflictPanel.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/ui/datePicker.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/ui/dom.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_46, oritsubushi_web_46_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_47, oritsubushi_web_47_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_48, oritsubushi_web_48_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_49, oritsubushi_web_49_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_51, oritsubushi_web_51_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_52, oritsubushi_web_52_end},
+    {"manifest.webmanifest", oritsubushi_web_53, oritsubushi_web_53_end},
+    {"sw.js", oritsubushi_web_54, oritsubushi_web_54_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

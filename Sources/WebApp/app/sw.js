@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '4979567620db';
+const VERSION = '0f8b15b80ed9';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -19,6 +19,9 @@ const APP_FILES = [
   'js/bigjson.js',
   'js/catalog.js',
   'js/changeBatch.js',
+  'js/causalHistory.js',
+  'js/conflictSettlement.js',
+  'js/conflicts.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -48,6 +51,7 @@ const APP_FILES = [
   'js/store.js',
   'js/sync.js',
   'js/ui/activationGuard.js',
+  'js/ui/conflictPanel.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',

@@ -9,6 +9,7 @@
 import { Api, ApiError, isUnreachable, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
 import { ChangeBatch } from './changeBatch.js';
+import { settleConflicts } from './conflictSettlement.js';
 import { checkDeviceName } from './devices.js';
 import { EditError, Ledger, StaleEditError } from './ledger.js';
 import { StoreError } from './store.js';
@@ -345,6 +346,28 @@ export class App {
       }
       if (error instanceof StaleEditError) return { ok: false, changed: false, stale: true, message: t('edit.stale') };
       if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
+      throw error;
+    }
+  }
+
+  /**
+   * Settles the station's conflicts by keeping the current values (conflictSettlement.js), as
+   * `oritsubushi conflicts resolve STATION` does; the edit goes out with the next sync.
+   * @param {number} station
+   * @returns {Promise<{ok: boolean, message: string}>}
+   */
+  async resolveConflicts(station) {
+    try {
+      await settleConflicts(this.replica, station, this.now());
+      this.changes.flush();
+      this.scheduleSync();
+      return { ok: true, message: t('conflict.resolved') };
+    } catch (error) {
+      if (error instanceof StoreError) {
+        this.emit('storage', error.message);
+        return { ok: false, message: error.message };
+      }
+      if (error instanceof EditError) return { ok: false, message: t('conflict.none') };
       throw error;
     }
   }

@@ -1,9 +1,10 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
 // a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
 // the checks of Schemas/merge.md §2) and knowledge marks (§5) all change the store first and the
-// memory only once the store has committed; so does the re-identification of a copied replica
-// (§10, reidentification.js).
+// memory only once the store has committed; so do the re-identification of a copied replica
+// (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
+import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './fold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
 import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
@@ -404,11 +405,7 @@ export class Ledger {
     return this.exclusive(async () => {
       if (!this.identity.markOwed) return null;
       const hlc = nextHlc(this.identity.lastHlc, now);
-      /** @type {Array<[string, bigint]>} */
-      const knowledge = [...this.versionVector()].filter(([d, s]) => d !== this.device && s > 0n)
-        .sort((a, b) => (a[0] < b[0] ? -1 : 1)).slice(0, 4094);
-      /** @type {LedgerEvent} */
-      const mark = { kind: 'knowledge_mark', device: this.device, seq: this.identity.nextSeq, hlc, knowledge };
+      const mark = knowledgeMark(this, this.device, this.identity.nextSeq, hlc);
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc, markOwed: false };
       await this.store.commit({ identity: storedIdentity(identity), put: [toStored(mark)] });
       this.identity = identity;
