@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --experimental-websocket
 // The phone app's first sync of a large history in headless Chromium, tapped while it runs.
 //
-//   node --experimental-websocket Tools/app-sync-bench.mjs [--events N] [--throttle R] [--app DIR] [--json FILE]
+//   node --experimental-websocket Tools/app-sync-bench.mjs [--events N] [--throttle R] [--app DIR]
+//     [--after MS] [--json FILE] [--profile FILE] [--trace FILE]
 //
 // A throwaway HTTP server on loopback serves the app folder (Sources/WebApp/app by default, with
 // the server's Content-Security-Policy), the conformance catalogue (Conformance/catalog.json) at
@@ -10,11 +11,15 @@
 // Debian's chromium (--headless=new, a profile of its own, 390×844 mobile viewport, CPU throttled
 // R× by CDP Emulation.setCPUThrottlingRate, default 4) opens /app/#pair=ABCD-EFGH: the app pairs,
 // downloads the catalogue and runs its first sync. Every second the bench taps a tab of the tab
-// bar (CDP Input.dispatchMouseEvent, in turn 同期, 駅, 同期, 地図) and a probe in the page
-// (Page.addScriptToEvaluateOnNewDocument) records, on the page's clock: each tap's Event Timing
-// entry (input to the next paint), the long tasks, and every change of the counters
+// bar (CDP Input.dispatchMouseEvent, press and release sent together, in turn 同期, 駅, 同期, 地図),
+// and goes on for --after ms (12 s) after the sync, for the same taps without one. A probe in the
+// page (Page.addScriptToEvaluateOnNewDocument) records, on the page's clock: each tap's Event
+// Timing entries, grouped by interactionId as INP groups them (a tap's latency: from its press's
+// input to the paint after its click), the long tasks, and every change of the counters
 // (local-count, sync-progress, sync-status). It prints one JSON summary; exit 0, or 70 when the
-// run failed. Needs chromium and node ≥ 20 (WebSocket behind --experimental-websocket).
+// run failed. --profile FILE keeps a CPU profile, --trace FILE a trace of the page's tasks (category
+// toplevel: with the profile, it tells what ran in each long task). Needs chromium and
+// node ≥ 20 (WebSocket behind --experimental-websocket).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
@@ -136,8 +141,8 @@ function send(method, params = {}, sessionId) {
 
 const PROBE = `(() => {
   const B = window.__bench = { taps: [], events: [], longTasks: [], counters: [], pulls: [] };
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'click' || e.name === 'pointerdown' || e.name === 'mousedown')
-    B.events.push({ name: e.name, start: e.startTime, duration: e.duration, delay: e.processingStart - e.startTime, processing: e.processingEnd - e.processingStart, target: e.target?.dataset?.testid ?? null }); })
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.interactionId)
+    B.events.push({ name: e.name, interaction: e.interactionId, start: e.startTime, duration: e.duration, delay: e.processingStart - e.startTime, processing: e.processingEnd - e.processingStart, target: e.target?.dataset?.testid ?? null }); })
     .observe({ type: 'event', durationThreshold: 16, buffered: true });
   new PerformanceObserver((list) => { for (const e of list.getEntries()) B.longTasks.push({ start: e.startTime, duration: e.duration }); })
     .observe({ type: 'longtask', buffered: true });
@@ -176,7 +181,7 @@ try {
     await s('Profiler.start');
   }
   if (args.has('trace')) {
-    await send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'IndexedDB', 'v8.execute', 'blink.user_timing'] } });
+    await send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['toplevel'] } });
   }
   await s('Page.navigate', { url: `${origin}/app/#pair=ABCD-EFGH` });
   const started = Date.now();
@@ -192,10 +197,11 @@ try {
   let taps = Promise.resolve();
   const tapTimer = setInterval(() => {
     const [x, y] = tabs[order[tapCount++ % order.length]];
-    taps = taps.then(async () => {
-      await s('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
-      await s('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });
-    });
+    // Press and release leave together, as a finger's do: the release does not wait for the page
+    // to take the press (that would let a busy page's delay fall on the press alone).
+    taps = Promise.all([taps,
+      s('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1 }),
+      s('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1 })]);
   }, 1000);
   const synced = (r) => r.status === '同期しました。' && Number((r.local ?? '').replace(/\D/g, '')) >= heldEvents;
   let done = false;
@@ -228,13 +234,26 @@ try {
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
   const pct = (xs, p) => (xs.length ? sorted(xs)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : null);
   const during = (t) => t >= firstPull && (finished === null || t <= finished);
-  const clicks = bench.events.filter((e) => e.name === 'click' && during(e.start));
-  /** Event Timing durations of the taps on each tab (input to the next paint), during and after the sync. */
+  // One tap is one interaction (pointerdown … click): from its first event's input to the paint
+  // after its last one, as INP counts it; its target is the click's.
+  /** @type {Map<number, {start: number, end: number, delay: number, target: string | null}>} */
+  const interactions = new Map();
+  for (const e of bench.events) {
+    const i = interactions.get(e.interaction) ?? { start: e.start, end: e.start + e.duration, delay: 0, target: null };
+    i.start = Math.min(i.start, e.start);
+    i.end = Math.max(i.end, e.start + e.duration);
+    i.delay = Math.max(i.delay, e.delay);
+    if (e.name === 'click') i.target = e.target;
+    interactions.set(e.interaction, i);
+  }
+  const tapsIn = (inWindow) => [...interactions.values()].filter((i) => i.target?.startsWith('tab-') && inWindow(i.start));
+  const clicks = tapsIn(during).map((i) => ({ duration: i.end - i.start, delay: i.delay }));
+  /** Tap to the next paint after its click, per tab, during and after the sync. */
   const perTab = (inWindow) => {
     /** @type {Record<string, {count: number, median: number, max: number}>} */
     const out = {};
     for (const tab of new Set(order)) {
-      const ds = bench.events.filter((e) => e.name === 'click' && e.target === `tab-${tab}` && inWindow(e.start)).map((e) => e.duration);
+      const ds = tapsIn(inWindow).filter((i) => i.target === `tab-${tab}`).map((i) => Math.round(i.end - i.start));
       if (ds.length) out[tab] = { count: ds.length, median: pct(ds, 0.5), max: Math.max(...ds) };
     }
     return out;
@@ -250,7 +269,7 @@ try {
     tapsDuringSync: bench.taps.filter((t) => during(t.input)).length,
     tabTapsDuringSync_ms: perTab(during),
     tabTapsAfterSync_ms: finished === null ? null : perTab((t) => t > finished),
-    clickEventTiming_ms: { count: clicks.length, median: pct(clicks.map((c) => c.duration), 0.5), max: Math.max(0, ...clicks.map((c) => c.duration)), maxInputDelay: Math.round(Math.max(0, ...clicks.map((c) => c.delay))) },
+    tabTapsDuringSyncAll_ms: { count: clicks.length, median: Math.round(pct(clicks.map((c) => c.duration), 0.5)), p90: Math.round(pct(clicks.map((c) => c.duration), 0.9)), max: Math.round(Math.max(0, ...clicks.map((c) => c.duration))), maxInputDelay: Math.round(Math.max(0, ...clicks.map((c) => c.delay))) },
     longTasks: { count: longs.length, total_ms: Math.round(longs.reduce((n, l) => n + l.duration, 0)), max_ms: Math.round(Math.max(0, ...longs.map((l) => l.duration))) },
     firstNonZeroLocalCount_ms: firstCount ? Math.round(firstCount.t - firstPull) : null,
     progressUpdates: progressRows.length,
