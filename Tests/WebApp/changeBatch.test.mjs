@@ -24,14 +24,20 @@ test('during a sync notices are held, passed together every interval and at the 
   clock.advance(CHANGE_BATCH_MS);
   assert.deepEqual(passed, [[1, 2, 3]]);
   batch.notice([4]);
+  batch.release();
+  assert.deepEqual(passed, [[1, 2, 3], [1, 2, 3, 4]], 'at the end, every station of the sync once more');
+  passed.length = 0;
+  batch.hold();
+  batch.notice([4]);
   batch.notice(null);
   batch.notice([5]);
   batch.release();
-  assert.deepEqual(passed, [[1, 2, 3], null], 'everything, once');
+  assert.deepEqual(passed, [null], 'everything, once');
   clock.advance(CHANGE_BATCH_MS * 3);
-  assert.equal(passed.length, 2, 'nothing is left to pass');
+  assert.equal(passed.length, 1, 'nothing is left to pass');
+  batch.hold();
   batch.release();
-  assert.equal(passed.length, 2, 'releasing with nothing held passes nothing');
+  assert.equal(passed.length, 1, 'a sync that changed nothing passes nothing');
 });
 
 test('flush passes what is held at once (the person\'s own edit during a sync)', () => {
@@ -43,4 +49,6 @@ test('flush passes what is held at once (the person\'s own edit during a sync)',
   batch.flush();
   assert.deepEqual(passed, [[7]]);
   assert.equal(clock.nextWait(), null, 'its timer is gone');
+  batch.release();
+  assert.deepEqual(passed, [[7], [7]]);
 });

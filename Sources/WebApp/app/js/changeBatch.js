@@ -1,5 +1,6 @@
 // The replica's change notices while a sync stores page after page: held and passed on together
-// every CHANGE_BATCH_MS, and at the end, instead of after every page. Each notice redraws the
+// every CHANGE_BATCH_MS instead of after every page, and at the end once more, for every station
+// the sync changed (so that a screen that waits for the end, the map, has them all). Each notice redraws the
 // map, recounts the statistics and reruns a search; after each of the 50 pages of a first sync of
 // 100,000 events, that held every tap on the map for up to 700 ms at 4× CPU throttling
 // (BENCHMARKS.md §14). The sync's own counts follow every page anyway (App's `progress`).
@@ -20,6 +21,9 @@ export class ChangeBatch {
     /** @type {Set<number> | null} the stations held; null: everything */
     this.stations = new Set();
     this.pending = false;
+    /** @type {Set<number> | null} every station noticed since `hold`; null: everything */
+    this.held = new Set();
+    this.heldAny = false;
     /** @type {unknown} */
     this.timer = null;
   }
@@ -27,11 +31,19 @@ export class ChangeBatch {
   /** A sync starts storing pages: notices are held. */
   hold() {
     this.holding = true;
+    this.held = new Set();
+    this.heldAny = false;
   }
 
-  /** The sync ended: what is held passes, and notices pass at once again. */
+  /** The sync ended: every station noticed since `hold` passes once more, and notices pass at once again. */
   release() {
     this.holding = false;
+    if (this.heldAny) {
+      this.stations = this.held;
+      this.pending = true;
+    }
+    this.held = new Set();
+    this.heldAny = false;
     this.flush();
   }
 
@@ -44,9 +56,12 @@ export class ChangeBatch {
       this.pass(stations);
       return;
     }
-    if (stations === null) this.stations = null;
-    else if (this.stations) for (const s of stations) this.stations.add(s);
-    this.pending = true;
+    if (stations === null) this.stations = this.held = null;
+    else {
+      if (this.stations) for (const s of stations) this.stations.add(s);
+      if (this.held) for (const s of stations) this.held.add(s);
+    }
+    this.pending = this.heldAny = true;
     if (this.timer === null) this.timer = this.timers.set(() => { this.timer = null; this.flush(); }, CHANGE_BATCH_MS);
   }
 

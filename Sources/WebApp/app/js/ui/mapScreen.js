@@ -40,6 +40,8 @@ export class MapScreen {
     this.view = null;
     /** @type {Show} */
     this.show = 'all';
+    /** Completions changed since the filter's index was built: it is built again at the next drawing. */
+    this.indexBehind = false;
     /** @type {number | null} */
     this.selected = null;
     /** @type {Overlay} */
@@ -77,6 +79,7 @@ export class MapScreen {
   /** The pin index of the current filter (completed / incomplete stations are ranked among themselves). */
   rebuildIndex() {
     const catalog = this.app.catalog;
+    this.indexBehind = false;
     if (!catalog) return;
     const entries = catalog.enabledStations
       .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
@@ -100,7 +103,11 @@ export class MapScreen {
     if (!this.scene || !this.app.catalog) return;
     if (stations === null) { this.setCatalog(); return; }
     updateCompletion(this.scene, (id) => this.app.compDate(id));
-    if (this.show !== 'all') this.rebuildIndex();
+    // While a sync stores pages, the map is drawn again when it ends (the last notice names every
+    // station it changed), when the tab appears or when the person moves it: a drawing held the
+    // page for 150–400 ms at 4× CPU throttling (BENCHMARKS.md §14).
+    if (this.show !== 'all') this.indexBehind = true;
+    if (this.app.running) return;
     this.redraw();
   }
 
@@ -147,6 +154,7 @@ export class MapScreen {
       this.ctx.clearRect(0, 0, this.width, this.height);
       return;
     }
+    if (this.indexBehind) this.rebuildIndex();
     if (!this.view) this.view = fitView(this.scene, this.width, this.height);
     const box = viewBox(this.view, this.width, this.height);
     this.overlay.pins = this.index.query(box).pins;
