@@ -32,32 +32,34 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_26_end:\n"
         ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_27_end:\n"
         ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_28_end:\n"
-        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_29_end:\n"
-        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_30_end:\n"
-        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_31_end:\n"
-        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_32_end:\n"
-        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_33_end:\n"
-        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_34_end:\n"
-        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_45_end:\n"
-        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_46_end:\n"
-        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_47_end:\n"
-        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_48_end:\n"
-        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_49_end:\n"
-        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_50_end:\n"
-        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_51_end:\n"
-        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_52_end:\n"
-        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_53_end:\n"
-        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_54_end:\n"
+        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/pullPage.js\"\n" "oritsubushi_web_29_end:\n"
+        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_30_end:\n"
+        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_31_end:\n"
+        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_32_end:\n"
+        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_33_end:\n"
+        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_34_end:\n"
+        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_35_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/timeSlice.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_46_end:\n"
+        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_47_end:\n"
+        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_48_end:\n"
+        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_49_end:\n"
+        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_51_end:\n"
+        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_52_end:\n"
+        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_53_end:\n"
+        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_54_end:\n"
+        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_55_end:\n"
+        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_56_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -115,6 +117,8 @@ extern const unsigned char oritsubushi_web_51[], oritsubushi_web_51_end[];
 extern const unsigned char oritsubushi_web_52[], oritsubushi_web_52_end[];
 extern const unsigned char oritsubushi_web_53[], oritsubushi_web_53_end[];
 extern const unsigned char oritsubushi_web_54[], oritsubushi_web_54_end[];
+extern const unsigned char oritsubushi_web_55[], oritsubushi_web_55_end[];
+extern const unsigned char oritsubushi_web_56[], oritsubushi_web_56_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -146,32 +150,34 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/mapCore.js", oritsubushi_web_26, oritsubushi_web_26_end},
     {"js/mapRule.js", oritsubushi_web_27, oritsubushi_web_27_end},
     {"js/nearby.js", oritsubushi_web_28, oritsubushi_web_28_end},
-    {"js/qrCode.js", oritsubushi_web_29, oritsubushi_web_29_end},
-    {"js/records.js", oritsubushi_web_30, oritsubushi_web_30_end},
-    {"js/reidentification.js", oritsubushi_web_31, oritsubushi_web_31_end},
-    {"js/retrySchedule.js", oritsubushi_web_32, oritsubushi_web_32_end},
-    {"js/savedState.js", oritsubushi_web_33, oritsubushi_web_33_end},
-    {"js/search.js", oritsubushi_web_34, oritsubushi_web_34_end},
-    {"js/sha256.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/stats.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/storageInfo.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/store.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/sync.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/ui/activationGuard.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/ui/conflictPanel.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/ui/datePicker.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"js/ui/dom.js", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_45, oritsubushi_web_45_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_46, oritsubushi_web_46_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_47, oritsubushi_web_47_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_48, oritsubushi_web_48_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_49, oritsubushi_web_49_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_50, oritsubushi_web_50_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_51, oritsubushi_web_51_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_52, oritsubushi_web_52_end},
-    {"manifest.webmanifest", oritsubushi_web_53, oritsubushi_web_53_end},
-    {"sw.js", oritsubushi_web_54, oritsubushi_web_54_end},
+    {"js/pullPage.js", oritsubushi_web_29, oritsubushi_web_29_end},
+    {"js/qrCode.js", oritsubushi_web_30, oritsubushi_web_30_end},
+    {"js/records.js", oritsubushi_web_31, oritsubushi_web_31_end},
+    {"js/reidentification.js", oritsubushi_web_32, oritsubushi_web_32_end},
+    {"js/retrySchedule.js", oritsubushi_web_33, oritsubushi_web_33_end},
+    {"js/savedState.js", oritsubushi_web_34, oritsubushi_web_34_end},
+    {"js/search.js", oritsubushi_web_35, oritsubushi_web_35_end},
+    {"js/sha256.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/stats.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/storageInfo.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/store.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/sync.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/timeSlice.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/ui/activationGuard.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/ui/conflictPanel.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/ui/datePicker.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/ui/dom.js", oritsubushi_web_46, oritsubushi_web_46_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_47, oritsubushi_web_47_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_48, oritsubushi_web_48_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_49, oritsubushi_web_49_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_51, oritsubushi_web_51_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_52, oritsubushi_web_52_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_53, oritsubushi_web_53_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_54, oritsubushi_web_54_end},
+    {"manifest.webmanifest", oritsubushi_web_55, oritsubushi_web_55_end},
+    {"sw.js", oritsubushi_web_56, oritsubushi_web_56_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '2f0ef146db9a';
+const VERSION = '19f1b6c0dc88';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -39,6 +39,7 @@ const APP_FILES = [
   'js/mapCore.js',
   'js/mapRule.js',
   'js/nearby.js',
+  'js/pullPage.js',
   'js/qrCode.js',
   'js/records.js',
   'js/reidentification.js',
@@ -50,6 +51,7 @@ const APP_FILES = [
   'js/storageInfo.js',
   'js/store.js',
   'js/sync.js',
+  'js/timeSlice.js',
   'js/ui/activationGuard.js',
   'js/ui/conflictPanel.js',
   'js/ui/datePicker.js',

@@ -8,14 +8,17 @@
 
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
 import { toUnsigned } from './bigjson.js';
+import { parsePullPage, parseVersionVector } from './pullPage.js';
 import { MergeError } from './ledger.js';
-import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
+import { encode, isDeviceHex, toWire } from './records.js';
 import { reidentify } from './reidentification.js';
+import { TimeSlice } from './timeSlice.js';
 import { StoreError } from './store.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./pullPage.js').PullPage} PullPage */
 
 /**
  * @typedef {object} SyncReport
@@ -64,63 +67,8 @@ export class SyncFork extends Error {
 export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
 export const REVOKED = "this device is signed out: its token was revoked from another device or by the server's operator; pair it again — its records are kept on this device";
 export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
-const MAX_U64 = (1n << 64n) - 1n;
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
-
-/**
- * A version vector from the wire; throws MalformedAnswer.
- * @param {unknown} value @param {string} what
- * @returns {Map<string, bigint>}
- */
-export function parseVersionVector(value, what) {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer(`the sync server's ${what} is not an object`);
-  const out = new Map();
-  for (const [device, seq] of Object.entries(value)) {
-    const n = toUnsigned(seq);
-    if (!isDeviceHex(device) || n === null || n > MAX_U64) throw new MalformedAnswer(`the sync server's ${what} has a bad entry`);
-    out.set(device, n);
-  }
-  return out;
-}
-
-/** @param {unknown} value @returns {Map<string, string>} */
-function parseDigests(value) {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer("the sync server's server_digests is not an object");
-  const out = new Map();
-  for (const [device, d] of Object.entries(value)) {
-    if (!isDeviceHex(device) || !isDigestHex(d)) throw new MalformedAnswer("the sync server's server_digests has a bad entry");
-    out.set(device, /** @type {string} */ (d));
-  }
-  return out;
-}
-
-/**
- * A pull answer, checked completely: every record valid (kind, device, seq, hlc, station,
- * comp_date, memo…), or MalformedAnswer and nothing of it is used.
- * @param {Record<string, unknown>} body
- */
-export function parsePullPage(body) {
-  if (!Array.isArray(body.records)) throw new MalformedAnswer('the sync server sent a pull page without records');
-  if (typeof body.more !== 'boolean') throw new MalformedAnswer('the sync server sent a pull page without `more`');
-  const cursor = toUnsigned(body.cursor);
-  if (cursor === null || cursor > MAX_U64) throw new MalformedAnswer('the sync server sent a pull page without a valid cursor');
-  /** @type {LedgerEvent[]} */
-  const records = [];
-  for (const wire of body.records) {
-    try {
-      records.push(fromWire(wire));
-    } catch (error) {
-      if (error instanceof RecordError) throw new MalformedAnswer(`the sync server sent a malformed record: ${error.message}`);
-      throw error;
-    }
-  }
-  return {
-    records, more: body.more, cursor,
-    serverHas: parseVersionVector(body.server_has, 'server_has'),
-    serverDigests: parseDigests(body.server_digests),
-  };
-}
 
 /** @param {Map<string, bigint>} vv */
 const wireVector = (vv) => Object.fromEntries(vv);
@@ -217,7 +165,11 @@ export class SyncSession {
       for (;;) {
         const held = ledger.versionVector();
         const digests = this.digestsAt(held);
-        const page = parsePullPage(await this.pullRequest(token, held, digests, cursor));
+        const slice = new TimeSlice();
+        /** @type {Record<string, unknown>} */
+        const body = await this.pullRequest(token, held, digests, cursor);
+        await slice.next(); // the answer was read in one go: the page may draw before it is checked
+        const page = await parsePullPage(body, slice);
         serverHas = page.serverHas;
         serverDigests = page.serverDigests;
         // Where the server stopped at the seq held here last, its digest is known now.
@@ -229,6 +181,7 @@ export class SyncSession {
         }
         // The server's statement goes in with the page, so that the counts shown during a long
         // first sync (server, unsent) are those of what is stored.
+        await slice.next();
         const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
         pulledThisRound += received.events.length;
         this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
@@ -311,7 +264,8 @@ export class SyncSession {
     /** @type {bigint | null} */
     let cursor = null;
     for (;;) {
-      const page = parsePullPage(await this.pullRequest(token, have, digests, cursor));
+      /** @type {PullPage} */
+      const page = await parsePullPage(await this.pullRequest(token, have, digests, cursor));
       for (const r of page.records) {
         if (r.kind !== 'device_name' && r.device === fork.device && r.seq <= ours) theirs.set(r.seq, this.ledger.digestOf(r));
       }
