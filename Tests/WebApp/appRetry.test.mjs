@@ -145,14 +145,19 @@ test('refusals are never retried: a revoked token, a fork, a clock ahead, a refu
   }
 });
 
-test('a server that failed (500) or was busy (429) is retried; its sentence stays', async () => {
+test('a server that failed (500) or was busy (429) is retried; its sentence stays through the retries', async () => {
   setLanguage('en');
-  const { server, clock, app } = await pairedApp();
-  server.intercept = (path) => (path === '/v1/pull' ? server.error(500, 'internal', 'boom') : undefined);
-  await app.syncNow();
-  assert.equal(app.failureKind, 'server');
-  assert.ok(clock.nextWait() !== null);
-  server.intercept = null;
-  await nextRetry(clock, app);
-  assert.equal(app.state, 'ok');
+  for (const status of [500, 429]) {
+    const { server, clock, app, said } = await pairedApp();
+    server.intercept = (path) => (path === '/v1/pull' ? server.error(status, 'internal', 'boom') : undefined);
+    await app.syncNow();
+    assert.equal(app.failureKind, 'server');
+    const sentence = app.syncError;
+    await nextRetry(clock, app);
+    assert.equal(app.syncError, sentence);
+    assert.deepEqual([...new Set(said)], ['Syncing…', 'The sync did not finish; the reason is below.'], `${status}: said once`);
+    server.intercept = null;
+    await nextRetry(clock, app);
+    assert.equal(app.state, 'ok');
+  }
 });

@@ -149,8 +149,8 @@ export class App {
 
   /**
    * Downloads the catalogue when it changed, then syncs; one run at a time.
-   * @param {boolean} [retrying] a retry (its timer, the network back, the app in view): while the
-   *   last sync could not reach the server, the screen keeps saying so until the server answers
+   * @param {boolean} [retrying] a retry (its timer, the network back, the app in view): the
+   *   screen keeps saying why the last sync failed until the server answers
    */
   syncNow(retrying = false) {
     if (this.leaving) return Promise.resolve();
@@ -192,8 +192,8 @@ export class App {
       this.emit('status');
       return;
     }
-    // A retry after a failure to reach the server says nothing new until the server answers.
-    const quiet = this.quiet && this.state === 'error' && (this.failureKind === 'unreachable' || this.failureKind === 'offline');
+    // A retry (only a failure worth retrying schedules one) says nothing new until the server answers.
+    const quiet = this.quiet && this.state === 'error';
     if (!quiet) {
       this.state = 'syncing';
       this.emit('status');
