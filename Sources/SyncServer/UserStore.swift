@@ -302,9 +302,7 @@ package struct UserStore: Sendable {
 
     func save(_ file: File) throws {
         try fileSystem.createDirectoryDurably(dataDirectory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try fileSystem.writeAtomically(path, Array(try encoder.encode(file)))
+        try fileSystem.writeAtomically(path, try JSONEncoding.file.encode(file))
     }
 
     /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock; a

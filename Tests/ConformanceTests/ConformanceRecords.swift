@@ -117,10 +117,13 @@ enum ConformanceRecords {
     static let dateCodes: [UInt32] = [0, 1, 2, 18_990_000, 19_000_000, 20_130_000, 20_130_900, 20_130_901, 20_130_229, 20_120_229,
                                       20_131_300, 20_130_931, 20_130_032, 20_000_229, 21_000_229, 99_991_231, 4_294_967_295, 20_130_001]
     /// Date texts as people type them: unpadded months and days, full-width digits and dashes,
-    /// the `unknown` forms, and near misses (Conformance/date-groups.jsonl).
+    /// the `unknown` forms, the original apps' keywords, and near misses (Conformance/date-groups.jsonl).
     static let dateTexts: [String] = [
         "2013", "2013-09", "2013-9", "2013-09-01", "2013-9-1", "2013-09-1", "unknown", "2013-unknown", "2013-9-UNKNOWN",
         "２０１３−０９−０１", "２０１３-09-01", "２０１３－９－１", "２０１３ー９", "2013‐09‐01", " 2013-09 ", "　２０１３　",
         "13", "2013-13", "2013-02-30", "2012-2-29", "1899", "2013-09-01-unknown", "x", "", "2013--1", "2013-009", "２０１３/９/１",
+        // The original apps' keywords (DateText.keywordForm).
+        "2013年9月1日", "2013年9月", "2013年9月頃", "2013年", "2013年頃", "不明", "年月日不明", "2013年 月日不明", "2013年9月 日付不明",
+        "２０１３年９月１日", "2013年13月", "2013年9月1日 不明", "1年2月3日4時", "月",
     ]
 }

@@ -28,6 +28,18 @@ import Testing
         ("２０１３−０９−０１", 20130901),
         ("２０１３-09-01", 20130901),
         ("２０１３ー９ー１", 20130901),
+        // The original apps' keywords (DateText.keywordForm; domain-rules.md §5).
+        ("2013年9月1日", 20130901),
+        ("２０１３年９月１日", 20130901),
+        ("2013年9月", 20130900),
+        ("2013年9月頃", 20130900),
+        ("2013年9月 日付不明", 20130900),
+        ("2013年", 20130000),
+        ("2013年 月日不明", 20130000),
+        ("不明", 1),
+        ("年月日不明", 1),
+        ("2013-unknown", 20130000),
+        ("2013-9-unknown", 20130900),
     ])
     func parsesValidText(text: String, code: UInt32) throws {
         let date = try CompletionDate(parsing: text, today: Self.today)
@@ -41,6 +53,7 @@ import Testing
         "2013-00-01", "1899", "1899-12-31", "0000", "2026-11-23", "2026-12", "2027", "3000-01-01",
         "", "13-9-1", "2013/09/01", "2013-009-1", "2013-09-01-01", "yesterday", "２０１３／０９", "-2013",
         "20130230", "15", "20131301", "2013-09-01x",
+        "2013年9月1日 不明", "2013年13月", "2013年2月30日", "2027年", "1年2月3日4時", "月", "unknown-unknown",
     ])
     func rejectsInvalidText(text: String) {
         #expect(throws: CompletionDateError.self) { try CompletionDate(parsing: text, today: Self.today) }

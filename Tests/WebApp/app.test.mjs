@@ -6,8 +6,7 @@ import { smallCatalogDoc } from './support/smallCatalog.mjs';
 
 const { App } = await appModule('app.js');
 const { MemoryStore } = await appModule('store.js');
-const { setLanguage } = await appModule('i18n.js');
-const { SIGNED_OUT } = await appModule('sync.js');
+const { setLanguage, t } = await appModule('i18n.js');
 
 const NOW = Date.UTC(2024, 4, 3, 3, 0, 0);
 setLanguage('en');
@@ -86,7 +85,7 @@ test('a revoked token signs the device out and keeps its edits', async () => {
   await app.syncNow();
   assert.equal(app.state, 'unpaired');
   assert.equal(app.token, null);
-  assert.equal(app.syncError, SIGNED_OUT);
+  assert.equal(app.syncError, 'This device was signed out (its token is no longer valid); pair it again. Unsent edits are kept.');
   assert.equal(app.replica.fold.compDate(5), 20240503);
 });
 
@@ -99,7 +98,10 @@ test('a storage failure is one sentence and nothing reads as saved', async () =>
   store.failWith = Object.assign(new Error('full'), { name: 'QuotaExceededError' });
   const answer = await app.edit(5, { compDate: 1 });
   assert.equal(answer.ok, false);
-  assert.match(answer.message, /storage for the app is full, so the change was not saved/);
+  assert.equal(answer.kept, true, 'the edit is kept to retry');
   assert.equal(banners.length, 1);
+  assert.equal(banners[0], `${t('storage.full')} ${t('edit.keptToRetry')}`);
   assert.equal(app.compDate(5), 0);
+  assert.equal(app.edits.unsaved.count, 1);
+  clearTimeout(app.edits.unsavedTimer ?? undefined);
 });

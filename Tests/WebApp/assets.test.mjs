@@ -32,7 +32,9 @@ test('index.html has no inline script, inline style or foreign resource', () => 
     'today-button', 'nearby-list', 'sync-status', 'pending-count', 'last-sync', 'sync-error', 'banner', 'search-input',
     'search-results', 'station-name', 'station-date', 'station-memo', 'station-save', 'station-uncomplete', 'stats-root', 'map-canvas',
     'pair-name', 'device-list', 'device-name-input', 'device-rename', 'device-link', 'device-link-url', 'device-link-code',
-    'device-link-qr', 'sign-out', 'sign-out-erase', 'sign-out-confirm', 'sign-out-warning']) {
+    'device-link-qr', 'sign-out', 'sign-out-erase', 'sign-out-confirm', 'sign-out-warning',
+    'nearby-candidates', 'stats-progress-chart', 'stats-completed', 'share-progress', 'milestone', 'next-step', 'settings',
+    'settings-pin-limit', 'settings-language-ja', 'settings-language-en', 'station-address']) {
     assert.match(html, new RegExp(`data-testid="${id}"`), id);
   }
 });

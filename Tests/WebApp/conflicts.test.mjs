@@ -147,3 +147,28 @@ test('when the sync stopped before its knowledge mark, the settling edit writes 
   await sync(tablet, server, NOW + 2 * HOUR + 30);
   assert.deepEqual(fields(tablet), []);
 });
+
+test('the settling edit is the person\'s own: read back after its strict commit, and a refusal has its sentence', async () => {
+  const { tablet } = await conflicting();
+  const seq = tablet.identity.nextSeq;
+  tablet.store.garbleWrites = 2;
+  await assert.rejects(settleConflicts(tablet, 120004, NOW + 2 * HOUR + 10), (e) => e.name === 'StoreError');
+  assert.equal(tablet.identity.nextSeq, seq, 'garbled twice: nothing counts as written');
+  assert.deepEqual(fields(tablet), ['date', 'memo'], 'the conflict is still shown');
+  tablet.store.garbleWrites = 1;
+  const { event } = await settleConflicts(tablet, 120004, NOW + 2 * HOUR + 20);
+  const stored = tablet.store.records.get(eventKey(event.device, event.seq));
+  assert.equal(stored?.hlc, event.hlc.toString(), 'garbled once: written again, and the disk holds what was written');
+  assert.deepEqual(fields(tablet), []);
+
+  const { setLanguage, t } = await appModule('i18n.js');
+  const { editRefusalText } = await appModule('refusals.js');
+  setLanguage('ja');
+  const refusal = await settleConflicts(tablet, 120004, NOW + 2 * HOUR + 30).catch((e) => e);
+  assert.ok(refusal instanceof EditError && refusal.reason === 'no-conflict');
+  assert.equal(editRefusalText(refusal), t('conflict.none'));
+  const { App } = await appModule('app.js');
+  const app = new App({ store: new MemoryStore(), fetch: async () => { throw new TypeError('offline'); }, now: () => NOW, newDevice, deviceName: 'phone' });
+  await app.start();
+  assert.deepEqual(await app.resolveConflicts(120004), { ok: false, message: t('conflict.none') }, '駅\'s button on a station without one');
+});

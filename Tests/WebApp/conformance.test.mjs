@@ -16,9 +16,16 @@
 // - dates.jsonl {"comp_date", "valid", "ja", "en"}: validity as CompletionDate(code:) (no today
 //   bound); labels as CompletionDate.label(.ja) and .label(.en), "" for an invalid code.
 // - date-groups.jsonl {"text", "low"?, "high"?}: parseDateGroup of the typed text (after
-//   normalizeDateText, DateText.normalized in Swift); no low/high when it is not a group.
+//   normalizeDateText, DateText.normalizedDate in Swift, keywords included); no low/high when it is
+//   not a group.
 // - stats.jsonl {"completed":[[s_id, comp_date]], "hierarchy", "path", "total", "done", "rows"}: the
 //   level's own counts, and its groups as {"key","label","total","completed"} ([] at a station list).
+// - tsv-import.jsonl {"case", "tsv" or "tsv_hex", "catalog" (known s_ids, or null), "device", "now",
+//   "held"? (wire records already held), "earlier"? (a file imported first), "rows", "refused",
+//   "events", "valid_rows", "unknown_dates", "clamped"}: an oritsubushi-tsv file read and planned as
+//   the CLI's `import` does (written by hand from OritsubushiTSV and CompletionImporter, and checked
+//   from the Swift side by TSVImportConformanceTests); the rows, the refused lines with their
+//   reasons, the events in order.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,6 +42,10 @@ const { matchStations } = await appModule('search.js');
 const { nearest, distanceLabel } = await appModule('nearby.js');
 const { isValidCode, labelJa, labelEn, parseDateGroup } = await appModule('dates.js');
 const { StatisticsEngine } = await appModule('stats.js');
+const { Ledger } = await appModule('ledger.js');
+const { MemoryStore } = await appModule('store.js');
+const { parseTsv } = await appModule('tsvImport.js');
+const { previewImport, recordImport } = await appModule('ledgerImport.js');
 
 /** The file's path; fails the calling test, naming the file, when it is missing. */
 function corpusFile(name) {
@@ -161,5 +172,39 @@ test('stats.jsonl: every level of the four hierarchies', () => {
     assert.deepEqual({ total: level.counts.total, done: level.counts.completed }, { total: Number(value.total), done: Number(value.done) }, `${where}: counts`);
     const rows = (level.groups ?? []).map((g) => ({ key: g.key, label: g.label, total: g.counts.total, completed: g.counts.completed }));
     assert.deepEqual(rows, value.rows.map((r) => ({ key: r.key, label: r.label, total: Number(r.total), completed: Number(r.completed) })), `${where}: rows`);
+  }
+});
+
+test('tsv-import.jsonl: an oritsubushi-tsv file read and planned as the CLI imports it', async () => {
+  for (const { value, number } of lines('tsv-import.jsonl')) {
+    const where = `tsv-import.jsonl line ${number} (${value.case})`;
+    const now = Number(value.now);
+    const bytes = value.tsv_hex !== undefined ? Buffer.from(value.tsv_hex, 'hex') : new TextEncoder().encode(value.tsv);
+    const parsed = parseTsv(new Uint8Array(bytes));
+    assert.deepEqual(parsed.rows.map((r) => ({ line: r.line, station: r.station, comp_date: r.compDate, update_date: r.updateDate, memo: r.memo })),
+      value.rows.map((r) => ({ line: Number(r.line), station: Number(r.station), comp_date: Number(r.comp_date), update_date: Number(r.update_date), memo: r.memo })),
+      `${where}: rows`);
+    const ledger = await Ledger.open(new MemoryStore(), { now, newDevice: () => value.device, deviceName: 'conformance' });
+    if (value.held) await ledger.receive(value.held.map(fromWire), now);
+    const known = value.catalog === null ? null : new Set(value.catalog.map(Number));
+    // A case's catalogue is the bundled one as far as its rows go, so the Swift side can plan it
+    // with CatalogStore.bundled().
+    if (known) for (const r of parsed.rows) assert.equal(known.has(r.station), catalog().station(r.station) !== undefined, `${where}: station ${r.station}`);
+    const options = { nowMs: now, knows: known && ((station) => known.has(station)), earliestMs: 0 };
+    if (value.earlier !== undefined) await recordImport(ledger, parseTsv(new TextEncoder().encode(value.earlier)).rows, options);
+    const plan = previewImport(ledger, parsed.rows, options);
+    const refused = [...parsed.refused, ...plan.refused].sort((a, b) => a.line - b.line)
+      .map((r) => ({ line: r.line, reason: r.reason, ...(r.field ? { field: r.field } : {}), ...(r.value !== undefined ? { value: r.value } : {}) }));
+    assert.deepEqual(refused, value.refused.map((r) => ({ ...r, line: Number(r.line) })), `${where}: refused lines`);
+    assert.deepEqual(plan.drafts.map((d) => ({ station: d.station, ms: d.ms, ...(d.compDate !== null ? { comp_date: d.compDate } : {}), ...(d.memo !== null ? { memo: d.memo } : {}) })),
+      value.events.map((e) => ({ ...e, station: Number(e.station), ms: Number(e.ms), ...(e.comp_date !== undefined ? { comp_date: Number(e.comp_date) } : {}) })),
+      `${where}: events`);
+    assert.equal(plan.validRows, Number(value.valid_rows), `${where}: valid rows`);
+    assert.deepEqual(plan.unknownDates, value.unknown_dates.map(Number), `${where}: codes imported as 1`);
+    assert.equal(plan.clamped, Number(value.clamped), `${where}: times clamped to now`);
+    // The commit records exactly the plan, and the same file again records nothing.
+    const { events } = await recordImport(ledger, parsed.rows, options);
+    assert.equal(events.length, plan.drafts.length, `${where}: recorded`);
+    assert.equal(previewImport(ledger, parsed.rows, options).drafts.length, 0, `${where}: imported again`);
   }
 });

@@ -31,14 +31,14 @@ test('today in Japan is UTC+9 without daylight saving', () => {
 
 test('dates after today in Japan are refused', () => {
   const now = Date.UTC(2013, 8, 1, 3, 0, 0); // 2013-09-01 12:00 JST
-  assert.equal(d.refusal(20130901, now), null);
-  assert.equal(d.refusal(20130900, now), null);
-  assert.equal(d.refusal(20130000, now), null);
-  assert.equal(d.refusal(1, now), null);
-  assert.match(d.refusal(20130902, now), /in the future \(today is 2013-09-01 in Japan\)/);
-  assert.match(d.refusal(20131000, now), /future/);
-  assert.match(d.refusal(20140000, now), /future/);
-  assert.match(d.refusal(20130230, now), /not a valid/);
+  assert.equal(d.dateProblem(20130901, now), null);
+  assert.equal(d.dateProblem(20130900, now), null);
+  assert.equal(d.dateProblem(20130000, now), null);
+  assert.equal(d.dateProblem(1, now), null);
+  assert.equal(d.dateProblem(20130902, now), 'future');
+  assert.equal(d.dateProblem(20131000, now), 'future');
+  assert.equal(d.dateProblem(20140000, now), 'future');
+  assert.equal(d.dateProblem(20130230, now), 'invalid');
 });
 
 test('the fuzzy picker composes codes as iOS does', () => {
@@ -61,4 +61,18 @@ test('date groups follow CompletionDateGroup', () => {
 
 test('times read as the apps show them, in JST', () => {
   assert.equal(d.formatJst(Date.UTC(2013, 8, 1, 15, 4, 5)), '2013/09/02 00:04:05 JST');
+});
+
+test('the remembered date: a completed date not after today in Japan, else none', async () => {
+  const { rememberedDate } = await appModule('dates.js');
+  const now = Date.UTC(2024, 4, 3, 3, 0, 0); // 2024-05-03 in Japan
+  assert.equal(rememberedDate(20130901, now), 20130901);
+  assert.equal(rememberedDate(1, now), 1);
+  assert.equal(rememberedDate(20240500, now), 20240500);
+  assert.equal(rememberedDate(20240503, now), 20240503);
+  assert.equal(rememberedDate(20240504, now), 0, 'later than today');
+  assert.equal(rememberedDate(0, now), 0);
+  assert.equal(rememberedDate(undefined, now), 0);
+  assert.equal(rememberedDate('x', now), 0);
+  assert.equal(rememberedDate(20130230, now), 0, 'not a date');
 });

@@ -34,12 +34,14 @@ test('a device from the server is checked once, where it arrives', () => {
   }
 });
 
-test('a name is trimmed and holds 1 to 255 bytes of UTF-8 before it is sent', () => {
+test('a name is trimmed and holds 1 to 255 bytes of UTF-8 before it is sent; the refusal counts characters', () => {
   setLanguage('ja');
   assert.deepEqual(checkDeviceName('  Pixel 8  '), { ok: true, name: 'Pixel 8' });
   assert.deepEqual(checkDeviceName('   '), { ok: false, message: '名前を入力してください。' });
   assert.equal(checkDeviceName('あ'.repeat(85)).ok, true, '255 bytes');
-  assert.deepEqual(checkDeviceName('あ'.repeat(86)), { ok: false, message: '名前が長すぎます（UTF-8で255バイトまで）。' });
+  assert.deepEqual(checkDeviceName('あ'.repeat(86)), { ok: false, message: '名前が長すぎます（日本語で85文字まで、英数字なら255文字まで）。' });
+  assert.equal(checkDeviceName('a'.repeat(255)).ok, true);
+  assert.equal(checkDeviceName('a'.repeat(256)).ok, false);
 });
 
 test('a pairing code is shown grouped and linked without its dash', () => {

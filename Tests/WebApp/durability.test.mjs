@@ -48,3 +48,45 @@ test('a new name for this device is one strict commit of a name record; a clear 
   assert.deepEqual(store.durabilities, ['strict']);
   assert.deepEqual(await store.load(), { identity: null, records: [], meta: new Map() });
 });
+
+test('an own edit is read back after its commit: a garbled write is written again; garbled twice, nothing counts as saved', async () => {
+  const store = new MemoryStore();
+  const ledger = await Ledger.open(store, { now: NOW, newDevice: () => '0123456789abcdef', deviceName: 'phone' });
+
+  store.garbleWrites = 1;
+  const event = await ledger.edit(120004, { memo: '一度目は化けた' }, NOW);
+  assert.ok(event, 'saved on the second write');
+  const stored = [...store.records.values()].find((r) => r.memo === '一度目は化けた');
+  assert.equal(stored?.hlc, event.hlc.toString(), 'what the disk holds is what was written');
+
+  store.garbleWrites = 2;
+  const seqBefore = ledger.identity.nextSeq;
+  await assert.rejects(ledger.edit(120004, { memo: '二度とも化けた' }, NOW + 1000), (error) => error.name === 'StoreError');
+  assert.equal(ledger.identity.nextSeq, seqBefore, 'memory unchanged: the edit is not counted as saved');
+  assert.equal(ledger.fold.get(120004)?.memo, '一度目は化けた');
+});
+
+test('an edit the storage refuses is kept and saved by the retry once the storage takes it again', async () => {
+  const { App } = await appModule('app.js');
+  const store = new MemoryStore();
+  const app = new App({ store, fetch: async () => { throw new TypeError('offline'); }, now: () => NOW, newDevice: () => '0123456789abcdef', deviceName: 'phone' });
+  await app.start();
+  /** @type {string[]} */
+  const said = [];
+  app.on('storage', (message) => said.push(String(message)));
+  const quota = new Error('the quota');
+  quota.name = 'QuotaExceededError';
+  store.failWith = quota;
+  const answer = await app.edit(120004, { memo: '容量不足' });
+  assert.equal(answer.ok, false);
+  assert.equal(answer.kept, true, 'kept to retry');
+  assert.equal(app.edits.unsaved.count, 1);
+  assert.ok(said.length === 1 && said[0].includes('保存領域がいっぱい') && said[0].includes('編集は消えていません'), `said once: ${said}`);
+
+  store.failWith = null;
+  await app.edits.unsaved.retry(async (station, fields) => { await app.replica.edit(station, fields, NOW + 1000); });
+  assert.equal(app.edits.unsaved.count, 0, 'saved by the retry');
+  assert.equal(app.replica.fold.get(120004)?.memo, '容量不足');
+  assert.ok([...store.records.values()].some((r) => r.memo === '容量不足'), 'on the disk');
+  if (app.edits.unsavedTimer) clearTimeout(app.edits.unsavedTimer);
+});

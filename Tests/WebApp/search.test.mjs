@@ -4,7 +4,8 @@ import { appModule } from './support/paths.mjs';
 import { smallCatalogDoc } from './support/smallCatalog.mjs';
 
 const { Catalog } = await appModule('catalog.js');
-const { matchStations, stationsNamed, searchStations, prefectureCodes } = await appModule('search.js');
+const searchModule = await appModule('search.js');
+const { matchStations, stationsNamed, searchStations, prefectureCodes } = searchModule;
 const { parseDateGroup } = await appModule('dates.js');
 
 const doc = smallCatalogDoc();
@@ -67,4 +68,41 @@ test('the search box: exact names first, then folded prefixes', () => {
   assert.deepEqual(searchStations(catalog, '202945', {}, dateOf), [202945]);
   assert.deepEqual(searchStations(catalog, '', { completion: 'completed' }, dateOf), [201111, 300260]);
   assert.deepEqual(searchStations(catalog, 'す', { prefectures: [24] }, dateOf), [300261]);
+});
+
+test('路線 search: enabled lines whose name begins with the text (前方一致) or contains it (部分一致), or by l_id', () => {
+  const { stationsOnLines } = searchModule;
+  assert.deepEqual(stationsOnLines(catalog, '名古屋', false), [301230, 301231]);
+  assert.deepEqual(stationsOnLines(catalog, '古屋', false), []);
+  assert.deepEqual(stationsOnLines(catalog, '古屋', true), [301230, 301231]);
+  assert.deepEqual(stationsOnLines(catalog, '線', true), [201111, 201112, 202945, 300260, 300261, 301230, 301231],
+    'each station once, in s_id order; the disabled 廃止線 adds nothing');
+  assert.deepEqual(stationsOnLines(catalog, '廃止', true), [], 'a disabled line is not searched');
+  assert.deepEqual(stationsOnLines(catalog, '３０００２３０１', false), [300260, 300261], 'an l_id, typed full-width');
+  assert.deepEqual(stationsOnLines(catalog, ' ', true), []);
+  assert.deepEqual(searchStations(catalog, '伊勢', {}, dateOf, { by: 'line' }), [300260, 300261]);
+  assert.deepEqual(searchStations(catalog, '201111', {}, dateOf, { by: 'line' }), [], 'a number is an l_id for lines, never an s_id');
+  assert.deepEqual(searchStations(catalog, '勢', { completion: 'completed' }, dateOf, { by: 'line', match: 'partial' }), [201111, 300260], '紀勢本線 and 伊勢線');
+});
+
+test('駅名 and 読み searches, 前方一致 and 部分一致', () => {
+  assert.deepEqual(searchStations(catalog, '新町', {}, dateOf, { by: 'name' }), []);
+  assert.deepEqual(searchStations(catalog, '新町', {}, dateOf, { by: 'name', match: 'partial' }), [301231]);
+  assert.deepEqual(searchStations(catalog, 'つ', {}, dateOf, { by: 'name' }), [], 'a reading is not a name');
+  assert.deepEqual(searchStations(catalog, 'ツ', {}, dateOf, { by: 'yomi' }), [201111, 300260, 301230, 301231], 'exact readings first');
+  assert.deepEqual(searchStations(catalog, 'しん', {}, dateOf, { by: 'yomi', match: 'partial' }), [201112, 301231]);
+});
+
+test("the date search takes the originals' keywords and full-width digits (dates.normalizeDateText)", () => {
+  const more = new Map([[201111, 20130901], [300260, 1], [201112, 20130000], [301231, 20130900]]);
+  const of = (id) => more.get(id) ?? 0;
+  const found = (text) => searchStations(catalog, '', { dateGroup: parseDateGroup(text) }, of);
+  assert.deepEqual(found('2013年9月'), [201111, 301231]);
+  assert.deepEqual(found('2013年'), [201111, 201112, 301231]);
+  assert.deepEqual(found('2013年9月1日'), [201111]);
+  assert.deepEqual(found('不明'), [300260]);
+  assert.deepEqual(found('2013年 月日不明'), [201112]);
+  assert.deepEqual(found('2013年9月 日付不明'), [301231]);
+  assert.deepEqual(found('２０１３年９月'), [201111, 301231]);
+  assert.deepEqual(found('２０１３－０９'), [201111, 301231]);
 });

@@ -70,3 +70,12 @@ test('without line order, lines list their stations in s_id order', () => {
   const e = new StatisticsEngine(plain, () => 0);
   assert.deepEqual(e.report('operators', ['1', '10102', '12036']).stations.map((s) => s.station), [201111, 201112, 202945]);
 });
+
+test('a level\'s path: titles with their codes as `stats` prints them, and names alone for the screen', () => {
+  const line = engine.report('operators', ['1', '10102', '12036']);
+  assert.deepEqual(line.pathLabels, ['1 JR旅客会社', '10102 東海旅客鉄道', '12036 紀勢本線']);
+  assert.deepEqual(line.pathNames, ['JR旅客会社', '東海旅客鉄道', '紀勢本線']);
+  assert.deepEqual(engine.report('prefectures', ['24']).pathNames, ['三重県']);
+  assert.deepEqual(engine.report('dates', ['2013', '201309']).pathNames, ['2013年', '2013年9月']);
+  assert.deepEqual(engine.report('yomi', ['つ', 'つ']).pathNames, ['つ', 'つ']);
+});

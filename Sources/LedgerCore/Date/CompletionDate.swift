@@ -67,14 +67,17 @@ package enum CompletionDate: Hashable, Sendable, Comparable, CustomStringConvert
     /// and also a raw code such as `20130901`. Months and days take one or two digits
     /// (`2013-9-1`); full-width digits and dashes are read as ASCII ones (`DateText`).
     package init(parsing text: String, today: CalendarDay) throws(CompletionDateError) {
-        let trimmed = DateText.normalized(text)
+        let trimmed = DateText.normalizedDate(text)
         switch trimmed.lowercased() {
         case "none": self = .notCompleted; return
         case "unknown": self = .unknown; return
         case "today": self = .day(today.year, today.month, today.day); return
         default: break
         }
-        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+        var parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+        // `Y-unknown` and `Y-M-unknown` (「2013年 月日不明」, 「2013年9月 日付不明」) name the same
+        // precision as `Y` and `Y-M`: the unknown parts are the code's zeros.
+        if parts.count == 2 || parts.count == 3, parts.last?.lowercased() == "unknown" { parts.removeLast() }
         guard !parts.isEmpty, parts.count <= 3,
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) })
         else { throw .malformed(text) }
@@ -134,7 +137,7 @@ package enum CompletionDateError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .malformed(let text):
-            return "'\(text)' is not a completion date; use YYYY-MM-DD, YYYY-MM, YYYY, unknown, today or none"
+            return "'\(text)' is not a completion date; use YYYY-MM-DD, YYYY-MM, YYYY (or 2013年9月1日, 2013年9月, 2013年), unknown (不明), today or none"
         case .outOfRange(let text):
             return "'\(text)' is not a real date between \(CompletionDate.firstYear) and today"
         case .invalidCode(let code):

@@ -19,7 +19,7 @@ package struct CompletionDateGroup: Sendable, Equatable {
     /// Parses the forms above. Months and days take one or two digits; the year four, from 1900;
     /// full-width digits and dashes read as ASCII ones (`DateText`).
     package init(parsing text: String) throws(CompletionDateGroupError) {
-        let parts = DateText.normalized(text).lowercased().split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        let parts = DateText.normalizedDate(text).lowercased().split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         if parts == ["unknown"] { codes = 1...1; return }
         let unknownLast = parts.count > 1 && parts.last == "unknown"
         let numbers = unknownLast ? Array(parts.dropLast()) : parts

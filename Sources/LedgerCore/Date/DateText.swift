@@ -17,4 +17,25 @@ package enum DateText {
         }
         return String(scalars).trimmingSpaces
     }
+
+    /// `normalized`, then the original apps' date keywords as the ASCII forms (`keywordForm`):
+    /// how every completion date and date group is read (not times: `replay --since` refuses
+    /// 「2026年」 rather than read it as a year).
+    package static func normalizedDate(_ text: String) -> String {
+        keywordForm(normalized(text))
+    }
+
+    /// The original apps' date keywords (Schemas/domain-rules.md §5), as the ASCII forms every
+    /// parser reads: text with 年, 月, 日 or 不明 gives its positive integers (at most three)
+    /// joined by `-`, and `unknown` for 不明 — 「2013年9月1日」 `2013-9-1`, 「2013年9月」 and
+    /// 「2013年9月頃」 `2013-9`, 「2013年」 `2013`, 「2013年 月日不明」 `2013-unknown`,
+    /// 「2013年9月 日付不明」 `2013-9-unknown`, 「不明」 and 「年月日不明」 `unknown`. A day with 不明 or
+    /// more than three integers is left as typed, for the parser to refuse.
+    static func keywordForm(_ text: String) -> String {
+        guard text.contains(where: { "年月日不明".contains($0) }) else { return text }
+        let unknown = text.contains("不明")
+        let numbers = text.split(whereSeparator: { !$0.isASCIIDigit }).map(String.init)
+        guard numbers.count <= 3, !(unknown && numbers.count == 3) else { return text }
+        return (numbers + (unknown ? ["unknown"] : [])).joined(separator: "-")
+    }
 }

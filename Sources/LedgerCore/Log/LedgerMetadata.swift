@@ -70,11 +70,9 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     }
 
     package func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var stamped = self
         stamped.checksum = computedChecksum
-        return Array((try? encoder.encode(stamped)) ?? Data()) + [0x0A]
+        return ((try? JSONEncoding.file.encode(stamped)) ?? []) + [0x0A]
     }
 
     /// The fields the checksum covers, one per line, in a fixed order; `watermarked_from` only

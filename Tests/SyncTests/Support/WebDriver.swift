@@ -75,6 +75,10 @@ final class WebDriver: @unchecked Sendable {
         session = id
         // --window-size alone leaves a 500×701 viewport in this Chromium: the phone's size exactly.
         try await cdp("Emulation.setDeviceMetricsOverride", ["width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true])
+        // No location until a test stands somewhere (setLocation): headless Chromium allows
+        // geolocation by default, and without an override its network location provider, which
+        // cannot be reached here, logs an error as soon as the map watches the position.
+        try await cdp("Emulation.setGeolocationOverride", [:])
     }
 
     /// Ends the session (the browser exits) and chromedriver (SIGKILL: it may ignore SIGTERM
@@ -126,10 +130,11 @@ final class WebDriver: @unchecked Sendable {
         try await cdp("Network.emulateNetworkConditions", ["offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1])
     }
 
-    /// Standing at (lat, lng), with the site allowed to know it.
-    func setLocation(latitude: Double, longitude: Double, origin: String) async throws {
+    /// Standing at (lat, lng), with the site allowed to know it; `accuracy` is the radius in metres
+    /// the fix reports (10: a good GPS fix; iOS's approximate location reports 1,000 to 20,000).
+    func setLocation(latitude: Double, longitude: Double, origin: String, accuracy: Double = 10) async throws {
         try await cdp("Browser.grantPermissions", ["permissions": ["geolocation"], "origin": origin])
-        try await cdp("Emulation.setGeolocationOverride", ["latitude": latitude, "longitude": longitude, "accuracy": 10])
+        try await cdp("Emulation.setGeolocationOverride", ["latitude": latitude, "longitude": longitude, "accuracy": accuracy])
     }
 
     func element(_ testID: String) async throws -> String {
@@ -155,7 +160,11 @@ final class WebDriver: @unchecked Sendable {
         // A person scrolls what they tap to the middle of the screen: WebDriver's own scrolling
         // stops at the bottom edge, under the app's fixed tab bar.
         _ = try await execute("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'}); return null;", [css])
-        try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
+        do {
+            try await onFreshElement(css) { id in _ = try await command(.POST, "element/\(id)/click", [:]) }
+        } catch let failure as Failure {
+            throw Failure(description: "clicking \(css): \(failure.description)")  // which element, not only its session id
+        }
     }
 
     /// Clicks a button that changes data once it takes taps: such buttons rest (disabled) for a

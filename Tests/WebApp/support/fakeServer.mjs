@@ -67,7 +67,9 @@ export class FakeServer {
   }
 
   json(status, body, headers = {}) {
-    return new Response(stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+    // Date, as every HTTP server sends it: the app tells a fast clock from it.
+    const date = new Date(this.now()).toUTCString();
+    return new Response(stringify(body), { status, headers: { 'Content-Type': 'application/json', Date: date, ...headers } });
   }
 
   error(status, error, message, extra = {}) {

@@ -24,8 +24,9 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {{error?: string, message?: string, device?: string, seq?: number | bigint}} body the Error body, {} when absent
    * @param {number | null} retryAfter seconds, from Retry-After
+   * @param {number | null} [serverTime] the server's clock when it answered (Unix ms, from Date)
    */
-  constructor(status, body, retryAfter) {
+  constructor(status, body, retryAfter, serverTime = null) {
     super(body.message ? `${body.message} (HTTP ${status})` : `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
@@ -34,6 +35,7 @@ export class ApiError extends Error {
     this.device = body.device;
     this.seq = body.seq === undefined ? undefined : BigInt(body.seq);
     this.retryAfter = retryAfter;
+    this.serverTime = serverTime;
   }
 }
 
@@ -109,13 +111,14 @@ export class Api {
       const parsed = parse(text);
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = /** @type {Record<string, unknown>} */ (parsed);
     } catch { /* a body that is not JSON: the status says enough */ }
-    const retry = Number(response.headers.get('Retry-After'));
+    const retry = Number(response.headers.get('Retry-After') ?? NaN);
+    const date = Date.parse(response.headers.get('Date') ?? '');
     throw new ApiError(response.status, {
       error: typeof body.error === 'string' ? body.error : undefined,
       message: typeof body.message === 'string' ? body.message : undefined,
       device: typeof body.device === 'string' ? body.device : undefined,
       seq: typeof body.seq === 'number' || typeof body.seq === 'bigint' ? body.seq : undefined,
-    }, Number.isFinite(retry) && retry >= 0 ? retry : null);
+    }, Number.isFinite(retry) && retry >= 0 ? retry : null, Number.isFinite(date) ? date : null);
   }
 
   /** @param {Response} response @returns {Promise<Record<string, unknown>>} */

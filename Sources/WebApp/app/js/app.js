@@ -3,26 +3,31 @@
 // one sync at a time). A sync that could not reach the server is tried again with backoff
 // (retrySchedule.js), at once when the network returns or the app comes into view, without
 // saying the failure again at each try. A token the server refuses (401) is forgotten at once,
-// whichever request met it (deviceManager.js's too), and said once. Screens read from it and
-// listen to its events.
+// whichever request met it (deviceManager.js's too), and said once. Every refusal reaches the
+// screens as a sentence of the app's own, chosen by its cause (refusals.js). Screens read from
+// it and listen to its events.
 
-import { Api, ApiError, isUnreachable, NetworkError } from './api.js';
+import { Api, ApiError, isUnreachable, MalformedAnswer, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
 import { ChangeBatch } from './changeBatch.js';
-import { settleConflicts } from './conflictSettlement.js';
 import { checkDeviceName } from './devices.js';
-import { EditError, Ledger, StaleEditError } from './ledger.js';
+import { Ledger } from './ledger.js';
+import { OwnEdits } from './ownEdits.js';
+import { failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
-import { isKey, t } from './i18n.js';
-import { RetrySchedule } from './retrySchedule.js';
+import { nameRefusedText } from './textLimits.js';
+import { t } from './i18n.js';
+import { RetrySchedule, worthRetrying } from './retrySchedule.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
 /**
  * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
- * replica was erased and started anew; 'progress': a sync stored another pull page (`received`).
- * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'progress'} AppEvent
+ * replica was erased and started anew; 'completed': an edit of the person took stations from
+ * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js); 'progress':
+ * a sync stored another pull page (`received`).
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed' | 'progress'} AppEvent
  */
 
 /** Wait after an edit before syncing, so that a run of edits goes out together. */
@@ -76,6 +81,8 @@ export class App {
     this.changes = new ChangeBatch((stations) => this.emit('change', stations));
     /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
     this.listeners = new Map();
+    /** The person's own edits, and those the storage refused until it takes them. */
+    this.edits = new OwnEdits(this);
   }
 
   /**
@@ -119,7 +126,10 @@ export class App {
       }
     }
     const sync = /** @type {{lastError?: string | null, lastErrorKind?: string} | undefined} */ (this.ledger.getMeta('sync'));
-    this.syncError = sync?.lastError && sync.lastErrorKind !== 'unreachable' ? describeFailure(new SyncFailure(sync.lastErrorKind ?? '', sync.lastError)) : null;
+    const cause = /** @type {({kind?: string} & import('./refusals.js').FailureCause) | undefined} */ (this.ledger.getMeta('syncCause'));
+    // A server that could not be reached is said by the status line of a sync, not kept.
+    this.syncError = sync?.lastError && sync.lastErrorKind !== 'unreachable'
+      ? syncFailureText(sync.lastErrorKind ?? '', cause?.kind === sync.lastErrorKind ? cause : {}) : null;
     this.state = this.token ? 'idle' : 'unpaired';
     this.emit('status');
   }
@@ -217,12 +227,17 @@ export class App {
       this.state = 'ok';
       this.retries.succeeded();
     } catch (error) {
-      const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error));
+      const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error), error);
+      console.debug('the sync stopped:', failure.message);
       this.syncError = failure.kind === 'unreachable' ? null : describeFailure(failure); // the status line says it
       this.failureKind = failure.kind;
       this.state = 'error';
+      if (failure.kind === 'refused' || failure.kind === 'server') {
+        // Its sentence depends on the cause, kept beside the sync bookkeeping for after a reload.
+        await this.replica.setMeta({ syncCause: { kind: failure.kind, ...failureCause(failure) } }).catch(() => {});
+      }
       if (failure.kind === 'signed-out' || failure.kind === 'revoked') await this.forgetRefusedToken(failure);
-      if (failure.kind === 'storage') this.emit('storage', failure.message);
+      if (failure.kind === 'storage') this.emit('storage', this.syncError);
       if (worthRetrying(failure) && this.token) this.retries.failed(); else this.retries.stop();
     } finally {
       this.received = null;
@@ -246,7 +261,7 @@ export class App {
     try {
       await this.replica.setMeta({ token: undefined, sync: { ...sync, lastError: failure.message, lastErrorKind: failure.kind } });
     } catch (error) {
-      this.emit('storage', error instanceof StoreError ? error.message : String(error));
+      this.emit('storage', refusalText(error));
     }
     this.emit('signed-out', this.syncError);
   }
@@ -279,10 +294,9 @@ export class App {
         return;
       }
       if (isUnreachable(error)) return; // offline or no server: the stored copy serves, the sync says why
-      const why = error instanceof CatalogError || error instanceof StoreError ? error.message
-        : error instanceof SyntaxError ? 'the answer is not JSON' : error instanceof Error ? error.message : String(error);
+      const why = error instanceof CatalogError || error instanceof SyntaxError ? t('catalog.damaged') : refusalText(error);
       this.catalogError = t('catalog.failed', why);
-      if (error instanceof StoreError) this.emit('storage', error.message);
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
     }
   }
 
@@ -294,8 +308,10 @@ export class App {
    * @param {string} [name] the name to ask for; this device's name by default
    */
   async pair(code, name = '') {
+    const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
+    const checked = checkDeviceName(asked);
+    if (!checked.ok) return { ok: false, message: checked.message };
     try {
-      const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
       const answer = await this.api.pair(code.trim(), asked);
       const named = answer.deviceName ?? asked;
       await this.replica.setMeta({ token: answer.token, user: answer.user });
@@ -310,67 +326,44 @@ export class App {
         if (error.status === 401) return { ok: false, message: t('pair.unknown') };
         if (error.status === 410) return { ok: false, message: t('pair.used') };
         if (error.status === 429) return { ok: false, message: t('pair.rate', error.retryAfter ?? 60) };
-        return { ok: false, message: error.serverMessage || error.message };
+        if (error.status === 422) return { ok: false, message: nameRefusedText() };
+        return { ok: false, message: serverRefusalText(error) };
       }
       if (error instanceof NetworkError) return { ok: false, message: t('pair.offline') };
-      if (error instanceof StoreError) {
-        this.emit('storage', error.message);
-        return { ok: false, message: error.message };
-      }
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      if (error instanceof MalformedAnswer) return { ok: false, message: t('pair.malformed') };
+      if (error instanceof StoreError) this.emit('storage', storageText(error));
+      return { ok: false, message: refusalText(error) };
     }
   }
 
+  // The person's own edits (ownEdits.js), answered in one sentence each.
+
   /**
-   * Records an edit; the answer says whether it was saved (committed to storage), unchanged, or
-   * refused, in one sentence. `seen` holds the values the screen showed for the fields it
-   * changes; the edit is refused (`stale`) when the station no longer has them.
+   * Records an edit (OwnEdits.edit): saved, unchanged, refused (`stale` when the station no
+   * longer has the values `seen`) or kept to retry.
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
    * @param {{compDate?: number, memo?: string}} [seen]
-   * @returns {Promise<{ok: boolean, changed: boolean, stale?: boolean, message: string}>}
    */
-  async edit(station, fields, seen) {
-    try {
-      const event = await this.replica.edit(station, fields, this.now(), seen);
-      this.changes.flush(); // the person's own edit shows at once, even during a sync
-      // The date picker offers the last date given again, for entering many stations in a row.
-      if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
-      if (!event) return { ok: true, changed: false, message: t('unchanged') };
-      this.scheduleSync();
-      return { ok: true, changed: true, message: t('saved') };
-    } catch (error) {
-      if (error instanceof StoreError) {
-        this.emit('storage', error.message);
-        return { ok: false, changed: false, message: error.message };
-      }
-      if (error instanceof StaleEditError) return { ok: false, changed: false, stale: true, message: t('edit.stale') };
-      if (error instanceof EditError) return { ok: false, changed: false, message: error.message };
-      throw error;
-    }
-  }
+  edit(station, fields, seen) { return this.edits.edit(station, fields, seen); }
 
   /**
-   * Settles the station's conflicts by keeping the current values (conflictSettlement.js), as
-   * `oritsubushi conflicts resolve STATION` does; the edit goes out with the next sync.
+   * 競合を解決（現在の値を残す） (OwnEdits.resolveConflicts).
    * @param {number} station
-   * @returns {Promise<{ok: boolean, message: string}>}
    */
-  async resolveConflicts(station) {
-    try {
-      await settleConflicts(this.replica, station, this.now());
-      this.changes.flush();
-      this.scheduleSync();
-      return { ok: true, message: t('conflict.resolved') };
-    } catch (error) {
-      if (error instanceof StoreError) {
-        this.emit('storage', error.message);
-        return { ok: false, message: error.message };
-      }
-      if (error instanceof EditError) return { ok: false, message: t('conflict.none') };
-      throw error;
-    }
-  }
+  resolveConflicts(station) { return this.edits.resolveConflicts(station); }
+
+  /**
+   * まとめて記録 (OwnEdits.recordMany).
+   * @param {number[]} stations @param {number} compDate @param {Map<number, number>} [seen]
+   */
+  recordMany(stations, compDate, seen) { return this.edits.recordMany(stations, compDate, seen); }
+
+  /**
+   * The rows of an oritsubushi-tsv file recorded (OwnEdits.importRows).
+   * @param {import('./tsvImport.js').TsvRow[]} rows @param {number} skipped
+   */
+  importRows(rows, skipped) { return this.edits.importRows(rows, skipped); }
 
   /** Forgets the token and the user (a sign-out); the records stay. */
   async forgetToken() {
@@ -401,22 +394,10 @@ export class App {
 }
 
 /**
- * Whether a later try may get past a failure: no network, no server, a server that failed or was
- * busy. Never a refusal (401, 409, 413, 422): trying again would meet it again.
- * @param {SyncFailure} failure
- */
-export function worthRetrying(failure) {
-  if (failure.kind === 'offline' || failure.kind === 'unreachable' || failure.kind === 'damaged') return true;
-  const cause = failure.cause;
-  return failure.kind === 'server' && cause instanceof ApiError && (cause.status >= 500 || cause.status === 429);
-}
-
-/**
- * A sync failure as one sentence in the app's language: Japanese words for each kind of failure
- * (the English sentence, which names the details, is what the English interface shows).
+ * A sync failure as the screens say it: by its kind and cause, in the app's language (its
+ * `message`, English for developers, is never shown).
  * @param {SyncFailure} failure
  */
 export function describeFailure(failure) {
-  const key = `failure.${failure.kind}`;
-  return isKey(key) ? t(key, failure.message) : failure.message;
+  return syncFailureText(failure.kind, failureCause(failure));
 }

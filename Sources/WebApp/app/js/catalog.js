@@ -78,6 +78,18 @@ export function wikipediaUrl(station) {
   return 'https://ja.wikipedia.org/wiki/' + encoded;
 }
 
+/**
+ * The station's address with its prefecture (the catalogue writes it from the municipality down,
+ * a few rows with the prefecture already); "" when the catalogue has none.
+ * @param {{pref: number, address: string}} station
+ */
+export function stationAddress(station) {
+  const address = station.address.trim();
+  if (address === '') return '';
+  const pref = prefectureName(station.pref);
+  return address.startsWith(pref) ? address : pref + address;
+}
+
 /** @param {unknown} v */
 const isInt = (v) => typeof v === 'number' && Number.isSafeInteger(v);
 

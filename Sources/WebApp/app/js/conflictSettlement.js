@@ -7,7 +7,8 @@
 // Where no mark of this device covers them yet (a sync stopped between its pages and its mark),
 // the owed mark is written first, in the same commit. So the edit wins the registers with
 // nothing concurrent to it: no conflict remains at the station, here and, once the edit is
-// synced, on every replica.
+// synced, on every replica. It is the person's own edit, so it is saved as every own edit is:
+// strictly, and read back (ownCommit.js; Schemas/phone-app.md "Saved means on the disk").
 
 import { historyOf, knowledgeMark } from './causalHistory.js';
 import { isValidCode } from './dates.js';
@@ -15,6 +16,7 @@ import { nextHlc } from './hlc.js';
 import { EditError, storedIdentity } from './ledger.js';
 import { stationConflicts } from './conflicts.js';
 import { toStored } from './records.js';
+import { commitOwn } from './ownCommit.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
@@ -22,7 +24,7 @@ import { toStored } from './records.js';
 
 /**
  * Appends the settling edit of `station` (and the knowledge mark it needs, if any) in one strict
- * commit. Refused with EditError, writing nothing, when the station has no conflict.
+ * commit, read back. Refused with EditError, writing nothing, when the station has no conflict.
  * @param {Ledger} ledger
  * @param {number} station
  * @param {number} now
@@ -31,7 +33,7 @@ import { toStored } from './records.js';
 export function settleConflicts(ledger, station, now) {
   return ledger.exclusive(async () => {
     const settled = stationConflicts(ledger, station);
-    if (settled.length === 0) throw new EditError(`station ${station} has no conflict to resolve`);
+    if (settled.length === 0) throw new EditError(`station ${station} has no conflict to resolve`, 'no-conflict');
     /** @type {number | null} */
     let compDate = null;
     /** @type {string | null} */
@@ -40,7 +42,7 @@ export function settleConflicts(ledger, station, now) {
       if (conflict.field === 'date') compDate = conflict.winner.compDate ?? 0;
       else memo = conflict.winner.memo ?? '';
     }
-    if (compDate !== null && !isValidCode(compDate)) throw new EditError(`station ${station}'s winning date ${compDate} is not a completion date`);
+    if (compDate !== null && !isValidCode(compDate)) throw new EditError(`station ${station}'s winning date ${compDate} is not a completion date`, 'date');
 
     const device = ledger.device;
     let { nextSeq, lastHlc } = ledger.identity;
@@ -58,7 +60,7 @@ export function settleConflicts(ledger, station, now) {
     const event = { kind: 'station_edit', device, seq: nextSeq, hlc: lastHlc, station, compDate, memo, origin: 'user' };
     put.push(event);
     const identity = { ...ledger.identity, nextSeq: nextSeq + 1n, lastHlc, markOwed: false };
-    await ledger.store.commit({ identity: storedIdentity(identity), put: put.map(toStored) });
+    await commitOwn(ledger.store, { identity: storedIdentity(identity), put: put.map(toStored) });
     ledger.identity = identity;
     for (const record of put) ledger.add(record);
     ledger.changed([station]);

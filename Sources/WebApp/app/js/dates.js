@@ -147,31 +147,43 @@ export function compose(year, month, day) {
 }
 
 /**
- * Why a code cannot be recorded now, as one sentence, or null when it can: it must be valid and
- * not after today in Japan.
+ * Why a code cannot be recorded now, or null when it can: it must be valid ('invalid') and not
+ * after today in Japan ('future'). refusals.js says it in the app's language.
  * @param {number} code
  * @param {number} nowMs
+ * @returns {'invalid' | 'future' | null}
  */
-export function refusal(code, nowMs) {
-  if (!isValidCode(code)) return `${code} is not a valid completion date`;
-  const today = tokyoDay(nowMs);
-  if (isInFuture(code, today)) {
-    return `${labelEn(code)} is in the future (today is ${pad(today.year, 4)}-${pad(today.month, 2)}-${pad(today.day, 2)} in Japan)`;
-  }
-  return null;
+export function dateProblem(code, nowMs) {
+  if (!isValidCode(code)) return 'invalid';
+  return isInFuture(code, tokyoDay(nowMs)) ? 'future' : null;
 }
 
 /**
- * Typed date text as every date parser reads it (DateText.normalized in Sources/LedgerCore/Date):
+ * Typed date text as every date parser reads it (DateText.normalizedDate in Sources/LedgerCore/Date):
  * full-width digits become ASCII digits; hyphens, dashes, minus signs and the long-vowel mark
  * become `-`; surrounding white space goes. Conformance/date-groups.jsonl holds the two together.
  * @param {string} text
  */
 export function normalizeDateText(text) {
-  return text
+  return keywordForm(text
     .replace(/[\uFF10-\uFF19]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xff10 + 0x30))
     .replace(/[\u2010-\u2015\u2212\uFE63\uFF0D\u30FC\uFF70]/g, '-')
-    .trim();
+    .trim());
+}
+
+/**
+ * The original apps' date keywords as the ASCII forms (DateText.keywordForm): text with 年, 月, 日
+ * or 不明 gives its integers (at most three) joined by `-`, and `unknown` for 不明 — 「2013年9月」
+ * `2013-9`, 「2013年 月日不明」 `2013-unknown`, 「不明」 `unknown`; a day with 不明, or more than three
+ * integers, is left as typed.
+ * @param {string} text
+ */
+function keywordForm(text) {
+  if (!/[年月日]|不明/.test(text)) return text;
+  const unknown = text.includes('不明');
+  const numbers = text.split(/[^0-9]+/).filter((part) => part !== '');
+  if (numbers.length > 3 || (unknown && numbers.length === 3)) return text;
+  return [...numbers, ...(unknown ? ['unknown'] : [])].join('-');
 }
 
 /**
@@ -209,4 +221,17 @@ export function formatJst(ms) {
   const d = new Date(ms + JST_OFFSET_MS);
   return `${pad(d.getUTCFullYear(), 4)}/${pad(d.getUTCMonth() + 1, 2)}/${pad(d.getUTCDate(), 2)} ` +
     `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)} JST`;
+}
+
+/**
+ * The date the pickers propose for a station not yet completed: the date given last on this
+ * device (the `lastDate` setting), as the original apps remember it for entering many stations
+ * in a row, unless it is not a completed date or lies after today in Japan (then 0: none, as
+ * iOS falls back when it is later than today).
+ * @param {unknown} last the stored value
+ * @param {number} nowMs
+ */
+export function rememberedDate(last, nowMs) {
+  const code = Number(last ?? 0);
+  return code > 0 && isValidCode(code) && !isInFuture(code, tokyoDay(nowMs)) ? code : 0;
 }

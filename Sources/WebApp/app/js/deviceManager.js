@@ -5,6 +5,7 @@
 
 import { ApiError, NetworkError } from './api.js';
 import { checkDeviceName, deviceFailure } from './devices.js';
+import { refusalText } from './refusals.js';
 import { StoreError } from './store.js';
 import { refusedToken } from './sync.js';
 import { t } from './i18n.js';
@@ -80,8 +81,8 @@ export class DeviceManager {
     try {
       await this.app.replica.rename(name, this.app.now());
     } catch (error) {
-      if (error instanceof StoreError) this.app.emit('storage', error.message);
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      if (error instanceof StoreError) this.app.emit('storage', refusalText(error));
+      return { ok: false, message: refusalText(error) };
     }
     return { ok: true, value: answer.value, message: t('devices.renamed', name) };
   }
@@ -117,7 +118,7 @@ export class DeviceManager {
         if (erase) await app.eraseReplica();
         else await app.forgetToken();
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = refusalText(error);
         app.emit('storage', message);
         return { ok: false, message };
       }

@@ -7,6 +7,8 @@ import { ApiError, MalformedAnswer, NetworkError } from './api.js';
 import { formatJst } from './dates.js';
 import { t } from './i18n.js';
 import { MAX_NAME_BYTES, utf8Length } from './records.js';
+import { refusalText } from './refusals.js';
+import { nameRefusedText, nameTooLongText } from './textLimits.js';
 
 /** @typedef {import('./api.js').Device} Device */
 /** @typedef {'list' | 'rename' | 'revoke' | 'link' | 'sign-out'} DeviceAction */
@@ -36,14 +38,15 @@ export function deviceRows(devices) {
 }
 
 /**
- * A name as the server takes it (trimmed, 1 to 255 bytes of UTF-8), or the sentence saying why not.
+ * A name as the server takes it (trimmed, 1 to 255 bytes of UTF-8), or the sentence saying why not
+ * (counting characters: textLimits.js).
  * @param {string} typed
  * @returns {{ok: true, name: string} | {ok: false, message: string}}
  */
 export function checkDeviceName(typed) {
   const name = typed.trim();
   if (name === '') return { ok: false, message: t('devices.nameEmpty') };
-  if (utf8Length(name) > MAX_NAME_BYTES) return { ok: false, message: t('devices.nameTooLong', MAX_NAME_BYTES) };
+  if (utf8Length(name) > MAX_NAME_BYTES) return { ok: false, message: nameTooLongText() };
   return { ok: true, name };
 }
 
@@ -84,11 +87,11 @@ export function deviceFailure(error, action) {
   if (error instanceof MalformedAnswer) return t('devices.malformed');
   if (error instanceof ApiError) {
     if (action === 'rename' && error.status === 409) return t('devices.nameTaken');
-    if (action === 'rename' && error.status === 422) return t('devices.nameRefused', MAX_NAME_BYTES);
+    if (action === 'rename' && error.status === 422) return nameRefusedText();
     if (action === 'revoke' && error.status === 404) return t('devices.revokeGone');
     if (action === 'link' && error.status === 422) return t('devices.linkRefused');
     if (error.status === 429) return t('devices.busy', error.retryAfter ?? 60);
     return t('devices.failed', error.status);
   }
-  return t('devices.error', error instanceof Error ? error.message : String(error));
+  return refusalText(error);
 }

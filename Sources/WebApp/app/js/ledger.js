@@ -10,6 +10,7 @@ import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
 import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
+import { commitOwn } from './ownCommit.js';
 
 export { EditError, MergeError, StaleEditError };
 
@@ -261,16 +262,16 @@ export class Ledger {
    */
   edit(station, fields, now, seen) {
     return this.exclusive(async () => {
-      if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`);
+      if (!Number.isInteger(station) || station <= 0 || station > 0xffffffff) throw new EditError(`${station} is not a station id`, 'station');
       const current = this.fold.get(station);
       const stale = (seen?.compDate !== undefined && fields.compDate != null && seen.compDate !== (current?.compDate ?? 0))
         || (seen?.memo !== undefined && fields.memo != null && seen.memo !== (current?.memo ?? ''));
       if (stale) throw new StaleEditError(`station ${station} changed on another device after it was shown; nothing was saved`);
       let compDate = fields.compDate ?? null;
       let memo = fields.memo ?? null;
-      if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`);
+      if (compDate !== null && !isValidCode(compDate)) throw new EditError(`${compDate} is not a valid completion date`, 'date');
       if (memo !== null && utf8Length(memo) > MAX_MEMO_BYTES) {
-        throw new EditError(`the memo is ${utf8Length(memo)} bytes of UTF-8; the limit is ${MAX_MEMO_BYTES}`);
+        throw new EditError(`the memo is ${utf8Length(memo)} bytes of UTF-8; the limit is ${MAX_MEMO_BYTES}`, 'memo');
       }
       if (compDate !== null && compDate === (current?.compDate ?? 0)) compDate = null;
       if (memo !== null && memo === (current?.memo ?? '')) memo = null;
@@ -279,7 +280,7 @@ export class Ledger {
       /** @type {LedgerEvent} */
       const event = { kind: 'station_edit', device: this.device, seq: this.identity.nextSeq, hlc, station, compDate, memo, origin: 'user' };
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc };
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(event)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(event)] });
       this.identity = identity;
       this.add(event);
       this.changed([station]);
@@ -296,12 +297,12 @@ export class Ledger {
    */
   rename(name, now) {
     return this.exclusive(async () => {
-      if (name === '' || utf8Length(name) > MAX_NAME_BYTES) throw new EditError(`a device name has 1 to ${MAX_NAME_BYTES} bytes of UTF-8`);
+      if (name === '' || utf8Length(name) > MAX_NAME_BYTES) throw new EditError(`a device name has 1 to ${MAX_NAME_BYTES} bytes of UTF-8`, 'name');
       if (name === this.identity.name && this.deviceName(this.device) === name) return null;
       const identity = { ...this.identity, name };
       const record = this.nameRecord(this.device, now, name);
       identity.lastHlc = record.hlc;
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(record)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(record)] });
       this.identity = identity;
       this.add(record);
       this.changed([]);
@@ -353,7 +354,7 @@ export class Ledger {
         }
         const expected = (previous && previous.device === r.device ? previous.seq : this.held(r.device)) + 1n;
         if (r.seq !== expected) {
-          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`);
+          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`, 'gap');
         }
         events.push(r);
       }
@@ -364,7 +365,7 @@ export class Ledger {
       });
       for (const r of [...events, ...names.values()]) {
         if (hlcMillis(r.hlc) > limit) {
-          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`);
+          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`, 'ahead');
         }
       }
       if (events.length === 0 && newNames.length === 0) {
@@ -407,7 +408,7 @@ export class Ledger {
       const hlc = nextHlc(this.identity.lastHlc, now);
       const mark = knowledgeMark(this, this.device, this.identity.nextSeq, hlc);
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc, markOwed: false };
-      await this.store.commit({ identity: storedIdentity(identity), put: [toStored(mark)] });
+      await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(mark)] });
       this.identity = identity;
       this.add(mark);
       return mark;
@@ -429,5 +430,5 @@ export class Ledger {
 
 /** @param {LedgerEvent} r */
 function differs(r) {
-  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`);
+  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`, 'differs');
 }

@@ -1,21 +1,30 @@
-// The ways the ledger refuses a change, each with one sentence for people (ledger.js re-exports
+// The ways the ledger refuses a change, each with its cause (`reason`, what the screens choose
+// their sentence by: refusals.js) and one English sentence for developers (ledger.js re-exports
 // them).
 
-/** A received page that must not be stored; `message` is one sentence. */
+/** @typedef {'gap' | 'differs' | 'ahead'} MergeRefusal a seq gap, a held event with other content, a time too far ahead */
+/**
+ * A bad station, date, memo or name; a stale draft; no conflict to resolve (conflictSettlement.js).
+ * @typedef {'station' | 'date' | 'memo' | 'name' | 'stale' | 'no-conflict'} EditRefusal
+ */
+
+/** A received page that must not be stored. */
 export class MergeError extends Error {
-  /** @param {string} message */
-  constructor(message) {
+  /** @param {string} message @param {MergeRefusal} reason */
+  constructor(message, reason) {
     super(message);
     this.name = 'MergeError';
+    this.reason = reason;
   }
 }
 
-/** An edit the ledger refuses (bad date, memo too long); `message` is one sentence. */
+/** An edit the ledger refuses (bad station or date, memo or name too long). */
 export class EditError extends Error {
-  /** @param {string} message */
-  constructor(message) {
+  /** @param {string} message @param {EditRefusal} reason */
+  constructor(message, reason) {
     super(message);
     this.name = 'EditError';
+    this.reason = reason;
   }
 }
 
@@ -23,7 +32,7 @@ export class EditError extends Error {
 export class StaleEditError extends EditError {
   /** @param {string} message */
   constructor(message) {
-    super(message);
+    super(message, 'stale');
     this.name = 'StaleEditError';
   }
 }

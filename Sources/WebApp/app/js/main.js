@@ -1,14 +1,18 @@
-// Starts the app: language, storage, the replica and its screens, the bottom tab bar, pairing
-// from #pair=CODE, the service worker (offline use), and when to sync: on open, when the page
-// comes back into view, when the network returns, and after each edit (App.scheduleSync); a
-// retry after a failure to reach the server also runs on focus. A token found revoked is said
-// once, in a banner.
+// Starts the app: language, storage, the replica and its screens, the bottom tab bar, the
+// address (deep links, ui/navigation.js), pairing from #pair=CODE, the service worker (offline
+// use), and when to sync: on open, when the page comes back into view, when the network returns,
+// and after each edit (App.scheduleSync); a retry after a failure to reach the server also runs
+// on focus. A token found revoked is said once, in a banner. The person's settings (settings.js:
+// language, pin limit, banners dismissed) apply once the replica is open; after pairing, 地図
+// says what to do next; an edit that completes a line, an operator or a prefecture is said in a
+// banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
 import { DeviceManager } from './deviceManager.js';
 import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
-import { IndexedDbStore, MemoryStore, StoreError } from './store.js';
+import { refusalText } from './refusals.js';
+import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
 import { MapScreen } from './ui/mapScreen.js';
 import { NearbyScreen } from './ui/nearbyScreen.js';
@@ -16,16 +20,32 @@ import { SearchScreen } from './ui/searchScreen.js';
 import { StationScreen } from './ui/stationScreen.js';
 import { StatsScreen } from './ui/statsScreen.js';
 import { SyncScreen } from './ui/syncScreen.js';
+import { ImportPanel } from './ui/importPanel.js';
+import { isDismissed, loadSettings, saveSettings, withDismissed } from './settings.js';
+import { MilestoneBanner } from './ui/milestoneBanner.js';
+import { ProgressPanel } from './ui/progressPanel.js';
+import { RETURN_TO_SETTINGS, SettingsPanel } from './ui/settingsPanel.js';
+import { LineScreen } from './ui/lineScreen.js';
+import { BatchBar } from './ui/batchBar.js';
+import { Navigation } from './ui/navigation.js';
 
-/** @typedef {'map' | 'nearby' | 'search' | 'station' | 'stats' | 'sync'} Tab */
+/** @typedef {import('./route.js').Screen} Tab */
 
 const lang = chooseLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
-setLanguage(lang);
-document.documentElement.lang = lang;
-for (const el of document.querySelectorAll('[data-i18n]')) {
-  const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
-  if (isKey(key)) el.textContent = t(key);
+/** @param {'ja' | 'en'} language the page's fixed texts in this language */
+function translatePage(language) {
+  setLanguage(language);
+  document.documentElement.lang = language;
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const key = /** @type {HTMLElement} */ (el).dataset.i18n ?? '';
+    if (isKey(key)) el.textContent = t(key);
+  }
+  for (const el of document.querySelectorAll('[data-i18n-label]')) {
+    const key = /** @type {HTMLElement} */ (el).dataset.i18nLabel ?? '';
+    if (isKey(key)) el.setAttribute('aria-label', t(key));
+  }
 }
+translatePage(lang);
 
 const banner = byId('banner');
 const bannerText = byId('banner-text');
@@ -56,7 +76,7 @@ async function openStore() {
   try {
     return await IndexedDbStore.open();
   } catch (error) {
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     return new MemoryStore();
   }
 }
@@ -74,28 +94,66 @@ async function boot() {
     await app.start();
   } catch (error) {
     // Unreadable storage: run on memory so that the app still works, and say so.
-    showBanner(error instanceof StoreError ? error.message : String(error));
+    showBanner(refusalText(error));
     app.store = new MemoryStore();
     await app.start();
   }
+  // The language chosen under 設定, before any screen writes a word.
+  const chosen = loadSettings(app.replica).language;
+  if (chosen && chosen !== lang) translatePage(chosen);
+
+  /** The banner whose dismissal is remembered (settings.js bannerKey), while it is the one shown. */
+  let remembered = { kind: '', message: '' };
+  /**
+   * A banner that, once dismissed, is not shown again (per kind: settings.js).
+   * @param {string} kind @param {string} message
+   */
+  function showBannerOnce(kind, message) {
+    if (isDismissed(loadSettings(app.replica), kind, message)) return;
+    showBanner(message);
+    remembered = { kind, message };
+  }
+  byId('banner-close').addEventListener('click', () => {
+    const { kind, message } = remembered;
+    remembered = { kind: '', message: '' };
+    // Another sentence may have taken the banner since: only this one's dismissal is kept.
+    if (!kind || bannerText.textContent !== message) return;
+    void saveSettings(app.replica, { dismissed: withDismissed(loadSettings(app.replica), kind, message) }).catch(() => {});
+  });
 
   /** @type {Tab} */
   let current = 'map';
   const nav = {
     /** @param {number} id @param {number[]} [samePoint] */
-    openStation(id, samePoint) { station.open(id, samePoint); showTab('station'); },
-    /** @param {string} name */
-    showTab(name) { showTab(/** @type {Tab} */ (name)); },
+    openStation(id, samePoint) { navigation.openStation(id, samePoint); },
     /** @param {number} id */
-    showOnMap(id) { map.centerOn(id); showTab('map'); },
+    openLine(id) { navigation.openLine(id); },
+    /** @param {string} name */
+    showTab(name) { navigation.showTab(/** @type {Tab} */ (name)); },
+    /** @param {number} id */
+    showOnMap(id) { navigation.showOnMap(id); },
+    /** @param {import('./route.js').MapFilter} filter */
+    showSelection(filter) { navigation.showSelection(filter); },
+    selectionCleared() { navigation.selectionCleared(); },
+    back() { navigation.back(); },
     toast,
   };
+  const batch = new BatchBar(app, nav);
   const map = new MapScreen(app, nav);
-  const nearby = new NearbyScreen(app, nav);
-  const search = new SearchScreen(app, nav);
+  const nearby = new NearbyScreen(app, nav, batch);
+  const search = new SearchScreen(app, nav, batch);
   const station = new StationScreen(app, nav);
+  const line = new LineScreen(app, nav, batch);
   const stats = new StatsScreen(app, nav);
   const sync = new SyncScreen(app, new DeviceManager(app));
+  new ImportPanel(app); // on 同期, under the exports
+  const progress = new ProgressPanel(app); // on 統計, under the hierarchies
+  const settings = new SettingsPanel(app, (limit) => map.setPinLimit(limit)); // on 同期
+  const milestone = new MilestoneBanner(app);
+  map.setPinLimit(loadSettings(app.replica).pinLimit);
+  const nextStep = byId('next-step');
+  nextStep.addEventListener('click', () => { nextStep.hidden = true; });
+  const navigation = new Navigation(app, { show: showTab, station, line, map, toast });
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -108,16 +166,19 @@ async function boot() {
       button.classList.toggle('on', on);
       if (on) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
-    if (tab !== 'stats') stats.hide();
-    if (tab === 'map') map.shown();
+    if (tab !== 'stats') { stats.hide(); progress.hide(); }
+    if (tab !== 'map') nextStep.hidden = true;
+    map.setVisible(tab === 'map');
     if (tab === 'station') station.shown();
     if (tab === 'nearby') nearby.show();
     if (tab === 'search') search.show();
-    if (tab === 'stats') stats.show();
+    if (tab === 'stats') { stats.show(); progress.show(); }
     if (tab === 'sync') sync.shown();
+    // まとめて記録 follows the list on screen.
+    batch.attach(tab === 'line' ? line.batchSource : tab === 'search' ? search.batchSource : tab === 'nearby' ? nearby.batchSource : null);
   }
   for (const button of document.querySelectorAll('.tabbar button')) {
-    button.addEventListener('click', () => showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
+    button.addEventListener('click', () => navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
   app.on('progress', () => sync.renderProgress());
@@ -133,6 +194,9 @@ async function boot() {
     station.refresh(null);
     if (current === 'search') search.show();
     stats.refresh();
+    progress.refresh();
+    line.refresh();
+    navigation.catalogChanged();
   });
   app.on('change', (detail) => {
     const stations = /** @type {number[] | null} */ (detail);
@@ -141,7 +205,26 @@ async function boot() {
     search.refresh();
     station.refresh(stations);
     stats.refresh();
+    progress.refresh();
+    line.refresh();
+    navigation.completionsChanged();
     sync.render();
+  });
+  app.on('completed', (detail) => milestone.completed(/** @type {number[]} */ (detail)));
+  app.on('erased', () => {
+    map.setPinLimit(loadSettings(app.replica).pinLimit);
+    settings.render();
+  });
+
+  // After pairing (a code typed or a link opened), 地図, with what to do there.
+  let paired = app.token !== null;
+  app.on('status', () => {
+    if (!paired && app.token !== null) {
+      navigation.showTab('map');
+      nextStep.textContent = t('pair.nextStep');
+      nextStep.hidden = false;
+    }
+    paired = app.token !== null;
   });
 
   /**
@@ -154,7 +237,7 @@ async function boot() {
     if (!match) return false;
     sync.offerCode(decodeURIComponent(match[1]));
     history.replaceState(null, '', location.pathname + location.search);
-    showTab('sync');
+    navigation.showTab('sync');
     void sync.pair();
     return true;
   }
@@ -162,13 +245,17 @@ async function boot() {
 
   map.setCatalog();
   sync.render();
-  if (!takePairingCode()) showTab(app.catalog ? 'map' : 'sync');
+  if (!takePairingCode() && !navigation.openAddress()) navigation.showTab(app.catalog ? 'map' : 'sync');
+  if (takeReturnToSettings()) {
+    navigation.showTab('sync');
+    byId('settings').scrollIntoView({ block: 'start' });
+  }
 
   // Ask the browser not to evict the replica; say so when it refuses.
   if (navigator.storage?.persist) {
     navigator.storage.persisted()
       .then((already) => already || navigator.storage.persist())
-      .then((granted) => { if (!granted) showBanner(t('banner.persist')); })
+      .then((granted) => { if (!granted) showBannerOnce('persist', t('banner.persist')); })
       .catch(() => {});
   }
 
@@ -179,4 +266,18 @@ async function boot() {
   window.addEventListener('focus', () => app.wake(false));
 }
 
-boot().catch((error) => showBanner(error instanceof Error ? error.message : String(error)));
+/** Whether the page was reloaded by 設定's language (once). */
+function takeReturnToSettings() {
+  try {
+    const set = sessionStorage.getItem(RETURN_TO_SETTINGS) !== null;
+    sessionStorage.removeItem(RETURN_TO_SETTINGS);
+    return set;
+  } catch {
+    return false;
+  }
+}
+
+boot().catch((error) => {
+  console.debug('the app could not start:', error);
+  showBanner(t('app.failed'));
+});

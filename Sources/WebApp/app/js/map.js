@@ -1,21 +1,28 @@
-// The map drawn on a canvas from the catalogue alone, as the progress report draws it
+// The map drawn on a canvas from the catalogue, as the progress report draws it
 // (ReportPage+Map.swift, Sources/ReportAssets/report/map.js), with the same arithmetic
-// (mapCore.js, the report's file: the projection into map units, the view, the hit test); every enabled line as a
-// polyline through its stations, completed stations and fully completed lines in red, the rest
-// grey. On top, the pins of Schemas/map.md (they never flicker) with their names, and the count of
-// the stations each grid cell holds without a pin.
+// (mapCore.js, the report's file: the projection into map units, the view, the hit test): under
+// everything the base map's land and sea (baseMap.js), then every enabled line as a polyline
+// through its stations, fully completed lines green, the rest grey; every station as a dot, green
+// when completed, red when not (completionColours.js). On top, the frame's overlay
+// (mapOverlay.js): the pins of Schemas/map.md with the app's landmarks (they never flicker), each
+// point coloured by whether all, some or none of its stations are completed, their names, and the
+// count bubbles, which never cover a pin or a name.
 //
 // Everything here is a pure function of a canvas context, the data and a viewport; the
 // interaction lives in ui/mapScreen.js.
 
 import { boxFromCenter } from './mapRule.js';
-import { X_SCALE, fromScreen, project, stationsAt, toScreen, unproject } from './mapCore.js';
+import { X_SCALE, fromScreen, project, stationsAt, unproject } from './mapCore.js';
+import { COMPLETION_COLOURS } from './completionColours.js';
+import { drawBaseMap } from './baseMap.js';
+import { metres } from './nearby.js';
 
 /** @typedef {import('./catalog.js').Catalog} Catalog */
 /** @typedef {import('./mapRule.js').MapBox} MapBox */
-/** @typedef {import('./mapRule.js').Pin} Pin */
 /** @typedef {import('./mapRule.js').HiddenCell} HiddenCell */
 /** @typedef {import('./mapCore.js').Viewport} Viewport */
+/** @typedef {import('./mapOverlay.js').Overlay} Overlay */
+/** @typedef {import('./baseMap.js').BaseMap} BaseMap */
 
 /**
  * What the map draws, built once per catalogue; `completed` changes with edits.
@@ -25,26 +32,23 @@ import { X_SCALE, fromScreen, project, stationsAt, toScreen, unproject } from '.
  * @property {Float64Array} ys
  * @property {Uint8Array} completed
  * @property {Map<number, number>} indexOf s_id → index
+ * @property {Array<{lat: number, lng: number}>} positions micro-degrees
+ * @property {Uint8Array} lineCounts the lines of each station
+ * @property {Uint16Array} hubLines the lines of each station's place: the stations of its name within PLACE_RADIUS_M of each other
+ * @property {Map<string, number[]>} samePoint "lat,lng" → the indices of the stations sharing that point, where several do
  * @property {Array<{id: number, points: Int32Array, completed: boolean}>} lines station indices in drawing order
  * @property {{minX: number, minY: number, maxX: number, maxY: number}} bounds
  */
 
-/**
- * Overlay of one frame: the pins and the hidden counts of the current box.
- * @typedef {object} Overlay
- * @property {Pin[]} pins
- * @property {HiddenCell[]} counts
- * @property {(id: number) => string} nameOf
- * @property {number | null} selected
- */
-
 export const STYLE = {
   background: '#f6f7f9',
-  done: '#d3302f',
-  doneStroke: '#8e1b1a',
-  rest: '#b3bcc6',
-  stationStroke: '#8a96a3',
-  pin: '#ffffff',
+  done: COMPLETION_COLOURS.done,
+  doneStroke: COMPLETION_COLOURS.doneDark,
+  rest: COMPLETION_COLOURS.rest,
+  restStroke: COMPLETION_COLOURS.restDark,
+  line: '#a3adb8',
+  dot: '#ffffff',
+  pinRing: '#ffffff',
   label: '#1d2630',
   labelHalo: 'rgba(255,255,255,0.9)',
   count: '#3b5878',
@@ -71,6 +75,7 @@ export function buildScene(catalog, compDateOf) {
     indexOf.set(s.id, i);
     minX = Math.min(minX, p.x); minY = Math.min(minY, p.y); maxX = Math.max(maxX, p.x); maxY = Math.max(maxY, p.y);
   });
+  const { positions, lineCounts, hubLines, samePoint } = placesOf(catalog, stations);
   if (n === 0) { minX = 0; minY = -46000; maxX = 146000 * X_SCALE; maxY = -24000; }
   const lines = catalog.hasLineOrder
     ? catalog.drawableLines().map(({ line, stations: list }) => ({
@@ -78,9 +83,64 @@ export function buildScene(catalog, compDateOf) {
       points: Int32Array.from(list.map((s) => /** @type {number} */ (indexOf.get(s.id)))),
     }))
     : [];
-  const scene = { ids, xs, ys, completed: new Uint8Array(n), indexOf, lines, bounds: { minX, minY, maxX, maxY } };
+  const scene = { ids, xs, ys, completed: new Uint8Array(n), indexOf, positions, lineCounts, hubLines, samePoint, lines, bounds: { minX, minY, maxX, maxY } };
   updateCompletion(scene, compDateOf);
   return scene;
+}
+
+/**
+ * What the pins and names need of the stations a scene draws, by their index in `stations`: their
+ * positions, their enabled lines, the lines of their place (placeLines) and the points several
+ * of them share.
+ * @param {Catalog} catalog
+ * @param {import('./catalog.js').Station[]} stations
+ */
+export function placesOf(catalog, stations) {
+  const lineCounts = Uint8Array.from(stations, (s) => Math.min(255, s.lines.filter((l) => catalog.lines.get(l)?.enabled).length));
+  /** @type {Map<string, number[]>} */
+  const byPoint = new Map();
+  stations.forEach((s, i) => {
+    const key = `${s.lat},${s.lng}`;
+    const held = byPoint.get(key);
+    if (held) held.push(i); else byPoint.set(key, [i]);
+  });
+  return {
+    positions: stations.map((s) => ({ lat: s.lat, lng: s.lng })),
+    lineCounts,
+    hubLines: placeLines(stations, lineCounts),
+    samePoint: new Map([...byPoint].filter(([, at]) => at.length > 1)),
+  };
+}
+
+/** Stations of one name within this distance of the first of them are one place (東京 of JR and of the Metro). */
+export const PLACE_RADIUS_M = 1000;
+
+/**
+ * How big a hub each station is: the lines of its place, every station of its name (trimmed)
+ * within PLACE_RADIUS_M of the place's first station (s_id order), each with its enabled lines.
+ * 東京 (JR East 5, JR Central 1 + 1, the Metro 1) counts 8; a country halt 1.
+ * @param {import('./catalog.js').Station[]} stations enabled, in s_id order
+ * @param {Uint8Array} lineCounts
+ * @returns {Uint16Array}
+ */
+export function placeLines(stations, lineCounts) {
+  /** @type {Map<string, Array<{lat: number, lng: number, members: number[]}>>} */
+  const places = new Map();
+  stations.forEach((s, i) => {
+    const name = s.name.trim();
+    const list = places.get(name) ?? [];
+    const place = list.find((p) => metres(p.lat / 1e6, p.lng / 1e6, s.lat / 1e6, s.lng / 1e6) <= PLACE_RADIUS_M);
+    if (place) place.members.push(i); else list.push({ lat: s.lat, lng: s.lng, members: [i] });
+    places.set(name, list);
+  });
+  const out = new Uint16Array(stations.length);
+  for (const list of places.values()) {
+    for (const { members } of list) {
+      const total = members.reduce((n, i) => n + lineCounts[i], 0);
+      for (const i of members) out[i] = Math.min(65535, total);
+    }
+  }
+  return out;
 }
 
 /**
@@ -125,10 +185,12 @@ export function viewBox(v, width, height) {
  * @param {Viewport} v
  * @param {number} width @param {number} height
  * @param {Overlay} overlay
+ * @param {BaseMap | null} base
  */
-export function drawMap(ctx, scene, v, width, height, overlay) {
+export function drawMap(ctx, scene, v, width, height, overlay, base) {
   ctx.fillStyle = STYLE.background;
   ctx.fillRect(0, 0, width, height);
+  if (base) drawBaseMap(ctx, base, v, width, height);
   const { xs, ys, completed } = scene;
   const sx = (/** @type {number} */ x) => width / 2 + (x - v.cx) * v.scale;
   const sy = (/** @type {number} */ y) => height / 2 + (y - v.cy) * v.scale;
@@ -143,14 +205,15 @@ export function drawMap(ctx, scene, v, width, height, overlay) {
       if (line.points.length === 1) ctx.lineTo(sx(xs[p0]) + 0.1, sy(ys[p0]));
       for (let k = 1; k < line.points.length; k++) ctx.lineTo(sx(xs[line.points[k]]), sy(ys[line.points[k]]));
     }
-    ctx.strokeStyle = done ? STYLE.done : STYLE.rest;
+    ctx.strokeStyle = done ? STYLE.done : STYLE.line;
     ctx.lineWidth = done ? 2.4 : 1.2;
     ctx.stroke();
   }
-  // Every station as a dot, completed ones last so they stay on top; tiny dots as squares,
-  // which cost a phone far less than 9,500 arcs a frame.
+  // Every station as a dot, completed ones (green) last so they stay on top; tiny dots as
+  // squares, which cost a phone far less than 9,500 arcs a frame. Zoomed out, only the completed
+  // ones: the red of every other station would hide the lines.
   const r = Math.min(4, Math.max(1.2, 0.9 * Math.sqrt(v.scale * 20)));
-  for (const done of [0, 1]) {
+  for (const done of r < 2 ? [1] : [0, 1]) {
     ctx.beginPath();
     for (let i = 0; i < xs.length; i++) {
       if (completed[i] !== done) continue;
@@ -160,100 +223,89 @@ export function drawMap(ctx, scene, v, width, height, overlay) {
       ctx.moveTo(px + r, py);
       ctx.arc(px, py, r, 0, 2 * Math.PI);
     }
-    ctx.fillStyle = done ? STYLE.done : STYLE.pin;
+    ctx.fillStyle = done ? STYLE.done : STYLE.dot;
     ctx.fill();
-    ctx.strokeStyle = done ? STYLE.doneStroke : STYLE.stationStroke;
-    ctx.lineWidth = 0.8;
+    ctx.strokeStyle = done ? STYLE.doneStroke : STYLE.rest;
+    ctx.lineWidth = done ? 0.8 : 1.2;
     ctx.stroke();
   }
-  // Pins, then the counts on top (a count under a pin or a name could not be read); names keep
-  // clear of the counts.
-  drawPins(ctx, scene, overlay, v, width, height);
-  drawCounts(ctx, overlay.counts, v, width, height);
+  drawPins(ctx, overlay, width, height);
+  drawBubbles(ctx, overlay, width, height);
 }
 
 /**
- * Radius of a count bubble.
- * @param {number} count
+ * A point is drawn when it is within `margin` pixels of the canvas.
+ * @param {number} px @param {number} py @param {number} width @param {number} height @param {number} margin
  */
-export function countRadius(count) {
-  return 9 + Math.min(8, Math.log10(count) * 4);
-}
+const onCanvas = (px, py, width, height, margin) => px > -margin && py > -margin && px < width + margin && py < height + margin;
 
 /**
- * @param {CanvasRenderingContext2D} ctx @param {HiddenCell[]} counts @param {Viewport} v
- * @param {number} width @param {number} height
+ * The pins, each split into its left and right colour (all, some or none of its stations
+ * completed), then their names with a halo.
+ * @param {CanvasRenderingContext2D} ctx @param {Overlay} overlay @param {number} width @param {number} height
  */
-function drawCounts(ctx, counts, v, width, height) {
-  ctx.font = STYLE.font;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  for (const cell of counts) {
-    const p = project(cell.meanLat, cell.meanLng);
-    const { px, py } = toScreen(v, width, height, p.x, p.y);
-    const radius = countRadius(cell.count);
+function drawPins(ctx, overlay, width, height) {
+  for (const p of [...overlay.points].reverse()) {
+    if (!onCanvas(p.px, p.py, width, height, p.radius)) continue;
+    for (const [colour, from, to] of /** @type {Array<[string, number, number]>} */ ([[p.colours.left, 0.5, 1.5], [p.colours.right, -0.5, 0.5]])) {
+      ctx.beginPath();
+      ctx.moveTo(p.px, p.py);
+      ctx.arc(p.px, p.py, p.radius, from * Math.PI, to * Math.PI);
+      ctx.closePath();
+      ctx.fillStyle = colour;
+      ctx.fill();
+    }
+    // A white ring inside a dark one: a pin stands out from the stations' dots.
+    const selected = overlay.selected !== null && p.stations.includes(overlay.selected);
     ctx.beginPath();
-    ctx.arc(px, py, radius, 0, 2 * Math.PI);
-    ctx.fillStyle = STYLE.count;
-    ctx.globalAlpha = 0.75;
-    ctx.fill();
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = STYLE.countText;
-    ctx.fillText(String(cell.count), px, py);
+    ctx.arc(p.px, p.py, p.radius, 0, 2 * Math.PI);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = STYLE.pinRing;
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(p.px, p.py, p.radius + 1.5, 0, 2 * Math.PI);
+    ctx.lineWidth = selected ? 2.5 : 1;
+    ctx.strokeStyle = selected ? STYLE.label : p.colours.stroke;
+    ctx.stroke();
   }
-}
-
-/**
- * Pins in priority order; names where they do not cover an earlier name.
- * @param {CanvasRenderingContext2D} ctx @param {Scene} scene @param {Overlay} overlay @param {Viewport} v
- * @param {number} width @param {number} height
- */
-function drawPins(ctx, scene, overlay, v, width, height) {
   ctx.font = STYLE.font;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  /** @type {Array<[number, number, number, number]>} */
-  const taken = overlay.counts.map((cell) => {
-    const p = project(cell.meanLat, cell.meanLng);
-    const { px, py } = toScreen(v, width, height, p.x, p.y);
-    const radius = countRadius(cell.count);
-    return /** @type {[number, number, number, number]} */ ([px - radius, py - radius, px + radius, py + radius]);
-  });
-  for (const pin of [...overlay.pins].reverse()) {
-    const i = scene.indexOf.get(pin.entry.id);
-    if (i === undefined) continue;
-    const { px, py } = toScreen(v, width, height, scene.xs[i], scene.ys[i]);
-    const done = scene.completed[i] === 1, selected = overlay.selected === pin.entry.id;
-    ctx.beginPath();
-    ctx.arc(px, py, selected ? 8 : 6, 0, 2 * Math.PI);
-    ctx.fillStyle = done ? STYLE.done : STYLE.pin;
-    ctx.fill();
-    ctx.lineWidth = selected ? 3 : 2;
-    ctx.strokeStyle = done ? STYLE.doneStroke : STYLE.label;
-    ctx.stroke();
-  }
-  for (const pin of overlay.pins) {
-    const i = scene.indexOf.get(pin.entry.id);
-    if (i === undefined) continue;
-    const { px, py } = toScreen(v, width, height, scene.xs[i], scene.ys[i]);
-    const text = overlay.nameOf(pin.entry.id);
-    const w = ctx.measureText(text).width;
-    /** @type {[number, number, number, number]} */
-    const rect = [px + 9, py - 8, px + 11 + w, py + 8];
-    if (taken.some((o) => rect[0] < o[2] && o[0] < rect[2] && rect[1] < o[3] && o[1] < rect[3])) continue;
-    taken.push(rect);
+  for (const label of overlay.labels) {
+    if (!onCanvas(label.x, label.y, width, height, 200)) continue;
     ctx.lineWidth = 3;
     ctx.strokeStyle = STYLE.labelHalo;
-    ctx.strokeText(text, px + 10, py);
+    ctx.strokeText(label.text, label.x, label.y);
     ctx.fillStyle = STYLE.label;
-    ctx.fillText(text, px + 10, py);
+    ctx.fillText(label.text, label.x, label.y);
+  }
+}
+
+/**
+ * The count bubbles, where mapLabels.js placed them.
+ * @param {CanvasRenderingContext2D} ctx @param {Overlay} overlay @param {number} width @param {number} height
+ */
+function drawBubbles(ctx, overlay, width, height) {
+  ctx.font = STYLE.font;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const b of overlay.bubbles) {
+    if (!onCanvas(b.px, b.py, width, height, b.radius)) continue;
+    ctx.beginPath();
+    ctx.arc(b.px, b.py, b.radius, 0, 2 * Math.PI);
+    ctx.fillStyle = STYLE.count;
+    ctx.globalAlpha = 0.8;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = STYLE.countText;
+    ctx.fillText(String(b.cell.count), b.px, b.py);
   }
 }
 
 /**
  * What a tap at (px, py) hits: the stations at the nearest pin within `radius` CSS pixels
  * (mapCore.js stationsAt: every station sharing its position, completed first), else a count
- * bubble.
+ * bubble where it is drawn.
  * @param {Scene} scene @param {Overlay} overlay @param {Viewport} v @param {number} width @param {number} height
  * @param {number} px @param {number} py @param {number} radius
  * @returns {{stations: number[]} | {cell: HiddenCell} | null}
@@ -263,10 +315,8 @@ export function hitTest(scene, overlay, v, width, height, px, py, radius) {
   const m = fromScreen(v, width, height, px, py);
   const found = stationsAt({ xs: scene.xs, ys: scene.ys, completed: scene.completed }, m.x, m.y, radius / v.scale, pins);
   if (found.length > 0) return { stations: found.map((i) => scene.ids[i]) };
-  for (const cell of overlay.counts) {
-    const p0 = project(cell.meanLat, cell.meanLng);
-    const p = toScreen(v, width, height, p0.x, p0.y);
-    if ((p.px - px) ** 2 + (p.py - py) ** 2 <= countRadius(cell.count) ** 2) return { cell };
+  for (const b of overlay.bubbles) {
+    if ((b.px - px) ** 2 + (b.py - py) ** 2 <= b.radius ** 2) return { cell: b.cell };
   }
   return null;
 }

@@ -4,6 +4,7 @@
 
 import { eventKey, toStored } from './records.js';
 import { storedIdentity } from './ledger.js';
+import { commitOwn } from './ownCommit.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
@@ -12,7 +13,8 @@ import { storedIdentity } from './ledger.js';
  * This replica turned out to be a copy: its device's events from seq `first` on move to a new
  * device id (seqs 1, 2, …, the same hlc and content; a knowledge mark among them also records
  * old-device: first − 1), the old id's events from `first` on leave (the server's versions come
- * with the next pull), and the device takes the new id under the same name. One commit.
+ * with the next pull), and the device takes the new id under the same name. One strict commit,
+ * read back (ownCommit.js).
  * @param {Ledger} ledger
  * @param {bigint} first
  * @param {string} newDevice
@@ -36,7 +38,7 @@ export function reidentify(ledger, first, newDevice, now) {
     const name = ledger.nameRecord(newDevice, now);
     const identity = { ...ledger.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
     const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
-    await ledger.store.commit({ identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
+    await commitOwn(ledger.store, { identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
     ledger.identity = identity;
     const keep = ledger.allRecords().filter((r) => !(r.device === oldDevice && r.kind !== 'device_name' && r.seq >= first));
     ledger.reindex([...keep, ...moved, name]);

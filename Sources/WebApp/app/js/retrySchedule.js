@@ -2,8 +2,11 @@
 // FIRST_RETRY_MS, doubling up to MAX_RETRY_MS, each wait drawn between half and all of its step
 // (jitter, so that phones that lost the same server do not all return at once), and at once when
 // something suggests the server may be back (the network returned, the app came into view).
-// A success ends the backoff; the next failure starts from the first step again. The timer and
-// the random source are injected, so that tests run it on a clock of their own.
+// A success ends the backoff; the next failure starts from the first step again; which failures
+// are worth a retry is worthRetrying's to say. The timer and the random source are injected, so
+// that tests run it on a clock of their own.
+
+import { ApiError } from './api.js';
 
 export const FIRST_RETRY_MS = 5_000;
 export const MAX_RETRY_MS = 300_000;
@@ -32,6 +35,17 @@ export function retryDelay(attempt, random) {
  * @property {(handle: unknown) => void} clear
  */
 
+/**
+ * setTimeout, except that in node (the tests' App) a waiting retry does not keep the process
+ * alive; a browser's timers have no `unref`.
+ * @param {() => void} run @param {number} ms
+ */
+function unrefTimeout(run, ms) {
+  const handle = setTimeout(run, ms);
+  /** @type {{unref?: () => void}} */ (/** @type {unknown} */ (handle)).unref?.();
+  return handle;
+}
+
 /** One pending retry at a time, for one action (the app's sync). */
 export class RetrySchedule {
   /**
@@ -42,7 +56,7 @@ export class RetrySchedule {
   constructor(retry, options = {}) {
     this.retry = retry;
     /** @type {Timers} */
-    this.timers = options.timers ?? { set: (run, ms) => setTimeout(run, ms), clear: (h) => clearTimeout(/** @type {any} */ (h)) };
+    this.timers = options.timers ?? { set: unrefTimeout, clear: (h) => clearTimeout(/** @type {any} */ (h)) };
     this.random = options.random ?? Math.random;
     /** Failures in a row since the last success. */
     this.failures = 0;
@@ -102,4 +116,15 @@ export class RetrySchedule {
     this.handle = null;
     this.pendingDelay = null;
   }
+}
+
+/**
+ * Whether a later try may get past a sync's failure: no network, no server, a server that failed
+ * or was busy. Never a refusal (401, 409, 413, 422): trying again would meet it again.
+ * @param {import('./sync.js').SyncFailure} failure
+ */
+export function worthRetrying(failure) {
+  if (failure.kind === 'offline' || failure.kind === 'unreachable' || failure.kind === 'damaged') return true;
+  const cause = failure.cause;
+  return failure.kind === 'server' && cause instanceof ApiError && (cause.status >= 500 || cause.status === 429);
 }

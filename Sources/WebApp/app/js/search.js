@@ -8,9 +8,13 @@
 //   s_id order.
 // - `stationsNamed`: the names a STATION argument accepts (StationResolver.swift): the folded
 //   name or reading equals the folded text.
-// - `searchStations`: the app's search box: `matchStations` by name or reading, exact names
-//   first, combined with the filters of `station find` (StationQuery.swift): prefecture, date
-//   group, completed / not completed.
+// - `stationsOnLines`: the originals' 路線 search: enabled stations on an enabled line whose
+//   folded name begins with the folded text (前方一致) or contains it (部分一致), or whose l_id
+//   it is, in s_id order, each station once (as Android; iOS listed a station on two matching
+//   lines twice). The CLI's `--by line` always matches any part of the name.
+// - `searchStations`: the app's search box: `matchStations` by name, reading or either (exact
+//   names first), or `stationsOnLines`, 前方一致 or 部分一致, combined with the filters of
+//   `station find` (StationQuery.swift): prefecture, date group, completed / not completed.
 
 import { PREFECTURES } from './catalog.js';
 import { fold, foldReading, foldStationName, number } from './folding.js';
@@ -117,23 +121,56 @@ export function stationsNamed(catalog, text, by = 'any') {
 }
 
 /**
- * The search box: an s_id, or the stations whose name or reading begins with the text
- * (matchStations by 'any'), those named exactly first, with the filters. An empty text lists
- * every station the filters pass.
+ * The originals' 路線 search: enabled stations on an enabled line whose folded name begins with
+ * the folded text, or contains it when `partial`, or whose l_id the text is; s_id order.
+ * @param {Catalog} catalog
+ * @param {string} text
+ * @param {boolean} partial
+ * @returns {number[]}
+ */
+export function stationsOnLines(catalog, text, partial) {
+  const folded = fold(text);
+  if (folded === '') return [];
+  const id = number(folded);
+  /** @type {Set<number>} */
+  const found = new Set();
+  for (const line of catalog.lines.values()) {
+    if (!line.enabled) continue;
+    const name = fold(line.name);
+    if (line.id !== id && !(partial ? name.includes(folded) : name.startsWith(folded))) continue;
+    for (const s of catalog.members.get(line.id) ?? []) if (catalog.station(s)?.enabled) found.add(s);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * What the search box matches: by name, reading, either, or line, from the start of the word
+ * (前方一致, 'prefix') or anywhere in it (部分一致, 'partial').
+ * @typedef {{by?: 'any' | 'name' | 'yomi' | 'line', match?: 'prefix' | 'partial'}} SearchHow
+ */
+
+/**
+ * The search box: an s_id (not for lines), the stations whose name or reading begins with the
+ * text (matchStations; with 'partial' contains it), those named exactly first, or the stations
+ * of the lines it names (stationsOnLines), with the filters. An empty text lists every station
+ * the filters pass.
  * @param {Catalog} catalog
  * @param {string} text
  * @param {Filters} filters
  * @param {(id: number) => number} compDateOf
+ * @param {SearchHow} [how] 'any' and 'prefix' by default
  * @returns {number[]}
  */
-export function searchStations(catalog, text, filters, compDateOf) {
+export function searchStations(catalog, text, filters, compDateOf, how = {}) {
+  const by = how.by ?? 'any', partial = how.match === 'partial';
   const folded = fold(text);
   const id = number(folded);
   /** @param {number} s */
   const keep = (s) => passes(/** @type {Station} */ (catalog.station(s)), filters, compDateOf);
-  if (id !== null && catalog.station(id)) return keep(id) ? [id] : [];
+  if (by !== 'line' && id !== null && catalog.station(id)) return keep(id) ? [id] : [];
   if (folded === '') return catalog.enabledStations.map((s) => s.id).filter(keep);
-  const exact = new Set(stationsNamed(catalog, text));
-  const matches = matchStations(catalog, text, 'any', false).filter(keep);
+  if (by === 'line') return stationsOnLines(catalog, text, partial).filter(keep);
+  const exact = new Set(stationsNamed(catalog, text, by));
+  const matches = matchStations(catalog, text, by, partial).filter(keep);
   return [...matches.filter((s) => exact.has(s)), ...matches.filter((s) => !exact.has(s))];
 }

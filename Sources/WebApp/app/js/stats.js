@@ -21,7 +21,8 @@ import { operatorTypeName, prefectureName } from './catalog.js';
  * @typedef {object} StatsLevel
  * @property {Hierarchy} hierarchy
  * @property {string[]} path
- * @property {string[]} pathLabels a title per path key
+ * @property {string[]} pathLabels a title per path key, as `stats` prints it (`10101 北海道旅客鉄道`)
+ * @property {string[]} pathNames a name per path key, as a screen shows it (`北海道旅客鉄道`)
  * @property {Counts} counts
  * @property {Group[] | null} groups
  * @property {StatsStation[] | null} stations
@@ -139,7 +140,7 @@ export class StatisticsEngine {
   /** @param {Hierarchy} hierarchy @param {string[]} path */
   level(hierarchy, path) {
     /** @type {StatsLevel} */
-    const level = { hierarchy, path, pathLabels: [], counts: this.counts(this.countable), groups: null, stations: null };
+    const level = { hierarchy, path, pathLabels: [], pathNames: [], counts: this.counts(this.countable), groups: null, stations: null };
     return level;
   }
 
@@ -166,7 +167,7 @@ export class StatisticsEngine {
     const type = parseKey(path[0]);
     const typeStations = type === null ? undefined : byType.get(type);
     if (type === null || !typeStations) throw StatisticsEngine.unknown(path[0], 'an operator type');
-    report.pathLabels.push(`${type} ${operatorTypeName(type)}`);
+    pathStep(report, `${type}`, operatorTypeName(type));
     report.counts = this.counts(typeStations);
     /** @type {Map<number, Station[]>} */
     const byOperator = new Map();
@@ -179,7 +180,7 @@ export class StatisticsEngine {
     const operatorStations = operatorId === null ? undefined : byOperator.get(operatorId);
     const op = operatorId === null ? undefined : catalog.operators.get(operatorId);
     if (operatorId === null || !operatorStations || !op) throw StatisticsEngine.unknown(path[1], `an operator of type ${type}`);
-    report.pathLabels.push(`${operatorId} ${op.name}`);
+    pathStep(report, `${operatorId}`, op.name);
     report.counts = this.counts(operatorStations);
     // The operator's enabled lines with at least one enabled station; a station counts once
     // per line it is on. Members come in s_sort order (Catalog.members).
@@ -201,7 +202,7 @@ export class StatisticsEngine {
     const members = lineId === null ? undefined : lineMembers.get(lineId);
     const line = lineId === null ? undefined : catalog.lines.get(lineId);
     if (lineId === null || !members || !line) throw StatisticsEngine.unknown(path[2], `a line of operator ${operatorId}`);
-    report.pathLabels.push(`${lineId} ${line.name}`);
+    pathStep(report, `${lineId}`, line.name);
     report.counts = this.counts(members);
     report.stations = members.map((s) => this.entry(s));
     return report;
@@ -221,7 +222,7 @@ export class StatisticsEngine {
     const pref = parseKey(path[0]);
     const list = pref === null ? undefined : byPref.get(pref);
     if (pref === null || !list) throw StatisticsEngine.unknown(path[0], 'a prefecture code');
-    report.pathLabels.push(`${pref} ${prefectureName(pref)}`);
+    pathStep(report, `${pref}`, prefectureName(pref));
     report.counts = this.counts(list);
     // By address in code-point order, then s_id.
     report.stations = [...list].sort((a, b) => compareCodePoints(a.address, b.address) || a.id - b.id).map((s) => this.entry(s));
@@ -246,7 +247,7 @@ export class StatisticsEngine {
     }
     const first = level1.find(([k]) => k === path[0]);
     if (!first) throw StatisticsEngine.unknown(path[0], 'a first kana');
-    report.pathLabels.push(path[0]);
+    pathStep(report, null, path[0]);
     report.counts = this.counts(first[1]);
     const level2 = grouped(first[1], 2);
     if (path.length === 1) {
@@ -255,7 +256,7 @@ export class StatisticsEngine {
     }
     const sub = level2.find(([k]) => k === path[1]);
     if (!sub) throw StatisticsEngine.unknown(path[1], `a two-kana key under '${path[0]}'`);
-    report.pathLabels.push(path[1]);
+    pathStep(report, null, path[1]);
     report.counts = this.counts(sub[1]);
     report.stations = [...sub[1]].sort((a, b) => compareCodePoints(a.yomi, b.yomi) || a.id - b.id).map((s) => this.entry(s));
     return report;
@@ -289,7 +290,7 @@ export class StatisticsEngine {
       if (path.length !== 1) throw new StatsError('the dates hierarchy takes at most 1 key here');
       const stations = list(first === 'unknown' ? 1 : 0);
       if (stations.length === 0) throw StatisticsEngine.unknown(first, 'a date group');
-      report.pathLabels.push(first === 'unknown' ? '年月日不明' : '未乗下車');
+      pathStep(report, null, first === 'unknown' ? '年月日不明' : '未乗下車');
       report.counts = { total: first === 'unknown' ? completedCount : all.total, completed: stations.length };
       report.stations = stations;
       return report;
@@ -297,7 +298,7 @@ export class StatisticsEngine {
     const year = /^[0-9]{4}$/.test(first) ? Number(first) : 0;
     const inYear = completed.map((s) => this.date(s.id)).filter((c) => Math.floor(c / 10000) === year);
     if (year < 1900 || inYear.length === 0) throw StatisticsEngine.unknown(first, 'a year');
-    report.pathLabels.push(`${year}年`);
+    pathStep(report, null, `${year}年`);
     report.counts = { total: completedCount, completed: inYear.length };
     /** @type {Map<number, number>} */
     const byMonth = new Map();
@@ -313,7 +314,7 @@ export class StatisticsEngine {
     const month = /^[0-9]{6}$/.test(path[1]) ? Number(path[1]) : -1;
     const monthCount = byMonth.get(month);
     if (monthCount === undefined) throw StatisticsEngine.unknown(path[1], `a month (YYYYMM, or YYYY00 for month unknown) of ${year}`);
-    report.pathLabels.push(monthLabel(month));
+    pathStep(report, null, monthLabel(month));
     report.counts = { total: inYear.length, completed: monthCount };
     if (month % 100 === 0) {
       if (path.length !== 2) throw new StatsError(`${month} (month unknown) is a station list; it takes no further key`);
@@ -334,11 +335,21 @@ export class StatisticsEngine {
     const day = /^[0-9]{8}$/.test(path[2]) ? Number(path[2]) : -1;
     const dayCount = byDay.get(day);
     if (dayCount === undefined) throw StatisticsEngine.unknown(path[2], `a day (YYYYMMDD, or YYYYMM00 for day unknown) of ${month}`);
-    report.pathLabels.push(dayLabel(day));
+    pathStep(report, null, dayLabel(day));
     report.counts = { total: monthCount, completed: dayCount };
     report.stations = list(day);
     return report;
   }
+}
+
+/**
+ * A level one key further down: its title as `stats` prints it (the key, then the name, where
+ * the key is a code) and its name alone.
+ * @param {StatsLevel} level @param {string | null} code @param {string} name
+ */
+function pathStep(level, code, name) {
+  level.pathLabels.push(code === null ? name : `${code} ${name}`);
+  level.pathNames.push(name);
 }
 
 /** @param {string} key @param {string} label @param {Counts} counts @returns {Group} */

@@ -40,16 +40,40 @@
  * @typedef {object} LedgerStore
  * @property {() => Promise<Snapshot>} load
  * @property {(change: Change) => Promise<void>} commit
+ * @property {(keys: string[]) => Promise<ReadBack>} readBack what a commit left: the identity and
+ *   the records of `keys` as stored now (undefined where none is), read in a transaction of its own
  */
 
-/** The browser refused to read or write; `message` is one sentence for people. */
+/** @typedef {{identity: Identity | null, records: (StoredEvent | undefined)[]}} ReadBack */
+
+/**
+ * Why the browser refused: 'full' (its quota is used up), 'refused' (any other write failure),
+ * 'missing' (no IndexedDB), 'unreadable' (the saved data could not be read).
+ * @typedef {'full' | 'refused' | 'missing' | 'unreadable'} StorageRefusal
+ */
+
+/**
+ * The browser refused to read or write; `reason` is the cause the screens say it by
+ * (refusals.js), `message` one English sentence for developers.
+ */
 export class StoreError extends Error {
-  /** @param {string} message @param {unknown} [cause] */
-  constructor(message, cause) {
+  /** @param {string} message @param {unknown} [cause] @param {StorageRefusal} [reason] */
+  constructor(message, cause, reason = storageRefusal(cause)) {
     super(message);
     this.name = 'StoreError';
     this.cause = cause;
+    this.reason = reason;
   }
+}
+
+/**
+ * The cause of a browser's storage failure, by its DOMException name.
+ * @param {unknown} error
+ * @returns {StorageRefusal}
+ */
+export function storageRefusal(error) {
+  const name = error && typeof error === 'object' ? String(/** @type {{name?: unknown}} */ (error).name ?? '') : '';
+  return name === 'QuotaExceededError' ? 'full' : 'refused';
 }
 
 /**
@@ -57,8 +81,7 @@ export class StoreError extends Error {
  * @param {unknown} error
  */
 export function describeStorageError(error) {
-  const name = error && typeof error === 'object' ? String(/** @type {{name?: unknown}} */ (error).name ?? '') : '';
-  if (name === 'QuotaExceededError') {
+  if (storageRefusal(error) === 'full') {
     return "this device's storage for the app is full, so the change was not saved; free some space (or allow more storage) and try again";
   }
   const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
@@ -95,7 +118,7 @@ export class IndexedDbStore {
    * @param {string} [name]
    */
   static async open(factory = globalThis.indexedDB, name = 'oritsubushi') {
-    if (!factory) throw new StoreError('this browser has no IndexedDB (private browsing may disable it), so nothing can be saved on this device');
+    if (!factory) throw new StoreError('this browser has no IndexedDB (private browsing may disable it), so nothing can be saved on this device', null, 'missing');
     const request = factory.open(name, DB_VERSION);
     request.onupgradeneeded = () => {
       const db = request.result;
@@ -124,7 +147,7 @@ export class IndexedDbStore {
       keys.forEach((k, i) => meta.set(String(k), values[i]));
       return { identity: identity ?? null, records, meta };
     } catch (error) {
-      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error);
+      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
   }
 
@@ -180,6 +203,21 @@ export class IndexedDbStore {
       tx.onerror = (event) => event.preventDefault(); // reported once, by onabort
     });
   }
+
+  /** @param {string[]} keys @returns {Promise<ReadBack>} */
+  async readBack(keys) {
+    try {
+      const tx = this.db.transaction(['identity', 'records'], 'readonly');
+      const records = tx.objectStore('records');
+      const [identity, ...found] = await Promise.all([
+        result(tx.objectStore('identity').get('self')),
+        ...keys.map((key) => result(records.get(key))),
+      ]);
+      return { identity: identity ?? null, records: found };
+    } catch (error) {
+      throw new StoreError(`the app could not read back what it saved (${error instanceof Error ? error.message : String(error)})`, error);
+    }
+  }
 }
 
 /** The same interface in memory: node tests, and a fallback that says nothing is kept. */
@@ -195,6 +233,8 @@ export class MemoryStore {
     /** @type {unknown} */
     this.failWith = null;
     this.commits = 0;
+    /** Tests: this many next commits store every record altered (a write the disk garbled). */
+    this.garbleWrites = 0;
     /** Tests: the durability each commit asked for, in order. */
     /** @type {('strict' | 'relaxed')[]} */
     this.durabilities = [];
@@ -221,9 +261,19 @@ export class MemoryStore {
     }
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of change.remove ?? []) this.records.delete(key);
-    for (const record of change.put ?? []) this.records.set(record.key, structuredClone(record));
+    const garble = this.garbleWrites > 0;
+    if (garble) this.garbleWrites--;
+    for (const record of change.put ?? []) this.records.set(record.key, { ...structuredClone(record), ...(garble ? { hlc: '0' } : {}) });
     for (const [key, value] of Object.entries(change.meta ?? {})) {
       if (value === undefined) this.meta.delete(key); else this.meta.set(key, structuredClone(value));
     }
+  }
+
+  /** @param {string[]} keys @returns {Promise<ReadBack>} */
+  async readBack(keys) {
+    return {
+      identity: this.identity ? structuredClone(this.identity) : null,
+      records: keys.map((key) => { const r = this.records.get(key); return r && structuredClone(r); }),
+    };
   }
 }

@@ -8,8 +8,9 @@
 
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
 import { toUnsigned } from './bigjson.js';
+import { hlcMillis } from './hlc.js';
 import { parsePullPage, parseVersionVector } from './pullPage.js';
-import { MergeError } from './ledger.js';
+import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
 import { reidentify } from './reidentification.js';
 import { TimeSlice } from './timeSlice.js';
@@ -321,7 +322,7 @@ export class SyncSession {
         case 403: return new SyncFailure('refused', `the sync server refused this device's events as another user's${said}`, error);
         case 409:
           if (error.code === 'fork' && error.device && error.seq !== undefined) return forkRefusal(new SyncFork(error.device, error.seq));
-          if (/ahead|clock|reissue/i.test(error.serverMessage)) {
+          if (error.code === 'conflict' && aheadOfServer(this.ledger, error)) {
             return new SyncFailure('clock', "the sync server refused this device's edits as dated more than a day ahead of its clock: this device's clock is fast; set it to the right time — the edits are kept and are sent once they are no longer ahead", error);
           }
           return new SyncFailure('refused', `the sync server refused this device's events${said}`, error);
@@ -335,6 +336,16 @@ export class SyncSession {
     if (error instanceof StoreError) return new SyncFailure('storage', error.message, error);
     return new SyncFailure('server', `the sync stopped: ${error instanceof Error ? error.message : String(error)}`, error);
   }
+}
+
+/**
+ * Whether this device's clock (the largest hlc it holds) runs more than a day ahead of the
+ * server's when it refused (its Date header): the cause of a 409 `conflict` that refuses events
+ * dated ahead, told from the answer's time, not from its English message.
+ * @param {Ledger} ledger @param {ApiError} error
+ */
+export function aheadOfServer(ledger, error) {
+  return error.serverTime !== null && hlcMillis(ledger.identity.lastHlc) > error.serverTime + CLOCK_LEAD_MS;
 }
 
 /**

@@ -1,53 +1,62 @@
 // The fuzzy date picker (Schemas/domain-rules.md §23): year, month and day selects, each of which may be 不明
-// (unknown); the year select also offers 未乗下車 (not completed). Its value is a comp_date code
-// (dates.compose): year unknown gives 1, month unknown forces the day unknown, and the day list
-// follows the month's length.
+// (unknown), and, on 駅, a 「乗下車済」 checkbox, the switch of iOS (the checkbox of Android):
+// unchecked, the picker's value is 0 (not completed) whatever the selects show. Its value is a
+// comp_date code (dates.compose): year unknown gives 1, month unknown forces the day unknown,
+// and the day list follows the month's length. A not-completed station opens with the box
+// unchecked and the selects on the date proposed (the remembered date), so that ticking the box
+// records it: entering the stations of one trip needs no wheel moved. Changing a select ticks the
+// box (a person picking a date means a completed station). Without a checkbox (まとめて記録) the
+// value is always a completed date.
 
-import { compose, daysInMonth, decode, FIRST_YEAR, label, tokyoDay } from '../dates.js';
-import { language, t } from '../i18n.js';
+import { compose, daysInMonth, decode, FIRST_YEAR, tokyoDay } from '../dates.js';
+import { t } from '../i18n.js';
 import { h } from './dom.js';
 
-const NOT_COMPLETED = 'none';
 const UNKNOWN = '';
 
 export class DatePicker {
   /**
    * @param {HTMLSelectElement} year @param {HTMLSelectElement} month @param {HTMLSelectElement} day
    * @param {() => number} now
+   * @param {HTMLInputElement | null} [completed] the 乗下車済 checkbox; none: always completed
    */
-  constructor(year, month, day, now) {
+  constructor(year, month, day, now, completed = null) {
     this.year = year;
     this.month = month;
     this.day = day;
     this.now = now;
-    year.addEventListener('change', () => this.sync());
-    month.addEventListener('change', () => this.sync());
+    this.completed = completed;
+    year.addEventListener('change', () => { this.sync(); this.tick(); });
+    month.addEventListener('change', () => { this.sync(); this.tick(); });
+    day.addEventListener('change', () => this.tick());
+    completed?.addEventListener('change', () => this.showState());
   }
 
   /**
-   * Fills the year list up to this year in Japan, then shows `code`.
+   * Fills the year list up to this year in Japan, then shows `code`; for 0 (not completed) the box
+   * is unticked and the selects show `proposal`, or with none this year, month and day unknown.
    * @param {number} code
+   * @param {number} [proposal] a completed date to show while not completed
    */
-  set(code) {
+  set(code, proposal = 0) {
     const today = tokyoDay(this.now());
     const years = [];
     for (let y = today.year; y >= FIRST_YEAR; y--) years.push(h('option', { attrs: { value: String(y) }, text: String(y) }));
-    this.year.replaceChildren(
-      h('option', { attrs: { value: NOT_COMPLETED }, text: label(0, language()) }),
-      h('option', { attrs: { value: UNKNOWN }, text: t('unknown') }), ...years);
+    this.year.replaceChildren(h('option', { attrs: { value: UNKNOWN }, text: t('unknown') }), ...years);
     this.month.replaceChildren(h('option', { attrs: { value: UNKNOWN }, text: t('unknown') }),
       ...Array.from({ length: 12 }, (_, i) => h('option', { attrs: { value: String(i + 1) }, text: String(i + 1) })));
-    const d = decode(code) ?? decode(0);
-    this.year.value = !d || d.kind === 'none' ? NOT_COMPLETED : d.kind === 'unknown' ? UNKNOWN : String(d.year);
-    this.month.value = d && d.month ? String(d.month) : UNKNOWN;
+    if (this.completed) this.completed.checked = code > 0;
+    const shown = decode(code > 0 ? code : proposal > 0 ? proposal : today.year * 10000);
+    this.year.value = !shown || shown.kind === 'none' ? String(today.year) : shown.kind === 'unknown' ? UNKNOWN : String(shown.year);
+    this.month.value = shown && shown.month ? String(shown.month) : UNKNOWN;
     this.sync();
-    this.day.value = d && d.day ? String(d.day) : UNKNOWN;
+    this.day.value = shown && shown.day ? String(shown.day) : UNKNOWN;
+    this.showState();
   }
 
   /** Enables what the year allows and lists the month's days. */
   sync() {
-    const completed = this.year.value !== NOT_COMPLETED;
-    const yearKnown = completed && this.year.value !== UNKNOWN;
+    const yearKnown = this.year.value !== UNKNOWN;
     if (!yearKnown) this.month.value = UNKNOWN;
     this.month.disabled = !yearKnown;
     const monthKnown = yearKnown && this.month.value !== UNKNOWN;
@@ -59,9 +68,22 @@ export class DatePicker {
     this.day.disabled = !monthKnown;
   }
 
+  /** A select was changed by the person: the station is completed on that date. */
+  tick() {
+    if (this.completed && !this.completed.checked) {
+      this.completed.checked = true;
+      this.showState();
+    }
+  }
+
+  /** Greys the selects while the box is unticked (their date is only proposed). */
+  showState() {
+    this.year.closest('.date-picker')?.classList.toggle('off', !!this.completed && !this.completed.checked);
+  }
+
   /** The comp_date code shown. */
   value() {
-    if (this.year.value === NOT_COMPLETED) return 0;
+    if (this.completed && !this.completed.checked) return 0;
     const year = this.year.value === UNKNOWN ? null : Number(this.year.value);
     const month = this.month.value === UNKNOWN ? null : Number(this.month.value);
     const day = this.day.value === UNKNOWN ? null : Number(this.day.value);

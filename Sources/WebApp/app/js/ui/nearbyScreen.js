@@ -2,13 +2,20 @@
 // one not yet completed, and 「今日、乗下車しました！」 for a chosen station while it is not
 // completed and is within reach of a fresh fix (nearby.js withinReach): at sea or far from every
 // station, the screen says how far the nearest one is and offers nothing to record. A result
-// sentence belongs to the station it was for. Geolocation needs no network, so this works offline.
+// sentence belongs to the station it was for. When the fix is too coarse to name one nearest
+// station (nearestCandidates.js: iOS's approximate location), the screen says so and offers the
+// candidates instead of choosing one. Geolocation needs no network, so this works offline.
+// Each row has a checkbox that picks its station for まとめて記録 (batchBar.js), for the stations of
+// a trip entered afterwards; a new fix drops the picks.
 
 import { label, todayCode } from '../dates.js';
 import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metresTo, nearest, withinReach } from '../nearby.js';
+import { accuracyLabel, nearestCandidates } from '../nearestCandidates.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
+import { StationPicks } from '../stationPicks.js';
+import { pickBox } from './pickBox.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../catalog.js').Station} Station */
@@ -17,17 +24,28 @@ import { ActivationGuard } from './activationGuard.js';
 /** Stations listed: a screenful, as `oritsubushi nearby` lists by default. */
 const LIST_LENGTH = 20;
 
+/** Candidates named in the sentence; the others are in the list below it. */
+const CANDIDATES_NAMED = 6;
+
 export class NearbyScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   */
+  constructor(app, nav, batch) {
     this.app = app;
     this.nav = nav;
+    this.batch = batch;
+    this.picks = new StationPicks();
+    /** @type {import('./batchBar.js').BatchSource} */
+    this.batchSource = { picks: this.picks, recorded: () => this.render() };
     this.list = byId('nearby-list');
     this.status = byId('nearby-status');
     this.incomplete = byId('nearby-incomplete');
     this.selectedName = byId('nearby-selected');
     this.todayButton = byId('today-button', HTMLButtonElement);
     this.result = byId('nearby-result');
+    this.candidates = byId('nearby-candidates');
     /** @type {{lat: number, lng: number, accuracy: number} | null} */
     this.position = null;
     /** @type {number | null} */
@@ -55,7 +73,10 @@ export class NearbyScreen {
     this.selected = null;
     this.clearResult();
     this.list.replaceChildren();
+    this.picks.clear();
+    this.batch.changed();
     this.incomplete.hidden = true;
+    this.candidates.hidden = true;
     this.renderSelection();
     navigator.geolocation.getCurrentPosition(
       (p) => {
@@ -65,7 +86,7 @@ export class NearbyScreen {
         this.render();
       },
       (error) => {
-        this.status.textContent = error.code === error.PERMISSION_DENIED ? t('nearby.denied') : t('nearby.failed', error.message);
+        this.status.textContent = t(error.code === error.PERMISSION_DENIED ? 'nearby.denied' : error.code === error.TIMEOUT ? 'nearby.timeout' : 'nearby.noFix');
       },
       { enableHighAccuracy: true, timeout: 20_000, maximumAge: FIX_MAX_AGE_MS },
     );
@@ -84,17 +105,43 @@ export class NearbyScreen {
     this.status.textContent = t('nearby.at', Math.round(accuracy));
     const hits = nearest(catalog.enabledStations, lat, lng, LIST_LENGTH);
     const open = nearest(catalog.enabledStations, lat, lng, 1, (s) => this.app.compDate(s.id) === 0)[0];
-    this.incomplete.hidden = false;
+    // A coarse fix names no nearest station: nothing is chosen for the person, and no nearest
+    // station not yet done is named either.
+    const { ambiguous, candidates } = nearestCandidates(hits, accuracy);
+    this.incomplete.hidden = ambiguous;
     this.incomplete.replaceChildren(open
       ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', `${open.station.name}（${catalog.operatorName(open.station.operator)}）`, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
       : t('nearby.allDone'));
-    if (this.selected === null || !hits.some((hit) => hit.station.id === this.selected)) this.selected = hits[0]?.station.id ?? null;
+    this.renderCandidates(ambiguous ? candidates : [], accuracy);
+    if (this.selected !== null && !hits.some((hit) => hit.station.id === this.selected)) this.selected = null;
+    if (this.selected === null && !ambiguous) this.selected = hits[0]?.station.id ?? null;
+    this.picks.keepListed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
     this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
+    this.batch.changed();
     const first = hits[0];
     if (first && !withinReach(first.metres, accuracy)) {
       this.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
+      this.incomplete.hidden = false;
     }
     this.renderSelection();
+  }
+
+  /**
+   * The sentence that the fix is approximate, with its candidates as buttons; hidden for none.
+   * @param {Array<{station: Station, metres: number}>} candidates @param {number} accuracy
+   */
+  renderCandidates(candidates, accuracy) {
+    this.candidates.hidden = candidates.length === 0;
+    if (candidates.length === 0) { this.candidates.replaceChildren(); return; }
+    const catalog = /** @type {import('../catalog.js').Catalog} */ (this.app.catalog);
+    const named = candidates.slice(0, CANDIDATES_NAMED).map(({ station, metres }) => h('button', {
+      class: 'link', data: { station: String(station.id) }, attrs: { type: 'button' },
+      text: `${station.name}（${catalog.operatorName(station.operator)}・${this.distance(metres)}）`,
+      on: { click: () => this.select(station.id) },
+    }));
+    const more = candidates.length - named.length;
+    this.candidates.replaceChildren(h('span', { text: t('nearby.approximate', accuracyLabel(accuracy, language())) }), ...named);
+    if (more > 0) this.candidates.append(h('span', { class: 'sub', text: t('nearby.candidatesMore', more) }));
   }
 
   /** @param {Station} s @param {number} metres */
@@ -103,6 +150,7 @@ export class NearbyScreen {
     const code = this.app.compDate(s.id);
     const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => this.select(s.id) } },
+      pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
       h('span', { class: code > 0 ? 'mark done' : 'mark' }),
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },
@@ -142,6 +190,9 @@ export class NearbyScreen {
       const on = /** @type {HTMLElement} */ (li).dataset.station === String(this.selected);
       li.classList.toggle('selected', on);
       li.setAttribute('aria-selected', String(on));
+    }
+    for (const b of this.candidates.querySelectorAll('button')) {
+      b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.station === String(this.selected));
     }
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
     this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');

@@ -1,29 +1,49 @@
-// 検索: stations by name or reading, folded as the CLI folds them (search.js), with the
-// originals' other filters: prefecture, date group and completed / not completed.
+// 検索: stations by name, reading, either, or line (the originals' 駅名 / 読み / 路線), from the
+// start of the word (前方一致) or anywhere in it (部分一致), folded as the CLI folds them
+// (search.js), with the originals' other filters: prefecture, date group (the originals'
+// keywords too: 2013年9月, 2013年 月日不明, 不明) and completed / not completed. 「地図選択」 shows
+// the results on the map; each result has a checkbox that picks it for まとめて記録.
 
 import { PREFECTURES } from '../catalog.js';
 import { label, parseDateGroup } from '../dates.js';
 import { searchStations } from '../search.js';
+import { StationPicks } from '../stationPicks.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { pickBox } from './pickBox.js';
 
 /** @typedef {import('../app.js').App} App */
-/** @typedef {{openStation: (id: number) => void}} Nav */
+/** @typedef {import('../route.js').MapFilter} MapFilter */
+/** @typedef {import('../route.js').SearchBy} SearchBy */
+/** @typedef {import('../route.js').SearchMatch} SearchMatch */
+/** @typedef {{openStation: (id: number) => void, showSelection: (filter: MapFilter) => void}} Nav */
 
 /** Results drawn at once; the count says how many more matched. */
 const SHOWN = 200;
 
 export class SearchScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   */
+  constructor(app, nav, batch) {
     this.app = app;
     this.nav = nav;
+    this.batch = batch;
     this.input = byId('search-input', HTMLInputElement);
     this.pref = byId('search-pref', HTMLSelectElement);
     this.date = byId('search-date', HTMLInputElement);
     this.completion = byId('search-completion', HTMLSelectElement);
     this.count = byId('search-count');
     this.results = byId('search-results');
+    this.mapSelect = byId('search-map-select', HTMLButtonElement);
+    /** @type {SearchBy} */
+    this.by = 'any';
+    /** @type {SearchMatch} */
+    this.match = 'prefix';
+    this.picks = new StationPicks();
+    /** @type {import('./batchBar.js').BatchSource} */
+    this.batchSource = { picks: this.picks, recorded: () => this.run() };
     this.input.placeholder = t('search.placeholder');
     this.date.placeholder = t('search.date');
     this.pref.replaceChildren(h('option', { attrs: { value: '' }, text: t('search.allPrefs') }),
@@ -32,6 +52,26 @@ export class SearchScreen {
     this.timer = null;
     for (const el of [this.input, this.date]) el.addEventListener('input', () => this.schedule());
     for (const el of [this.pref, this.completion]) el.addEventListener('change', () => this.run());
+    for (const button of document.querySelectorAll('.search-by button')) {
+      button.addEventListener('click', () => this.setHow(/** @type {SearchBy} */ (/** @type {HTMLElement} */ (button).dataset.by), this.match));
+    }
+    for (const button of document.querySelectorAll('.search-match button')) {
+      button.addEventListener('click', () => this.setHow(this.by, /** @type {SearchMatch} */ (/** @type {HTMLElement} */ (button).dataset.match)));
+    }
+    this.mapSelect.addEventListener('click', () => { const filter = this.filter(); if (filter) this.nav.showSelection(filter); });
+  }
+
+  /**
+   * What the text is matched against, and how.
+   * @param {SearchBy} by @param {SearchMatch} match
+   */
+  setHow(by, match) {
+    this.by = by;
+    this.match = match;
+    for (const b of document.querySelectorAll('.search-by button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.by === by);
+    for (const b of document.querySelectorAll('.search-match button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.match === match);
+    this.input.placeholder = t(by === 'line' ? 'search.placeholderLine' : 'search.placeholder');
+    this.run();
   }
 
   schedule() {
@@ -48,30 +88,62 @@ export class SearchScreen {
     if (this.input.value || this.date.value || this.completion.value) this.run();
   }
 
+  /**
+   * The search as a map selection (the same stations: mapSelection.js), or null when nothing is
+   * searched.
+   * @returns {MapFilter | null}
+   */
+  filter() {
+    const text = this.input.value.trim(), dateText = this.date.value.trim();
+    if (!text && !dateText && !this.pref.value && !this.completion.value) return null;
+    /** @type {MapFilter} */
+    const filter = {};
+    if (this.pref.value) filter.pref = Number(this.pref.value);
+    if (dateText) filter.date = dateText;
+    if (this.completion.value === 'completed' || this.completion.value === 'incomplete') filter.completion = this.completion.value;
+    if (text) Object.assign(filter, { search: text, by: this.by, match: this.match });
+    return filter;
+  }
+
   run() {
     const catalog = this.app.catalog;
-    if (!catalog) { this.count.textContent = t('noCatalog'); this.results.replaceChildren(); return; }
+    this.mapSelect.hidden = true;
+    if (!catalog) { this.count.textContent = t('noCatalog'); this.drawResults([]); return; }
     const text = this.input.value, dateText = this.date.value.trim();
     const dateGroup = dateText ? parseDateGroup(dateText) : null;
-    if (dateText && !dateGroup) { this.count.textContent = t('search.badDate'); this.results.replaceChildren(); return; }
+    if (dateText && !dateGroup) { this.count.textContent = t('search.badDate'); this.drawResults([]); return; }
     if (!text.trim() && !dateText && !this.pref.value && !this.completion.value) {
       this.count.textContent = '';
-      this.results.replaceChildren();
+      this.drawResults([]);
       return;
     }
     const completion = this.completion.value === 'completed' || this.completion.value === 'incomplete' ? this.completion.value : null;
     const ids = searchStations(catalog, text, {
       prefectures: this.pref.value ? [Number(this.pref.value)] : null, dateGroup, completion,
-    }, (id) => this.app.compDate(id));
+    }, (id) => this.app.compDate(id), { by: this.by, match: this.match });
     this.count.textContent = t('search.count', ids.length) + (ids.length > SHOWN ? ` — ${t('search.more', ids.length - SHOWN)}` : '');
-    this.results.replaceChildren(...ids.slice(0, SHOWN).map((id) => {
-      const s = /** @type {import('../catalog.js').Station} */ (catalog.station(id));
+    this.mapSelect.hidden = ids.length === 0;
+    this.drawResults(ids.slice(0, SHOWN));
+  }
+
+  /**
+   * Draws the results; picks no longer listed are dropped.
+   * @param {number[]} ids
+   */
+  drawResults(ids) {
+    const catalog = this.app.catalog;
+    const listed = new Set(ids);
+    this.picks.keepListed((id) => (listed.has(id) ? this.app.compDate(id) : undefined));
+    this.results.replaceChildren(...(catalog ? ids : []).map((id) => {
+      const s = /** @type {import('../catalog.js').Station} */ (catalog?.station(id));
       const code = this.app.compDate(id);
       return h('li', { data: { station: String(id) }, on: { click: () => this.nav.openStation(id) } },
+        pickBox(this.picks, id, code, s.name, () => this.batch.picked()),
         h('span', { class: code > 0 ? 'mark done' : 'mark' }),
         h('span', { class: 'main' },
           h('div', { class: 'name', text: s.name }),
-          h('div', { class: 'detail', text: `${s.yomi} · ${catalog.operatorName(s.operator)} · ${PREFECTURES[s.pref - 1] ?? ''} · ${label(code, language())}` })));
+          h('div', { class: 'detail', text: `${s.yomi} · ${catalog?.operatorName(s.operator) ?? ''} · ${PREFECTURES[s.pref - 1] ?? ''} · ${label(code, language())}` })));
     }));
+    this.batch.changed();
   }
 }

@@ -5,14 +5,16 @@
 // with the device's name and the time in JST, and for this device's own events where they are
 // (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js), and
 // the edits that lost a conflict with 「競合を解決（現在の値を残す）」 (ConflictPanel).
+// Its lines open the line's screen. For a station not yet completed the picker opens unticked on
+// the date given last on this device (dates.rememberedDate), as the original apps' editor does.
 // Nothing is shown as saved before the store committed it. A save writes only the fields the
 // person changed, against the values the screen showed (EditDraft): another device's edit that
 // arrives while the screen is open is shown, never overwritten unseen. Its buttons ignore a tap in the moment after the screen appears
 // (ActivationGuard), so the tap that opened it presses nothing here.
 
-import { formatJst, isInFuture, label, refusal, todayCode, tokyoDay } from '../dates.js';
+import { formatJst, label, rememberedDate, todayCode } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
-import { prefectureName, wikipediaUrl } from '../catalog.js';
+import { prefectureName, stationAddress, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 import { DatePicker } from './datePicker.js';
@@ -20,10 +22,12 @@ import { ActivationGuard } from './activationGuard.js';
 import { EditDraft } from '../editDraft.js';
 import { savedState } from '../savedState.js';
 import { ConflictPanel } from './conflictPanel.js';
+import { dateRefusalText } from '../refusals.js';
+import { memoCounterText, memoRoom } from '../textLimits.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../records.js').LedgerEvent} LedgerEvent */
-/** @typedef {{showOnMap: (id: number) => void, toast: (message: string) => void}} Nav */
+/** @typedef {{showOnMap: (id: number) => void, openLine: (id: number) => void, toast: (message: string) => void}} Nav */
 
 export class StationScreen {
   /** @param {App} app @param {Nav} nav */
@@ -36,15 +40,17 @@ export class StationScreen {
     this.detail = byId('station-detail');
     this.name = byId('station-name');
     this.yomi = byId('station-yomi');
+    this.address = byId('station-address');
     this.operator = byId('station-operator');
     this.lines = byId('station-lines');
     this.wiki = byId('station-wiki', HTMLAnchorElement);
     this.date = byId('station-date');
     this.memo = byId('station-memo', HTMLTextAreaElement);
+    this.memoCount = byId('station-memo-count');
+    this.memo.addEventListener('input', () => this.countMemo());
     this.today = byId('station-today', HTMLButtonElement);
     this.save = byId('station-save', HTMLButtonElement);
     this.uncomplete = byId('station-uncomplete', HTMLButtonElement);
-    this.lastDate = byId('station-last-date', HTMLButtonElement);
     this.result = byId('station-result');
     this.updated = byId('station-updated');
     this.history = byId('station-history');
@@ -52,7 +58,7 @@ export class StationScreen {
     /** @type {number[]} */
     this.samePointIds = [];
     this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
-      byId('date-day', HTMLSelectElement), () => this.app.now());
+      byId('date-day', HTMLSelectElement), () => this.app.now(), byId('date-completed', HTMLInputElement));
     /** @type {EditDraft | null} */
     this.draft = null;
     /** What the picker showed when this screen last set it: a picker left so is untouched. */
@@ -63,7 +69,6 @@ export class StationScreen {
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
     this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
     this.save.addEventListener('click', () => void this.saveChanges());
-    this.lastDate.addEventListener('click', () => this.picker.set(this.rememberedDate()));
     byId('station-on-map').addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
   }
 
@@ -106,18 +111,13 @@ export class StationScreen {
   }
 
   /**
-   * Sets the picker to a date for the person to see (not a date they picked).
+   * Sets the picker to a date for the person to see (not a date they picked); a station not
+   * completed shows the remembered date, unticked.
    * @param {number} code
    */
   showDate(code) {
-    this.picker.set(code);
+    this.picker.set(code, rememberedDate(this.app.replica.getMeta('lastDate'), this.app.now()));
     this.pickerShown = this.picker.value();
-  }
-
-  /** The date given last on this device, when it is not after today (as iOS), else 0. */
-  rememberedDate() {
-    const last = Number(this.app.replica.getMeta('lastDate') ?? 0);
-    return last > 0 && !isInFuture(last, tokyoDay(this.app.now())) ? last : 0;
   }
 
   /** @param {boolean} resetInputs replace the picker's and the memo's values with the station's */
@@ -131,8 +131,11 @@ export class StationScreen {
     const code = this.app.compDate(s.id);
     this.name.textContent = s.name + (s.enabled ? '' : ` ${t('station.disabled')}`);
     this.yomi.textContent = `${s.yomi} · ${prefectureName(s.pref)}`;
+    this.address.textContent = stationAddress(s);
+    this.address.hidden = this.address.textContent === '';
     this.operator.textContent = catalog.operatorName(s.operator);
-    this.lines.textContent = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
+    this.lines.replaceChildren(...catalog.enabledLinesOf(s).map((l) => h('button', { class: 'link', text: l.name,
+      data: { line: String(l.id) }, attrs: { type: 'button' }, on: { click: () => this.nav.openLine(l.id) } })));
     this.wiki.href = wikipediaUrl(s);
     this.date.textContent = label(code, language());
     this.samePoint.hidden = this.samePointIds.length === 0;
@@ -144,14 +147,12 @@ export class StationScreen {
     }));
     this.today.hidden = code > 0;
     this.uncomplete.hidden = code === 0;
-    const remembered = this.rememberedDate();
-    this.lastDate.hidden = code > 0 || remembered === 0;
-    this.lastDate.textContent = t('station.lastDate', label(remembered, language()));
     if (resetInputs) {
       this.showDate(code);
       this.memo.value = ledger.fold.memo(s.id);
       this.draft = new EditDraft(this.values(s.id));
     }
+    this.countMemo();
     const seconds = ledger.fold.updateSeconds(s.id);
     this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
     this.conflicts.render(s.id);
@@ -168,7 +169,7 @@ export class StationScreen {
     const device = ledger.deviceName(e.device) || e.device;
     const where = savedState(ledger, e);
     return h('li', { data: { device: e.device, seq: String(e.seq) } },
-      h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${e.origin})` : ''}` }),
+      h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${t(e.origin === 'import' ? 'origin.import' : 'origin.catalog')})` : ''}` }),
       h('div', { text: parts.join(' · ') }),
       where && h('div', { class: `saved-state ${where}`, data: { testid: 'event-saved-state', saved: where },
         text: t(where === 'server' ? 'history.onServer' : 'history.onDevice') }),
@@ -219,7 +220,7 @@ export class StationScreen {
    */
   async write(fields) {
     if (this.station === null || !this.draft || this.writing || !this.guard.settled()) return;
-    const why = fields.compDate === undefined ? null : refusal(fields.compDate, this.app.now());
+    const why = fields.compDate === undefined ? null : dateRefusalText(fields.compDate, this.app.now());
     if (why) { this.show(why, false); return; }
     const station = this.station;
     this.writing = true;
@@ -251,6 +252,12 @@ export class StationScreen {
     if (moved.includes('compDate') && !conflicts.includes('compDate')) this.showDate(inputs.compDate);
     if (moved.includes('memo') && !conflicts.includes('memo')) this.memo.value = inputs.memo;
     return { moved, conflicts };
+  }
+
+  /** The counter under the memo: how many more Japanese characters fit (textLimits.js). */
+  countMemo() {
+    this.memoCount.textContent = memoCounterText(this.memo.value);
+    this.memoCount.classList.toggle('bad', !memoRoom(this.memo.value).fits);
   }
 
   /** @param {string} message @param {boolean} ok @param {boolean} [toast] also as a toast (an answer to a tap) */

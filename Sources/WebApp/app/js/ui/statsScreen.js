@@ -1,15 +1,22 @@
 // 統計: the four hierarchies (stats.js) with each group's line `N駅中 M駅 R.r% 残りK駅`; tapping
-// a group descends a level, a station opens it.
+// a group descends a level (an operator's line opens the line's screen), a station opens it.
+// Below the top, 「地図選択」 shows the level's stations on the map (mapSelection.js statsFilter).
 
 import { describeEn, describeJa, ratioPermille, StatisticsEngine } from '../stats.js';
 import { label } from '../dates.js';
+import { statsFilter } from '../mapSelection.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../stats.js').Hierarchy} Hierarchy */
 /** @typedef {import('../stats.js').Counts} Counts */
-/** @typedef {{openStation: (id: number) => void}} Nav */
+/**
+ * @typedef {object} Nav
+ * @property {(id: number) => void} openStation
+ * @property {(id: number) => void} openLine
+ * @property {(filter: import('../route.js').MapFilter) => void} showSelection
+ */
 
 export class StatsScreen {
   /** @param {App} app @param {Nav} nav */
@@ -24,6 +31,11 @@ export class StatsScreen {
     this.pathLine = byId('stats-path');
     this.header = byId('stats-header');
     this.list = byId('stats-list');
+    this.mapSelect = byId('stats-map-select', HTMLButtonElement);
+    this.mapSelect.addEventListener('click', () => {
+      const filter = statsFilter(this.hierarchy, this.path);
+      if (filter) this.nav.showSelection(filter);
+    });
     this.visible = false;
     for (const button of document.querySelectorAll('.stats-hierarchies button')) {
       button.addEventListener('click', () => {
@@ -73,14 +85,18 @@ export class StatsScreen {
     }
     const dates = this.hierarchy === 'dates';
     this.back.hidden = this.path.length === 0;
-    this.pathLine.textContent = level.pathLabels.join(' › ');
+    byId('screen-stats').dataset.depth = String(this.path.length); // the progress shows at the top level only
+    this.pathLine.textContent = level.pathNames.join(' › ');
+    this.mapSelect.hidden = statsFilter(this.hierarchy, this.path) === null;
     this.header.textContent = this.describe(level.counts, dates && this.path.length > 0);
     if (level.groups) {
       this.list.replaceChildren(...level.groups.map((g) => {
         const permille = Math.max(0, ratioPermille(g.counts));
         const bar = h('span', { class: permille === 1000 ? 'bar full' : 'bar' }, h('span'));
         /** @type {HTMLElement} */ (bar.firstChild).style.width = `${permille / 10}%`;
-        return h('li', { data: { key: g.key }, on: { click: () => { this.path = [...this.path, g.key]; this.render(); } } },
+        const lineLevel = this.hierarchy === 'operators' && this.path.length === 2;
+        const open = () => { if (lineLevel) { this.nav.openLine(Number(g.key)); return; } this.path = [...this.path, g.key]; this.render(); };
+        return h('li', { data: { key: g.key }, on: { click: open } },
           h('span', { class: 'main' },
             h('div', { class: 'name', text: g.label }),
             h('div', { class: 'detail', text: this.describe(g.counts, dates) }),

@@ -9,7 +9,7 @@ import { pendingCount, serverEventCount } from '../sync.js';
 import { formatJst } from '../dates.js';
 import { suggestedPairingName } from '../device.js';
 import { readStorage, describeStorage } from '../storageInfo.js';
-import { language, t } from '../i18n.js';
+import { formatCount, t } from '../i18n.js';
 import { byId, download } from './dom.js';
 import { DevicesPanel } from './devicesPanel.js';
 import { SignOutPanel } from './signOutPanel.js';
@@ -23,7 +23,6 @@ export class SyncScreen {
     this.app = app;
     this.status = byId('sync-status');
     this.progress = byId('sync-progress');
-    this.grouped = new Intl.NumberFormat(language() === 'ja' ? 'ja-JP' : 'en-US');
     this.error = byId('sync-error');
     this.local = byId('local-count');
     this.server = byId('server-count');
@@ -96,7 +95,7 @@ export class SyncScreen {
   renderProgress() {
     const received = this.app.received;
     this.progress.hidden = received === null;
-    this.progress.textContent = received === null ? '' : t('sync.receiving', this.grouped.format(received));
+    this.progress.textContent = received === null ? '' : t('sync.receiving', formatCount(received));
     const ledger = this.app.ledger;
     if (!ledger) return;
     this.local.textContent = t('sync.events', ledger.eventCount());

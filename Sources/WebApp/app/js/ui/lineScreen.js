@@ -1,0 +1,93 @@
+// 路線: one line as a line (opened from 統計's lines of an operator, from a station's lines, or
+// by #/line/L_ID): its name and operator, how far it is done (「12駅中 8駅 乗下車済・残り4駅」),
+// 「地図選択」 (the map showing only its stations, its completed sections drawn in the 済
+// colour), and its stations in line order, each done or not, each opening its station, each with
+// a checkbox that picks it for まとめて記録 (batchBar.js).
+
+import { label } from '../dates.js';
+import { lineProgress, progressText } from '../lineSections.js';
+import { lineStations } from '../mapSelection.js';
+import { StationPicks } from '../stationPicks.js';
+import { language, t } from '../i18n.js';
+import { byId, h } from './dom.js';
+import { pickBox } from './pickBox.js';
+
+/** @typedef {import('../app.js').App} App */
+/** @typedef {import('../route.js').MapFilter} MapFilter */
+/**
+ * @typedef {object} Nav
+ * @property {(id: number) => void} openStation
+ * @property {(filter: MapFilter) => void} showSelection
+ * @property {() => void} back
+ */
+
+export class LineScreen {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   */
+  constructor(app, nav, batch) {
+    this.app = app;
+    this.nav = nav;
+    this.batch = batch;
+    /** @type {number | null} */
+    this.line = null;
+    this.picks = new StationPicks();
+    /** @type {import('./batchBar.js').BatchSource} */
+    this.batchSource = { picks: this.picks, recorded: () => this.render() };
+    this.name = byId('line-name');
+    this.operator = byId('line-operator');
+    this.progress = byId('line-progress');
+    this.empty = byId('line-empty');
+    this.list = byId('line-stations');
+    this.mapSelect = byId('line-map-select', HTMLButtonElement);
+    this.mapSelect.addEventListener('click', () => { if (this.line !== null) this.nav.showSelection({ line: this.line }); });
+    byId('line-back').addEventListener('click', () => this.nav.back());
+  }
+
+  /**
+   * Shows a line; another line's picks are dropped.
+   * @param {number} id
+   */
+  open(id) {
+    if (id !== this.line) this.picks.clear();
+    this.line = id;
+    this.render();
+  }
+
+  render() {
+    const catalog = this.app.catalog;
+    const line = this.line === null ? undefined : catalog?.lines.get(this.line);
+    const stations = catalog && this.line !== null ? lineStations(catalog, this.line) : null;
+    this.name.textContent = line?.name ?? '';
+    this.operator.textContent = line && catalog ? catalog.operatorName(line.operator) : '';
+    this.empty.hidden = !!stations;
+    this.empty.textContent = catalog ? t('line.unknown') : t('noCatalog');
+    this.mapSelect.hidden = !stations;
+    if (!stations) {
+      this.progress.textContent = '';
+      this.list.replaceChildren();
+      this.picks.clear();
+      this.batch.changed();
+      return;
+    }
+    const dateOf = (/** @type {number} */ id) => this.app.compDate(id);
+    this.progress.textContent = progressText(lineProgress(stations.map((s) => s.id), dateOf), language());
+    this.picks.keepListed((id) => (stations.some((s) => s.id === id) ? dateOf(id) : undefined));
+    this.list.replaceChildren(...stations.map((s) => {
+      const code = dateOf(s.id);
+      return h('li', { data: { station: String(s.id), done: String(code > 0) }, on: { click: () => this.nav.openStation(s.id) } },
+        pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
+        h('span', { class: code > 0 ? 'mark done' : 'mark' }),
+        h('span', { class: 'main' },
+          h('div', { class: 'name', text: s.name }),
+          h('div', { class: 'detail', text: label(code, language()) })));
+    }));
+    this.batch.changed();
+  }
+
+  /** Completions or the catalogue changed. */
+  refresh() {
+    if (this.line !== null) this.render();
+  }
+}
