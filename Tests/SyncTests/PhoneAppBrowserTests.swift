@@ -92,6 +92,15 @@ struct PhoneAppBrowserTests {
             }
         }
 
+        /// On the open station's screen, a memo saved in the app; then another written on the CLI
+        /// replica, before either device has synced the other's: two concurrent edits.
+        func writeMemos(_ station: Int, inApp app: String, onCLI other: String) async throws {
+            try await browser.type("station-memo", app)
+            try await browser.press("station-save")
+            try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
+            try await cli("memo", "\(station)", other).expectSuccess()
+        }
+
         /// Opens a station's screen through 検索.
         func openStation(_ id: Int, searching text: String) async throws {
             try await browser.click("tab-search")
@@ -185,10 +194,7 @@ struct PhoneAppBrowserTests {
         #expect(date.contains("2014年5月"), "the CLI's edit: \(date)")
 
         // Both write a memo for the station before either syncs.
-        try await browser.type("station-memo", "アプリのメモ")
-        try await browser.press("station-save")
-        try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
-        try await setup.cli("memo", "202758", "CLIのメモ").expectSuccess()
+        try await setup.writeMemos(202_758, inApp: "アプリのメモ", onCLI: "CLIのメモ")
         try await setup.syncApp()
         try await setup.syncCLI()
         try await setup.syncApp()

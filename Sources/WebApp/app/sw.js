@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '4c606c83d3a6';
+const VERSION = 'bc6faaa46084';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -24,7 +24,11 @@ const APP_FILES = [
   'js/batchText.js',
   'js/bigjson.js',
   'js/catalog.js',
+  'js/causalHistory.js',
+  'js/changeBatch.js',
   'js/completionColours.js',
+  'js/conflictSettlement.js',
+  'js/conflicts.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -54,12 +58,16 @@ const APP_FILES = [
   'js/nearby.js',
   'js/nearestCandidates.js',
   'js/ownCommit.js',
+  'js/ownEdits.js',
   'js/positionWatch.js',
   'js/progress.js',
   'js/progressCard.js',
+  'js/pullPage.js',
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',
+  'js/reidentification.js',
+  'js/retrySchedule.js',
   'js/route.js',
   'js/savedState.js',
   'js/search.js',
@@ -72,9 +80,11 @@ const APP_FILES = [
   'js/store.js',
   'js/sync.js',
   'js/textLimits.js',
+  'js/timeSlice.js',
   'js/tsvImport.js',
   'js/ui/activationGuard.js',
   'js/ui/batchBar.js',
+  'js/ui/conflictPanel.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',

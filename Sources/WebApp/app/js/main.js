@@ -1,10 +1,11 @@
 // Starts the app: language, storage, the replica and its screens, the bottom tab bar, the
 // address (deep links, ui/navigation.js), pairing from #pair=CODE, the service worker (offline
 // use), and when to sync: on open, when the page comes back into view, when the network returns,
-// and after each edit (App.scheduleSync). A token found revoked is said once, in a banner. The
-// person's settings (settings.js: language, pin limit, banners dismissed) apply once the replica
-// is open; after pairing, 地図 says what to do next; an edit that completes a line, an operator or
-// a prefecture is said in a banner.
+// and after each edit (App.scheduleSync); a retry after a failure to reach the server also runs
+// on focus. A token found revoked is said once, in a banner. The person's settings (settings.js:
+// language, pin limit, banners dismissed) apply once the replica is open; after pairing, 地図
+// says what to do next; an edit that completes a line, an operator or a prefecture is said in a
+// banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
@@ -87,6 +88,7 @@ async function boot() {
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
     deviceName: distinctDeviceName(navigator.userAgent),
+    online: () => navigator.onLine,
   });
   try {
     await app.start();
@@ -179,6 +181,7 @@ async function boot() {
     button.addEventListener('click', () => navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
+  app.on('progress', () => sync.renderProgress());
   app.on('status', () => {
     sync.render();
     station.savedStatesChanged(); // a push may have been acknowledged
@@ -257,8 +260,10 @@ async function boot() {
   }
 
   if (app.token) void app.syncNow();
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && app.token) void app.syncNow(); });
-  window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
+  // Back in view or back online: sync (a retry that waits runs now); focus runs a waiting retry.
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') app.wake(true); });
+  window.addEventListener('online', () => app.wake(true));
+  window.addEventListener('focus', () => app.wake(false));
 }
 
 /** Whether the page was reloaded by 設定's language (once). */

@@ -78,7 +78,7 @@ export class SettingsPanel {
       this.say(refusalText(error), false);
       return;
     }
-    if (this.app.unsaved.count > 0) { this.say(t('settings.languageNextTime'), true); return; }
+    if (this.app.edits.unsaved.count > 0) { this.say(t('settings.languageNextTime'), true); return; }
     try { sessionStorage.setItem(RETURN_TO_SETTINGS, '1'); } catch { /* reloads on 地図 */ }
     location.reload();
   }
