@@ -19,13 +19,14 @@ struct PhoneAppBrowserTests {
         let browser: WebDriver
         let ledger: String
 
-        /// Runs `body` with a fresh setup, stopping the browser and the server however it ends.
+        /// Runs `body` with a fresh setup, stopping the browser and the server however it ends;
+        /// `serving` is added to `server serve`'s arguments (e.g. `--tiles URL_TEMPLATE`).
         /// The console is read at the end: any error or uncaught exception fails the test, except
         /// the browser's own line for a request that failed the way the test made it fail
         /// (`expecting`: e.g. `net::ERR_INTERNET_DISCONNECTED` offline, `status of 401` revoked).
-        static func with(_ kind: StoreKind, expecting failedRequests: [String] = [],
+        static func with(_ kind: StoreKind, serving: [String] = [], expecting failedRequests: [String] = [],
                          _ body: (Setup) async throws -> Void) async throws {
-            let setup = try await make(kind)
+            let setup = try await make(kind, serving: serving)
             do {
                 try await body(setup)
                 let errors = try await setup.browser.consoleErrors().filter { line in
@@ -39,12 +40,12 @@ struct PhoneAppBrowserTests {
             await setup.stop()
         }
 
-        static func make(_ kind: StoreKind) async throws -> Setup {
+        static func make(_ kind: StoreKind, serving: [String] = []) async throws -> Setup {
             try WebDriver.require()
             let dir = try TemporaryDirectory("phone-app")
             let store = try await CommandLineStore.make(kind, in: dir)
             let token = try await store.addUser("alice")
-            let server = try await store.serve()
+            let server = try await store.serve(["server", "serve"] + serving)
             let browser = try await WebDriver()
             let setup = Setup(dir: dir, store: store, server: server, token: token, browser: browser, ledger: dir.sub("cli"))
             try await setup.cli("init").expectSuccess()

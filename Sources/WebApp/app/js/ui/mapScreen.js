@@ -10,7 +10,9 @@
 // finger (Schemas/phone-app.md "A tap acts once").
 // 地図選択 (showSelection): only a selection's stations are drawn and pinned (the 全駅/済/未
 // filter on top), the view fits them, and a chip names the selection with a × that clears it;
-// the canvas's data-shown-stations says how many stations are drawn.
+// the canvas's data-shown-stations says how many stations are drawn. Raster tiles, where the
+// server offers them, are drawn between the base map and the lines (mapTiles.js, which marks the
+// canvas's data-tiles-*).
 
 import { buildScene, drawMap, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
 import { panBy, project, unproject, zoomAt } from '../mapCore.js';
@@ -75,6 +77,9 @@ export class MapScreen {
     this.overlay = emptyOverlay();
     /** @type {BaseMap | null} */
     this.base = null;
+    /** The raster tiles, once main.js has them. */
+    /** @type {import('./mapTiles.js').MapTiles | null} */
+    this.tiles = null;
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -299,7 +304,9 @@ export class MapScreen {
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    drawMap(this.ctx, this.scene, this.view, this.width, this.height, this.overlay, this.base);
+    const view = this.view, tiles = this.tiles, width = this.width, height = this.height;
+    drawMap(this.ctx, this.scene, view, width, height, this.overlay, this.base, tiles && ((ctx) => tiles.draw(ctx, view, width, height, dpr)));
+    tiles?.mark(this.canvas);
     // Once a page: when the map was first drawn, and first drawn over its base map (the
     // benchmarks read these marks).
     if (!this.marked.drawn) { this.marked.drawn = true; performance.mark('oritsubushi:map-drawn'); }
