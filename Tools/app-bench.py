@@ -706,7 +706,7 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
 
 
 def driver_offline(d, offline):
-    """As the brief's CDP commands through chromedriver (the page's own session)."""
+    """Network offline on or off, by CDP commands through chromedriver (the page's own session)."""
     d.execute_cdp_cmd("Network.enable", {})
     d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 

@@ -3,7 +3,7 @@ import LedgerCore
 import LedgerSync
 
 // The domain half of what the benchmarks drive: catalogue, projection rebuild, statistics and
-// merge (issue 5's benchmarks beyond the core).
+// merge (BenchmarkLedger.swift has the storage half).
 
 extension BenchmarkLedger {
     /// Imports a catalogue dump (as `oritsubushi catalog import` does, without carry-overs,

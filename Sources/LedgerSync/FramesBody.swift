@@ -24,7 +24,7 @@ package enum FramesBody {
     }
 
     package static func encode(header: some Encodable, records: EncodedRecords, writer: RecordFrames.Writer) throws -> [UInt8] {
-        let json = try JSONEncoder().encode(header)
+        let json = try JSONEncoding.compact.encode(header)
         var body = magic
         body.reserveCapacity(8 + json.count + records.bytes.count / 2)
         withUnsafeBytes(of: UInt32(json.count).littleEndian) { body.append(contentsOf: $0) }

@@ -53,8 +53,6 @@ package struct SyncState: Codable, Equatable, Sendable {
         for (device, seq) in serverHas { state.received[device.description] = max(state.received(device), seq) }
         state.syncedAt = ISO8601.format(milliseconds: now)
         state.server = server
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try fileSystem.writeAtomically(Path.join(directory, fileName), Array(try encoder.encode(state)) + [0x0A])
+        try fileSystem.writeAtomically(Path.join(directory, fileName), try JSONEncoding.file.encode(state) + [0x0A])
     }
 }

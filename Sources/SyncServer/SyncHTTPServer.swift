@@ -42,6 +42,8 @@ package enum SyncHTTPServer {
         package var offersFrames = true
         /// The reverse proxies whose `X-Forwarded-For` names the client (`TrustedProxies`).
         package var trustedProxies = TrustedProxies.none
+        /// Raster tiles offered to the phone app (`/app/config.json`, the app's CSP); nil: none.
+        package var mapTiles: MapTiles?
         package init() {}
     }
 
@@ -114,7 +116,7 @@ package enum SyncHTTPServer {
             return try encode(200, response)
         }
 
-        addWebApp(to: router)
+        addWebApp(to: router, tiles: configuration.mapTiles)
         addCatalog(to: router, storage: storage, document: configuration.catalogDocument)
         addPairing(to: router, storage: storage, clock: configuration.clock, proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)

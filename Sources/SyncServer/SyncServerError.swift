@@ -154,14 +154,12 @@ extension SyncServerError: HTTPResponseError {
     /// The head and JSON body of this answer; also written by `UnroutableRequestResponder`, which
     /// answers below Hummingbird's router.
     func responseParts() throws -> (HTTPResponse, ByteBuffer) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if kind == .unauthorized || kind == .revoked { headers[.wwwAuthenticate] = "Bearer realm=\"oritsubushi\"" }
         if let allow { headers[.allow] = allow }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let body = try encoder.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))
+        let body = try JSONEncoding.compact.encode(ErrorBody(error: kind.code, message: message, device: device, seq: seq))
         return (HTTPResponse(status: status, headerFields: headers), ByteBuffer(bytes: body))
     }
 }

@@ -302,22 +302,13 @@ package struct UserStore: Sendable {
 
     func save(_ file: File) throws {
         try fileSystem.createDirectoryDurably(dataDirectory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try fileSystem.writeAtomically(path, Array(try encoder.encode(file)))
+        try fileSystem.writeAtomically(path, try JSONEncoding.file.encode(file))
     }
 
-    /// Serialises writers (several `server` commands at once) with an flock on DATA/users.lock; a
-    /// file system that is not the disk (a test's, in memory) has no other process to exclude.
+    /// Serialises writers (several `server` commands at once) with a lock on DATA/users.lock
+    /// (`FileSystem.withExclusiveFileLock`: none in memory, where no other process is).
     func withLock<T>(_ body: () throws -> T) throws -> T {
         try fileSystem.createDirectoryDurably(dataDirectory)
-        guard fileSystem.nativePath(dataDirectory) != nil else { return try body() }
-        let lockPath = Path.join(dataDirectory, "users.lock")
-        let fd = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw LedgerError(.io, "cannot open \(lockPath): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw LedgerError(.io, "cannot lock \(lockPath)") }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
+        return try fileSystem.withExclusiveFileLock(Path.join(dataDirectory, "users.lock"), body)
     }
 }

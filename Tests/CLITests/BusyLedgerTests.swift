@@ -7,9 +7,10 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 29 item 2, through the built executable on a real file system: a command that meets a
-/// held ledger lock waits (`--wait SECONDS`, 10 by default) and then exits 75 naming the pid;
-/// readers share the lock, so they never wait for each other.
+/// A busy ledger (docs/ledger-cli.md, "A busy ledger and a read-only one"; Schemas/segment-format.md
+/// §7), through the built executable on a real file system: a command that meets a held ledger
+/// lock waits (`--wait SECONDS`, 10 by default) and then exits 75 naming the pid; readers share
+/// the lock, so they never wait for each other.
 @Suite(.serialized) struct BusyLedgerTests {
     static let fixture = BundledLedgerFixture(label: "busy", setup: [])
     static let stations = ["201111", "300260", "301230", "200126", "300645", "202758", "120004", "202945", "300291", "300292"]

@@ -2,9 +2,9 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// `export --format geojson [--lines]` (issue 13 §3) on the bundled catalogue: the output obeys
-/// RFC 7946's structural rules (checked below by a small checker of our own) and its counts agree
-/// with the catalogue and the projection.
+/// `export --format geojson [--lines]` (Schemas/import-export.md, "GeoJSON") on the bundled
+/// catalogue: the output obeys RFC 7946's structural rules (checked below by a small checker of
+/// our own) and its counts agree with the catalogue and the projection.
 @Suite(.serialized) struct GeoJSONExportTests {
     /// Completions: 小田原 (JR東海) with a memo, 東京 (JR東日本, on five lines), 津 (伊勢鉄道) date unknown.
     static let fixture = BundledLedgerFixture(label: "geojson", setup: [

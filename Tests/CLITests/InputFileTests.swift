@@ -2,10 +2,10 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// Issue 29 item 9, through the built executable: input files as people have them. A UTF-8 byte
-/// order mark and CRLF line ends (a file saved on Windows) are read as the plain file; a check
-/// reports every bad line in one run (up to 20, then how many more) and writes nothing;
-/// `--dry-run` lists what would be recorded and writes nothing.
+/// Input files as people have them (Schemas/import-export.md, "Text files"), through the built
+/// executable. A UTF-8 byte order mark and CRLF line ends (a file saved on Windows) are read as the
+/// plain file; a check reports every bad line in one run (up to 20, then how many more) and writes
+/// nothing; `--dry-run` lists what would be recorded and writes nothing.
 @Suite struct InputFileTests {
     static let fixture = BundledLedgerFixture(label: "input", setup: [])
     static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]

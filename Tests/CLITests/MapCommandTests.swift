@@ -2,7 +2,7 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// `oritsubushi map` end to end on the bundled catalogue (issue 13 §1): the JSON Lines keys, GeoJSON,
+/// `oritsubushi map` end to end on the bundled catalogue (Schemas/map.md): the JSON Lines keys, GeoJSON,
 /// text, --show, --limit and the refusals of malformed viewports (exit 64, one sentence, nothing written).
 @Suite(.serialized) struct MapCommandTests {
     /// 東京駅 (JR東海, 120001) completed.

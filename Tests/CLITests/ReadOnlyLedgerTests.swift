@@ -2,12 +2,13 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// Issue 29 item 1, through the built executable on a real file system, as the unprivileged user
-/// `nobody` (root ignores permissions): every command that only reads works on a ledger
-/// directory that is entirely read-only (`chmod -R a-w`, a backup or a read-only mount), with no
-/// `LOCK` to create; when the projection cannot be saved it is computed in memory from the log,
-/// and a note says so once. An edit of such a ledger, or of one whose directory alone is
-/// read-only, is refused before anything is appended (exit 74).
+/// A read-only ledger (docs/ledger-cli.md, "A busy ledger and a read-only one"), through the built
+/// executable on a real file system, as the unprivileged user `nobody` (root ignores
+/// permissions): every command that only reads works on a ledger directory that is entirely
+/// read-only (`chmod -R a-w`, a backup or a read-only mount), with no `LOCK` to create; when the
+/// projection cannot be saved it is computed in memory from the log, and a note says so once. An
+/// edit of such a ledger, or of one whose directory alone is read-only, is refused before
+/// anything is appended (exit 74).
 @Suite(.serialized, .requires(.setpriv))
 struct ReadOnlyLedgerTests {
     static let fixture = BundledLedgerFixture(label: "readonly", setup: [["complete", "201111", "2013-09-01", "--memo", "津"],
@@ -90,8 +91,8 @@ struct ReadOnlyLedgerTests {
         #expect(edit.status == 74, "without --dry-run it is an edit: \(edit.stderr)")
     }
 
-    /// The issue's case: `chmod a-w LEDGER` alone, the files still the user's and writable. The
-    /// edit used to append its event and then fail on the projection.
+    /// `chmod a-w LEDGER` alone, the files still the user's and writable. The edit used to append
+    /// its event and then fail on the projection.
     @Test("an edit of a ledger whose directory alone is read-only appends nothing (exit 74)")
     func readOnlyDirectoryOnly() throws {
         var (work, cli) = try Self.fixture.copy()

@@ -3,11 +3,11 @@ import LedgerCatalog
 import LedgerTestSupport
 import Testing
 
-/// `oritsubushi report` rendered by headless Chromium (issue 13 §4): the DOM after the page's own
-/// script ran holds one `.line` per enabled line and one `.station` per enabled station, with the
-/// completed ones matching the projection (through `stats`, `export` and the catalogue, not the
-/// report's code); no `src`/`href` reaches the network except Wikipedia anchors; screenshots at a
-/// desktop and a phone size are not blank.
+/// `oritsubushi report` rendered by headless Chromium (docs/ledger-cli.md, "The progress report"):
+/// the DOM after the page's own script ran holds one `.line` per enabled line and one `.station`
+/// per enabled station, with the completed ones matching the projection (through `stats`,
+/// `export` and the catalogue, not the report's code); no `src`/`href` reaches the network except
+/// Wikipedia anchors; screenshots at a desktop and a phone size are not blank.
 @Suite(.serialized) struct ReportBrowserTests {
     /// A generated history on the bundled catalogue, a local completion with a memo that tries to
     /// inject markup, and its report (built once).
@@ -150,7 +150,7 @@ import Testing
         #expect(dom.contains("data-zoomed=\"true\""))
     }
 
-    /// Stations that share a point (issue 29 item 4): a tap on 東京 lists its three stations of
+    /// Stations that share a point (Schemas/map.md §7): a tap on 東京 lists its three stations of
     /// two operators, the completed ones first, each as its own block of text.
     @Test(.requiresChromium) func tapOnASharedPointListsEveryStationCompletedFirst() async throws {
         let f = Self.fixture

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 29 item 10, through the built executable: what a daily user expects of the small things
+/// Through the built executable: what a daily user expects of the small things
 /// (help and version, dates as typed, `today --memo`, the catalogue without a ledger, errors of
 /// the network and of a damaged segment in one sentence, plurals).
 @Suite struct SmallThingsTests {

@@ -3,11 +3,11 @@ import LedgerCore
 import LedgerTestSupport
 import Testing
 
-/// Issue 40, item 3, through the built executable: a device's ledger whose newest segment lost
-/// bytes off its tail (into acknowledged frames, or just the last few) and whose watermark is
-/// lost, short, flipped or stale is damage (Schemas/segment-format.md §5b): `verify` exits 65
-/// with one sentence naming the watermark file, and neither it nor a command that writes changes
-/// a byte of the ledger.
+/// Two faults never pass for a tear, through the built executable: a device's ledger whose newest
+/// segment lost bytes off its tail (into acknowledged frames, or just the last few) and whose
+/// watermark is lost, short, flipped or stale is damage (Schemas/segment-format.md §5b): `verify`
+/// exits 65 with one sentence naming the watermark file, and neither it nor a command that writes
+/// changes a byte of the ledger.
 @Suite struct WatermarkDamageCommandTests {
     enum Fault: String, CaseIterable {
         case lost, short, flipped, stale

@@ -4,9 +4,10 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// The catalogue inside the binary (issue 12 §1): `init` imports it, `catalog import` without a
-/// FILE applies it once, `catalog status` reports it, a copied executable still has it, and a log
-/// that refers to a newer catalogue is reported.
+/// The catalogue inside the binary (docs/ledger-cli.md, "Catalogue, statistics, import and
+/// export"): `init` imports it, `catalog import` without a FILE applies it once, `catalog status`
+/// reports it, a copied executable still has it, and a log that refers to a newer catalogue is
+/// reported.
 @Suite(.serialized) struct BundledCatalogTests {
     @Test func theBundledDumpIsTheOriginal176File() throws {
         let bytes = try BundledCatalog.bytes()

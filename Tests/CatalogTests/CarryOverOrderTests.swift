@@ -4,7 +4,7 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// Carry-overs regardless of order (issue 12 §4.1): every recorded carry-over is re-evaluated
+/// Carry-overs regardless of order (Schemas/projection.md §4): every recorded carry-over is re-evaluated
 /// whenever events arrive, and what a replica ends with depends on the events it holds, not on
 /// the order they came in or on when it imported the catalogue.
 @Suite(.serialized) struct CarryOverOrderTests {
@@ -107,7 +107,7 @@ import Testing
         #expect(projection.row(902)?.updateDate == 1_600_000_000)
     }
 
-    /// The issue's regression: a catalogue newer than a device's data, then the data. The apps
+    /// A catalogue newer than a device's data, then the data (Schemas/projection.md §4). The apps
     /// (which upgrade with the data present) carry 306021 ← 304383 (v156), 306095 ← 301887 (v160)
     /// and 302456 ← 304726 (v162, INSERT OR REPLACE); so must the ledger.
     @Test(arguments: [["init", "--no-catalog"], ["init"]])

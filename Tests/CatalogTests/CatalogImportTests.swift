@@ -115,7 +115,7 @@ import Testing
         #expect(projection.row(302456)?.compDate == 20120300)
         #expect(projection.row(302456)?.memo == "北神")
         // 300774 was completed after v146's carry-over was first evaluated: re-evaluated now
-        // (issue 12 §4.1), it carries at its own hlc.
+        // (Schemas/projection.md §4), it carries at its own hlc.
         #expect(projection.row(306089)?.compDate == 20110102)
         let added = try ledger.allRecords().dropFirst(before)
         let edits = added.compactMap { if case .stationEdit(let e) = $0 { e } else { nil } }

@@ -4,7 +4,7 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// The counting set is the originals' (issue 12 §4.3, Schemas/domain-rules.md §17): `stations.enabled = 1`
+/// The counting set is the originals' (Schemas/domain-rules.md §17): `stations.enabled = 1`
 /// everywhere, `operators.enabled = 1` only at the operator levels, `lines.enabled = 1` only at
 /// the line level. A small catalogue disables an operator (whose station stays enabled) and a
 /// line (one of whose stations is on no other line); the engine must agree with SQL written

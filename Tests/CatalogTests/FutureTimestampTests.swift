@@ -4,9 +4,10 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// Future timestamps from old data (issue 12 §4.2): a row whose `update_date` is later than the
-/// import time is stamped with the import time, counted and reported, so the ledger's clock
-/// never runs ahead of the machine's (the sync server refuses events dated a day ahead).
+/// Future timestamps from old data (Schemas/import-export.md, "How rows become events"): a row
+/// whose `update_date` is later than the import time is stamped with the import time, counted and
+/// reported, so the ledger's clock never runs ahead of the machine's (the sync server refuses
+/// events dated a day ahead).
 @Suite(.serialized) struct FutureTimestampTests {
     static let now: Int64 = 1_795_316_400  // CLIRunner.pinnedNow
 

@@ -65,7 +65,8 @@ import Testing
         let ledger = try Harness.createLedger(dir)
         // A local edit made in 2020 beats an imported row last updated in 2013, and loses to one from 2024.
         try ledger.appendLocal([StationEditDraft(station: 5, compDate: .year(2019), hlc: HybridTimestamp(milliseconds: 1_600_000_000_000))])
-        // (Its date loses, and its "" memo is the unset memo's value: nothing to append, issue 12 §4.4.)
+        // (Its date loses, and its "" memo is the unset memo's value: nothing to append,
+        // Schemas/import-export.md "How rows become events".)
         #expect(try Self.importRows(ledger, [CompletionRow(station: 5, compDate: 20130901, updateDate: 1_378_040_000, memo: "")]) == 0)
         #expect(try ProjectionStore.load(ledger).row(5)?.compDate == 20190000)
         #expect(try Self.importRows(ledger, [CompletionRow(station: 5, compDate: 20240101, updateDate: 1_704_067_200, memo: "")]) == 1)
@@ -74,7 +75,7 @@ import Testing
 
     @Test(arguments: [
         ("1\t20130230\t0\t\n", 1, "comp_date"),
-        ("1\t1\t5\tok\n2\t20131301\t5\t\n", 2, "comp_date"),  // 2…18999999 are imported as 1 (issue 12 §4.5)
+        ("1\t1\t5\tok\n2\t20131301\t5\t\n", 2, "comp_date"),  // 2…18999999 are imported as 1 (Schemas/import-export.md)
         ("1\t1\t5\tok\n\n", 2, "empty"),
         ("1\t1\t5\n", 1, "4 TAB-separated"),
         ("x\t1\t5\t\n", 1, "s_id"),

@@ -3,7 +3,7 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// The pin query never flickers (issue 13 §1, Schemas/map.md): seeded random catalogues and
+/// The pin query never flickers (Schemas/map.md): seeded random catalogues and
 /// viewports; panning and zooming in keep every pin that stays inside, no answer exceeds the
 /// limit, and the index answers exactly what a brute-force evaluation of the documented rule does.
 @Suite struct MapQueryTests {

@@ -3,7 +3,7 @@ import LedgerTestSupport
 import Testing
 @testable import LedgerCatalog
 
-/// `nearby` (issue 13 §2): distances on the apps' sphere, their labels, the query against an
+/// `nearby` (Schemas/domain-rules.md §26): distances on the apps' sphere, their labels, the query against an
 /// independent check on the bundled catalogue, and the command end to end.
 @Suite(.serialized) struct NearbyTests {
     /// The apps' own formula (iOS Station.m, Android Station.java: the spherical law of cosines

@@ -4,8 +4,8 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// Re-importing your own export changes nothing (issue 12 §4.4): an absent memo (or date) and
-/// the default the export writes (`""`, 0) are one value.
+/// Re-importing your own export changes nothing (Schemas/import-export.md, "How rows become
+/// events"): an absent memo (or date) and the default the export writes (`""`, 0) are one value.
 @Suite(.serialized) struct ReimportTests {
     @Test(arguments: [UInt64(1), 7]) func aGeneratedHistoryReimportsItsOwnExportAsANoOp(seed: UInt64) throws {
         let dir = try TemporaryDirectory("reimport")

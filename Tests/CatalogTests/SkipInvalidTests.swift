@@ -4,9 +4,9 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// Imports that a migration can survive (issue 12 §4.5): strict by default, `--skip-invalid`
-/// imports the valid rows and names every skipped line; codes the apps show as 日付不明
-/// (2…18999999) are imported as 1 with a warning.
+/// Imports that a migration can survive (Schemas/import-export.md, "How rows become events"):
+/// strict by default, `--skip-invalid` imports the valid rows and names every skipped line; codes
+/// the apps show as 日付不明 (2…18999999) are imported as 1 with a warning.
 @Suite(.serialized) struct SkipInvalidTests {
     static let text = "5\t20130901\t1378040000\tok\n6\t20130230\t1378040000\t\nnot a row\n7\t15\t1378040000\t\n8\t20990101\t5\t\n9\t1\t5\tfine\n"
 

@@ -4,7 +4,7 @@ import LedgerCore
 @testable import LedgerViews
 import Testing
 
-/// Stations that share a position (issue 29 item 4, Schemas/map.md §7): a pin there lists every
+/// Stations that share a position (Schemas/map.md §7): a pin there lists every
 /// station at its point, completed first, so the completed one is never hidden under another. On
 /// the bundled catalogue, whose 東京 and 小田原 are stations of several operators at one point.
 @Suite struct MapPinSamePointTests {

@@ -6,13 +6,14 @@ import Testing
 /// Bit rot: every byte of every file of a ledger (sealed segments with their headers, frames and
 /// footers, the newest segment, ledger.json) is changed in turn, by a seeded random non-zero XOR.
 /// Each change must be detected (by open, `verify` and `forEachRecord`, with the file and byte
-/// offset named) — in the newest segment's last frame too, which lies below its watermark and so
-/// is never taken for a torn tail (issue 28); no read may ever return a wrong event. Flips in
-/// ledger.json that leave every decoded value the same (whitespace) are harmless and counted
-/// apart. A flipped checkpoint of the newest segment must be noticed, named with its offset, and
-/// ignored (opening scans the segment instead). A flip in the watermark's other slot, its padding
-/// or its current slot (the older generation then takes over, and the intact frames past it are
-/// recorded again) is harmless, and one that leaves no slot readable is refused at open.
+/// offset named) — in the newest segment's last frame too, which lies below its watermark and so is
+/// never taken for a torn tail (Schemas/segment-format.md §5b); no read may ever return a wrong
+/// event. Flips in ledger.json that leave every decoded value the same (whitespace) are harmless
+/// and counted apart. A flipped checkpoint of the newest segment must be noticed, named with its
+/// offset, and ignored (opening scans the segment instead). A flip in the watermark's other slot,
+/// its padding or its current slot (the older generation then takes over, and the intact frames
+/// past it are recorded again) is harmless, and one that leaves no slot readable is refused at
+/// open.
 @Suite struct CorruptionTests {
     struct Subject: Sendable {
         var fileSystem: CrashableFileSystem

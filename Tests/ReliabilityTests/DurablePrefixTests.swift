@@ -2,7 +2,7 @@ import LedgerCore
 import LedgerTestSupport
 import Testing
 
-/// Issue 28: what an append acknowledged is never taken for a torn write. Every byte of the
+/// What an append acknowledged is never taken for a torn write. Every byte of the
 /// newest segment below its watermark (Schemas/segment-format.md §5b), flipped or cut away, is
 /// reported as corruption naming the file, opening changes nothing, and so no later append can
 /// issue a seq again; only bytes past the watermark are cut as a tear.

@@ -2,10 +2,10 @@ import LedgerCore
 import LedgerTestSupport
 import Testing
 
-/// The recovery rule (issue 2, refined by the watermark of issue 28): the newest segment cut at
-/// any byte offset past its watermark — an append that never returned — reopens with every
-/// earlier event, loses only the frame that was cut (saved byte for byte to a `.torn` file), and
-/// appending continues with the next seq. Below the watermark, nothing is ever cut.
+/// The recovery rule (Schemas/segment-format.md §5, with the watermark of §5b): the newest
+/// segment cut at any byte offset past its watermark — an append that never returned — reopens
+/// with every earlier event, loses only the frame that was cut (saved byte for byte to a `.torn`
+/// file), and appending continues with the next seq. Below the watermark, nothing is ever cut.
 @Suite struct TornTailTests {
     /// A newest segment of several frames: single events, batches, a 4 KiB memo.
     private static func ledger(sealNewest: Bool) throws -> (CrashableFileSystem, String, [(offset: Int, events: UInt64)]) {

@@ -3,9 +3,9 @@ import LedgerSync
 import LedgerTestSupport
 import Testing
 
-/// Issue 40, item 3: never two faults taken for a tear. In a ledger whose `ledger.json` records
-/// `watermarked_from` (Schemas/segment-format.md §6), the newest segment cut at any length —
-/// into acknowledged frames too — together with a lost, short, one-byte-flipped or stale
+/// Never two faults taken for a tear (Schemas/segment-format.md §5b, "What is damage"). In a
+/// ledger whose `ledger.json` records `watermarked_from` (§6), the newest segment cut at any
+/// length — into acknowledged frames too — together with a lost, short, one-byte-flipped or stale
 /// watermark is damage naming the watermark file: opening refuses and cuts nothing (no `.torn`
 /// file, nothing truncated, every file as it was), and the repair scan (`server verify`'s)
 /// reports the same file. A ledger without the field opens exactly as before.

@@ -2,9 +2,9 @@ import Foundation
 import LedgerTestSupport
 import Testing
 
-/// Carry-overs across two replicas through `merge` (issue 12 §4.1): a bare replica that imports
-/// a v152 device's data and a replica on catalogue 176 that merges it both end with the
-/// carried-over completions, and with equal exports, whichever imports the catalogue when.
+/// Carry-overs across two replicas through `merge` (Schemas/projection.md §4): a bare replica
+/// that imports a v152 device's data and a replica on catalogue 176 that merges it both end with
+/// the carried-over completions, and with equal exports, whichever imports the catalogue when.
 @Suite("Carry-overs across replicas (end to end)")
 struct CarryOverReplicaTests {
     @Test func aMergeBringingASourceCarriesItAndReplicasAgree() async throws {

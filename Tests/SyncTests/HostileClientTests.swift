@@ -5,7 +5,7 @@ import LedgerTestSupport
 import NIOHTTP1
 import Testing
 
-/// Issue 24's findings, each as a request a hostile or careless client sends, on both stores:
+/// Requests a hostile or careless client sends, each on both stores:
 /// no request crashes an instance, no answer reveals another user's devices, a re-created user
 /// starts empty, and the server refuses what every client refuses. RELIABILITY.md's "hostile
 /// client" table lists the same requests.

@@ -19,13 +19,14 @@ struct PhoneAppBrowserTests {
         let browser: WebDriver
         let ledger: String
 
-        /// Runs `body` with a fresh setup, stopping the browser and the server however it ends.
+        /// Runs `body` with a fresh setup, stopping the browser and the server however it ends;
+        /// `serving` is added to `server serve`'s arguments (e.g. `--tiles URL_TEMPLATE`).
         /// The console is read at the end: any error or uncaught exception fails the test, except
         /// the browser's own line for a request that failed the way the test made it fail
         /// (`expecting`: e.g. `net::ERR_INTERNET_DISCONNECTED` offline, `status of 401` revoked).
-        static func with(_ kind: StoreKind, expecting failedRequests: [String] = [],
+        static func with(_ kind: StoreKind, serving: [String] = [], expecting failedRequests: [String] = [],
                          _ body: (Setup) async throws -> Void) async throws {
-            let setup = try await make(kind)
+            let setup = try await make(kind, serving: serving)
             do {
                 try await body(setup)
                 let errors = try await setup.browser.consoleErrors().filter { line in
@@ -39,12 +40,12 @@ struct PhoneAppBrowserTests {
             await setup.stop()
         }
 
-        static func make(_ kind: StoreKind) async throws -> Setup {
+        static func make(_ kind: StoreKind, serving: [String] = []) async throws -> Setup {
             try WebDriver.require()
             let dir = try TemporaryDirectory("phone-app")
             let store = try await CommandLineStore.make(kind, in: dir)
             let token = try await store.addUser("alice")
-            let server = try await store.serve()
+            let server = try await store.serve(["server", "serve"] + serving)
             let browser = try await WebDriver()
             let setup = Setup(dir: dir, store: store, server: server, token: token, browser: browser, ledger: dir.sub("cli"))
             try await setup.cli("init").expectSuccess()
@@ -90,6 +91,15 @@ struct PhoneAppBrowserTests {
                 let status = try await browser.text("sync-status"), pending = try await browser.text("pending-count")
                 return status == "同期しました。" && pending == "0"
             }
+        }
+
+        /// On the open station's screen, a memo saved in the app; then another written on the CLI
+        /// replica, before either device has synced the other's: two concurrent edits.
+        func writeMemos(_ station: Int, inApp app: String, onCLI other: String) async throws {
+            try await browser.type("station-memo", app)
+            try await browser.press("station-save")
+            try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
+            try await cli("memo", "\(station)", other).expectSuccess()
         }
 
         /// Opens a station's screen through 検索.
@@ -185,10 +195,7 @@ struct PhoneAppBrowserTests {
         #expect(date.contains("2014年5月"), "the CLI's edit: \(date)")
 
         // Both write a memo for the station before either syncs.
-        try await browser.type("station-memo", "アプリのメモ")
-        try await browser.press("station-save")
-        try await browser.wait("the memo saved") { try await browser.text("station-result").isEmpty == false }
-        try await setup.cli("memo", "202758", "CLIのメモ").expectSuccess()
+        try await setup.writeMemos(202_758, inApp: "アプリのメモ", onCLI: "CLIのメモ")
         try await setup.syncApp()
         try await setup.syncCLI()
         try await setup.syncApp()

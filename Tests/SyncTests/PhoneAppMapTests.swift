@@ -5,7 +5,8 @@ import Testing
 /// 地図 in phone-sized headless Chromium against the built server, on both stores, the console
 /// read at the end: standing at 東京駅 with the location allowed, the map opens centred there with
 /// the marker 「現在位置」; a drag takes it away and 「現在位置に移動」 brings it back; the base map
-/// names its source; the names written at that zoom include 東京, 渋谷, 池袋 and 上野; a completed
+/// names its sources (GSHHG, and japanmap for the prefecture borders) and the server serves their
+/// licence files; the names written at that zoom include 東京, 渋谷, 池袋 and 上野; a completed
 /// station's pin is green on the canvas and one not completed red. Without permission the map
 /// opens as before, and the locate button says why in one sentence.
 @Suite("The phone app's map: where I am, the base map, the colours and the names", .serialized)
@@ -39,6 +40,17 @@ struct PhoneAppMapTests {
             const d = c.getContext('2d').getImageData(Math.round(arguments[0] * k), Math.round(arguments[1] * k), 1, 1).data;
             return [d[0], d[1], d[2]];
             """, [x, y]) as? [Int] ?? []
+    }
+
+    /// The first 2,000 characters of a file at `path` relative to the attribution's link (its
+    /// licence file, geo/LICENSE.txt), fetched by the page; empty when the server has no such file.
+    func licenceHead(_ browser: WebDriver, _ path: String = "LICENSE.txt") async throws -> String {
+        try await browser.execute("""
+            const x = new XMLHttpRequest();
+            x.open('GET', new URL(arguments[0], document.querySelector('[data-testid=map-attribution]').href).href, false);
+            x.send();
+            return x.status === 200 ? x.responseText.slice(0, 2000) : '';
+            """, [path]) as? String ?? ""
     }
 
     /// The names the map writes (the offscreen list map-labels): name → (state, x, y).
@@ -76,16 +88,15 @@ struct PhoneAppMapTests {
             let button = try await browser.execute("return document.querySelector('[data-testid=map-locate]').getAttribute('aria-label')") as? String
             #expect(button == "現在位置に移動")
 
-            // The base map and its source.
+            // The base map and its sources: GSHHG's coast, japanmap's prefecture borders.
             let attribution = try await browser.text("map-attribution")
             #expect(attribution.contains("GSHHG"), "\(attribution)")
-            let licenceHead = try await browser.execute("""
-                const x = new XMLHttpRequest();
-                x.open('GET', document.querySelector('[data-testid=map-attribution]').href, false);
-                x.send();
-                return x.status === 200 ? x.responseText.slice(0, 2000) : '';
-                """) as? String ?? ""
-            #expect(licenceHead.contains("GSHHG") && licenceHead.contains("Lesser General Public License"), "\(licenceHead.prefix(300))")
+            #expect(attribution.contains("japanmap") && attribution.contains("Apache-2.0"), "the borders' source is credited: \(attribution)")
+            let licence = try await licenceHead(browser)
+            #expect(licence.contains("GSHHG") && licence.contains("Lesser General Public License"), "\(licence.prefix(300))")
+            #expect(licence.contains("japanmap") && licence.contains("LICENSE-japanmap.txt"), "\(licence.prefix(300))")
+            let bordersLicence = try await licenceHead(browser, "LICENSE-japanmap.txt")
+            #expect(bordersLicence.contains("japanmap 0.6.0") && bordersLicence.contains("Apache License"), "\(bordersLicence.prefix(300))")
 
             // At this zoom Tokyo's hubs are named pins: 池袋 (completed) green, 東京 (not) red.
             try await Task.sleep(for: .milliseconds(300))

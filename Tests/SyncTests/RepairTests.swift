@@ -367,6 +367,12 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
     func removeDirectory(_ path: String) throws { try step(); try real.removeDirectory(path) }
     func link(_ existing: String, to path: String) throws -> Bool { try step(); return try real.link(existing, to: path) }
     func syncDirectory(_ path: String) throws { try step(); try real.syncDirectory(path) }
+    func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock? {
+        try real.lockDirectory(path, request: request)
+    }
+    func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        try real.withExclusiveFileLock(path, body)
+    }
 
     final class FailingFile: WritableFile {
         let file: any WritableFile

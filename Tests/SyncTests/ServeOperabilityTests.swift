@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 /// `serve` refuses to start where it cannot serve, and one client cannot hold the server's
-/// connections (issue 24, "Operable"), through the built binary.
+/// connections (docs/server.md, "Connections, timeouts and the data directory"), through the built
+/// binary.
 @Suite("serve: start-up refusals, timeouts, permissions")
 struct ServeOperabilityTests {
     @Test("a second serve on the same data directory exits 75 naming the holder; the first keeps serving")

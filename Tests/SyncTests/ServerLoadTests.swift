@@ -29,9 +29,10 @@ struct ServerLoadTests {
         #expect(report.unauthorizedSent > 0 && report.unauthorizedRefused == report.unauthorizedSent)
     }
 
-    /// Issue 14 §2: several instances are one server. Two `serve --store` processes on one
-    /// fresh database; every client switches instance on every request; one instance is
-    /// SIGKILLed mid-run (pushes in flight) and restarted.
+    /// Several instances on one database are one server (Schemas/server-store.md, "PostgreSQL
+    /// store"). Two `serve --store` processes on one fresh database; every client switches
+    /// instance on every request; one instance is SIGKILLed mid-run (pushes in flight) and
+    /// restarted.
     @Test("two serve instances on one PostgreSQL, one SIGKILLed mid-push: nothing lost or duplicated, all converge",
           .requiresPostgres)
     func twoInstancesOnPostgres() async throws {

@@ -152,9 +152,10 @@ struct ServerOpsTests {
         #expect(phoneExport.stdout == (try await CLI.run("export", "--format", "tsv", "--ledger", laptop)).stdout)
     }
 
-    /// Issue 28: the flip that `server verify` once called sound. The last frame of a user's newest
-    /// segment is below its watermark, so it is damage: verify names the user, a restarted server
-    /// answers that user 503 and every other user as before, and nothing is cut on open.
+    /// The flip that `server verify` once called sound. The last frame of a user's newest segment
+    /// is below its watermark (Schemas/segment-format.md §5b), so it is damage: verify names the
+    /// user, a restarted server answers that user 503 and every other user as before, and nothing
+    /// is cut on open.
     @Test("a flipped byte in the last frame of a user's newest segment: verify 65, 503 after a restart, nothing cut")
     func lastFrameFlipIsDamage() async throws {
         let dir = try TemporaryDirectory("ops-last-frame")

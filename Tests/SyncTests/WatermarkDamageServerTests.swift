@@ -4,11 +4,11 @@ import LedgerSync
 import LedgerTestSupport
 import Testing
 
-/// Issue 40, item 3, on the server's files store through the built binary: a stored user ledger
-/// whose newest segment lost 30 bytes (into an acknowledged frame) and whose watermark is lost,
-/// short, flipped or stale is damage (Schemas/segment-format.md §5b): `server verify` exits 65
-/// naming the watermark file, and `serve` answers that user 503 on pull and push, logs it at
-/// error level and cuts nothing: the segment and its watermark stay as they were.
+/// Two faults never pass for a tear, on the server's files store through the built binary: a
+/// stored user ledger whose newest segment lost 30 bytes (into an acknowledged frame) and whose
+/// watermark is lost, short, flipped or stale is damage (Schemas/segment-format.md §5b): `server
+/// verify` exits 65 naming the watermark file, and `serve` answers that user 503 on pull and push,
+/// logs it at error level and cuts nothing: the segment and its watermark stay as they were.
 ///
 /// Not async: the server runs as a child process (`ServerProcess`, which polls its log), and
 /// requests go over a blocking socket (`RawConnection`), so no cooperative thread is blocked.

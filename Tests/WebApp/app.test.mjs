@@ -102,6 +102,6 @@ test('a storage failure is one sentence and nothing reads as saved', async () =>
   assert.equal(banners.length, 1);
   assert.equal(banners[0], t('edit.fullKept'));
   assert.equal(app.compDate(5), 0);
-  assert.equal(app.unsaved.count, 1);
-  clearTimeout(app.unsavedTimer ?? undefined);
+  assert.equal(app.edits.unsaved.count, 1);
+  clearTimeout(app.edits.unsavedTimer ?? undefined);
 });

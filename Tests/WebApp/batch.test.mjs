@@ -111,8 +111,8 @@ test('App.recordMany: one sentence, the date remembered, a refusal names the sta
   store.failWith = Object.assign(new Error('full'), { name: 'QuotaExceededError' });
   const kept = await app.recordMany([301230, 301231], 20130901);
   assert.equal(kept.kept, true);
-  assert.equal(app.unsaved.count, 2, 'each station kept to retry');
-  clearTimeout(app.unsavedTimer ?? undefined);
+  assert.equal(app.edits.unsaved.count, 2, 'each station kept to retry');
+  clearTimeout(app.edits.unsavedTimer ?? undefined);
   app.cancelScheduledSync();
 });
 

@@ -49,3 +49,11 @@ test('toUnsigned accepts only non-negative integers', () => {
   assert.equal(toUnsigned(18446744073709551615n), 18446744073709551615n);
   for (const v of [-1, 1.5, '5', null, -1n]) assert.equal(toUnsigned(v), null);
 });
+
+test('text without a large integer reads as JSON.parse reads it; quoted and embedded digit runs are strings', () => {
+  const page = '{"records":[{"kind":"station_edit","device":"0000000000000001","seq":12,"hlc":"114112000000000000","memo":"電話 12345678901234567 まで"}],"more":false,"cursor":9007199254740991}';
+  assert.deepEqual(parse(page), JSON.parse(page));
+  assert.equal(parse('{"seq":9007199254740993,"hlc":"114112000000000000"}').seq, 9007199254740993n, 'a bare run after a quoted one');
+  assert.equal(parse('[1234567890123456789]')[0], 1234567890123456789n);
+  assert.throws(() => parse('{"a":"x"12345678901234567}'), JsonSyntaxError);
+});

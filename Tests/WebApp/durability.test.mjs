@@ -80,13 +80,13 @@ test('an edit the storage refuses is kept and saved by the retry once the storag
   const answer = await app.edit(120004, { memo: '容量不足' });
   assert.equal(answer.ok, false);
   assert.equal(answer.kept, true, 'kept to retry');
-  assert.equal(app.unsaved.count, 1);
+  assert.equal(app.edits.unsaved.count, 1);
   assert.ok(said.length === 1 && said[0].includes('空き容量が足りない') && said[0].includes('消えてはいません'), `said once: ${said}`);
 
   store.failWith = null;
-  await app.unsaved.retry(async (station, fields) => { await app.replica.edit(station, fields, NOW + 1000); });
-  assert.equal(app.unsaved.count, 0, 'saved by the retry');
+  await app.edits.unsaved.retry(async (station, fields) => { await app.replica.edit(station, fields, NOW + 1000); });
+  assert.equal(app.edits.unsaved.count, 0, 'saved by the retry');
   assert.equal(app.replica.fold.get(120004)?.memo, '容量不足');
   assert.ok([...store.records.values()].some((r) => r.memo === '容量不足'), 'on the disk');
-  if (app.unsavedTimer) clearTimeout(app.unsavedTimer);
+  if (app.edits.unsavedTimer) clearTimeout(app.edits.unsavedTimer);
 });

@@ -95,12 +95,12 @@ test('an own edit the quota refuses is said in one sentence, kept, and saved by 
       const answer = await app.edit(120004, { memo: memo(3) });
       assert.deepEqual(answer, { ok: false, changed: false, kept: true, message: t('edit.fullKept') });
       assert.deepEqual(banners, [t('edit.fullKept')], 'said once, in the banner too');
-      assert.equal(app.unsaved.count, 1);
+      assert.equal(app.edits.unsaved.count, 1);
       assert.equal(idb.all('records').some((r) => r.memo === memo(3)), false, 'not on the disk');
 
       mock.timers.tick(5000);
       for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(app.unsaved.count, 1, 'still refused: still kept');
+      assert.equal(app.edits.unsaved.count, 1, 'still refused: still kept');
       assert.deepEqual(retried, []);
 
       idb.quotaBytes = null;
@@ -109,7 +109,7 @@ test('an own edit the quota refuses is said in one sentence, kept, and saved by 
     });
     assert.deepEqual(said, [], 'nothing on the console');
     assert.deepEqual(retried, [120004], 'the retry saved it');
-    assert.equal(app.unsaved.count, 0);
+    assert.equal(app.edits.unsaved.count, 0);
     assert.equal(banners.at(-1), t('edit.retriedSaved'));
     assert.equal(idb.all('records').filter((r) => r.memo === memo(3)).length, 1, 'on the disk, once');
     assert.equal(idb.durabilities.at(-1), 'strict');

@@ -28,14 +28,17 @@ function assertJapanese(text, what) {
   assert.match(text, /[\u3040-\u30ff\u4e00-\u9fff]/, `${what} is Japanese: ${text}`);
 }
 
-function makeApp(server, store = new MemoryStore()) {
-  return new App({ store, fetch: server.fetch, now: () => NOW, newDevice: () => '0123456789abcdef', deviceName: 'iPhone Safari' });
+function makeApp(server, store = new MemoryStore(), online = () => true) {
+  return new App({ store, fetch: server.fetch, now: () => NOW, newDevice: () => '0123456789abcdef', deviceName: 'iPhone Safari', online });
 }
 
-/** A paired app with one unsent edit, and a server that answers every push with `answer`. */
-async function pairedApp(answer) {
+/**
+ * A paired app with one unsent edit, and a server that answers every push with `answer`.
+ * @param {boolean} [online] whether the device says it has a network
+ */
+async function pairedApp(answer, online = true) {
   const server = new FakeServer({ now: () => NOW });
-  const app = makeApp(server);
+  const app = makeApp(server, new MemoryStore(), () => online);
   await app.start();
   await app.replica.setMeta({ token: 'secret', user: 'alice' });
   await app.replica.edit(201111, { compDate: 20240503 }, NOW);
@@ -80,14 +83,22 @@ test('each refusal of a sync has its own sentence, by code and status', async ()
     ['429', (s) => s.json(429, { error: 'too_many_requests', message: ENGLISH }, { 'Retry-After': '12' }), t('failure.kept', t('server.busy', 12))],
     ['500', (s) => s.error(500, 'internal', ENGLISH), t('failure.kept', t('server.internal', 500))],
     ['503', (s) => s.error(503, 'unavailable', ENGLISH), t('failure.damaged')],
-    ['not JSON', () => new Response('<html>proxy error</html>', { status: 502 }), t('failure.kept', t('server.internal', 502))],
+    ['not JSON', () => new Response('<html>server error</html>', { status: 500 }), t('failure.kept', t('server.internal', 500))],
   ];
   for (const [what, answer, expected] of cases) {
     const { app } = await pairedApp(answer);
     await app.syncNow();
     assert.equal(app.syncError, expected, what);
     assertJapanese(app.syncError, what);
+    app.cancelScheduledSync();
   }
+  // A gateway's 502 in the server's place is a server that cannot be reached: the status line says it.
+  const { app } = await pairedApp(() => new Response('<html>proxy error</html>', { status: 502 }));
+  await app.syncNow();
+  assert.equal(app.syncError, null);
+  assert.equal(app.statusText(), t('status.unreachable'));
+  assertJapanese(app.statusText(), 'a 502 of a gateway');
+  app.cancelScheduledSync();
 });
 
 test('a fast clock is told from the answer\'s Date, not from the English message', async () => {
@@ -115,11 +126,18 @@ test('a page the ledger refuses, an answer that is not the API\'s, a network fai
   malformed.server.intercept = (path) => (path === '/v1/pull' ? new Response('{"records": 5}', { status: 200 }) : undefined);
   await malformed.app.syncNow();
   assert.equal(malformed.app.syncError, t('failure.malformed'));
-  const offline = await pairedApp(() => undefined);
+  const offline = await pairedApp(() => undefined, false);
   offline.server.offline = true;
   await offline.app.syncNow();
   assert.equal(offline.app.syncError, t('failure.offline'));
-  for (const kind of ['offline', 'signed-out', 'revoked', 'clock', 'damaged', 'fork', 'malformed', 'storage', 'refused', 'server', 'unknown']) {
+  offline.app.cancelScheduledSync();
+  const unreachable = await pairedApp(() => undefined);
+  unreachable.server.offline = true;
+  await unreachable.app.syncNow();
+  assert.equal(unreachable.app.syncError, null, 'said by the status line alone');
+  assert.equal(unreachable.app.statusText(), t('status.unreachable'));
+  unreachable.app.cancelScheduledSync();
+  for (const kind of ['offline', 'unreachable', 'signed-out', 'revoked', 'clock', 'damaged', 'fork', 'malformed', 'storage', 'refused', 'server', 'unknown']) {
     assertJapanese(syncFailureText(kind), kind);
   }
 });
@@ -176,7 +194,7 @@ test('an edit refused by the ledger or the browser is said by its cause; the mem
   assertJapanese(full.message, 'a full storage');
   store.failWith = new Error('UnknownError: internal error opening backing store');
   assert.equal((await app.edit(201111, { compDate: 1 })).message, `${t('storage.refused')} ${t('edit.keptToRetry')}`);
-  clearTimeout(app.unsavedTimer ?? undefined);
+  clearTimeout(app.edits.unsavedTimer ?? undefined);
 });
 
 test('the counter under the memo counts Japanese characters that still fit', () => {

@@ -6,7 +6,7 @@ import { FakeServer } from './support/fakeServer.mjs';
 const { Ledger } = await appModule('ledger.js');
 const { MemoryStore, StoreError } = await appModule('store.js');
 const { Api } = await appModule('api.js');
-const { SyncSession, SyncFailure, SIGNED_OUT, pendingCount } = await appModule('sync.js');
+const { SyncSession, SyncFailure, SIGNED_OUT, UNREACHABLE, pendingCount, serverEventCount } = await appModule('sync.js');
 const { fromWire } = await appModule('records.js');
 
 const NOW = Date.UTC(2024, 4, 3, 3, 0, 0);
@@ -88,12 +88,51 @@ test('offline: the edits queue and the app says so', async () => {
   const phone = await replica('phone');
   await phone.edit(1, { compDate: 1 }, NOW);
   await phone.edit(2, { compDate: 1 }, NOW + 1);
-  await assert.rejects(session(phone, server).run('secret'), (e) => e.kind === 'offline' && /2 edits are saved on this device/.test(e.message));
+  await assert.rejects(session(phone, server, { online: () => false }).run('secret'), (e) => e.kind === 'offline' && /2 edits are saved on this device/.test(e.message));
   server.offline = false;
   await session(phone, server).run('secret');
   assert.equal(pendingCount(phone), 0);
   assert.equal(phone.getMeta('sync').lastError, null);
   assert.equal(phone.getMeta('sync').lastSync, NOW);
+});
+
+test('a server that does not answer while the device is online is unreachable, not offline', async () => {
+  const server = new FakeServer({ now: () => NOW });
+  const phone = await replica('phone');
+  await phone.edit(1, { compDate: 1 }, NOW);
+  server.offline = true;
+  await assert.rejects(session(phone, server, { online: () => true }).run('secret'), (e) => e.kind === 'unreachable' && e.message === UNREACHABLE);
+  server.offline = false;
+  for (const status of [502, 503, 504]) {
+    server.intercept = () => new Response('<html>Bad Gateway</html>', { status });
+    await assert.rejects(session(phone, server).run('secret'), (e) => e.kind === 'unreachable', `a gateway's ${status}`);
+  }
+  // The server's own 503 says the user's stored data is damaged: an answer, not a lost server.
+  server.intercept = () => server.error(503, 'unavailable', "this user's stored data is damaged");
+  await assert.rejects(session(phone, server).run('secret'), (e) => e.kind === 'damaged');
+  server.intercept = null;
+  await session(phone, server).run('secret');
+  assert.equal(pendingCount(phone), 0);
+});
+
+test('each stored pull page reports the progress and saves what the server holds with it', async () => {
+  const server = new FakeServer({ now: () => NOW });
+  const other = '00000000000000aa';
+  const seeded = [];
+  for (let i = 1; i <= 1000; i++) {
+    seeded.push(fromWire({ kind: 'station_edit', device: other, seq: i, hlc: String((BigInt(NOW - 100000 + i)) << 16n), station: 120000 + i, comp_date: 1 }));
+  }
+  server.seed(seeded);
+  const phone = await replica('phone');
+  const seen = [];
+  const progress = ({ received, serverHas }) => {
+    // The counts the screen shows while the sync runs: what is stored, and nothing of it unsent.
+    seen.push({ received, held: phone.eventCount(), pending: pendingCount(phone), server: serverEventCount(phone), has: serverHas.get(other) });
+  };
+  await session(phone, server, { pageSize: 300, onProgress: progress }).run('secret');
+  assert.deepEqual(seen.slice(0, 4).map((p) => p.received), [300, 600, 900, 1000]);
+  assert.ok(seen.slice(4).every((p) => p.received === 1000), 'a later round brings nothing more');
+  assert.ok(seen.slice(0, 4).every((p) => p.held === p.received && p.pending === 0 && p.server === 1000 && p.has === 1000n), JSON.stringify(seen, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
 });
 
 test('a malformed page stores nothing', async () => {

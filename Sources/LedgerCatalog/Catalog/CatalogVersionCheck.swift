@@ -1,7 +1,7 @@
 /// Whether the log refers to a catalogue newer than the one this ledger applied: a merge or a
 /// sync brought the catalogue-version event of a device running a newer build (or a replica made
 /// with `init --no-catalog` has none yet). Statistics on the older catalogue would count the
-/// wrong stations, so every command says so (issue 12 §3).
+/// wrong stations, so every command says so (docs/ledger-cli.md, "Catalogue versions across devices").
 package struct CatalogVersionCheck: Equatable, Sendable {
     /// The catalogue in `catalog.sqlite` (0: none).
     package var applied: Int64

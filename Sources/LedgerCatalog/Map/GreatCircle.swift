@@ -19,8 +19,8 @@ package enum GreatCircle {
 
     /// The apps' label (iOS Station.m, Android Station.java): up to 10 m 「すぐそば」; under 1 km
     /// whole metres, truncated; under 10 km kilometres with one decimal, rounded; otherwise whole
-    /// kilometres, truncated. Written with a space before the unit, as issue 13 spells them
-    /// (約850 m, 約1.5 km, 約12 km).
+    /// kilometres, truncated. Written with a space before the unit, as Schemas/domain-rules.md §26
+    /// spells them (約850 m, 約1.5 km, 約12 km).
     package static func label(metres: Double) -> String {
         if metres <= 10 { return "すぐそば" }
         if metres < 1000 { return "約\(Int(metres)) m" }

@@ -78,10 +78,11 @@ package struct ProjectedStation: Sendable, Equatable {
 
     /// The fields of an edit at `order` that would change this row: a field is kept when the
     /// edit would win its register and changes the value. An unset memo register holds `""`: an
-    /// absent memo and `""` are one value (issue 12 §4.4). An unset date register holds 0 once
-    /// the station has a memo, so re-importing an export (which writes 0 for a memo-only
-    /// station) changes nothing; a station without events takes a 0 date as an event, since a
-    /// row `(s, 0, t, '')` says "not completed as of t" and must outrank older completions.
+    /// absent memo and `""` are one value (Schemas/import-export.md, "How rows become events"). An
+    /// unset date register holds 0 once the station has a memo, so re-importing an export (which
+    /// writes 0 for a memo-only station) changes nothing; a station without events takes a 0 date
+    /// as an event, since a row `(s, 0, t, '')` says "not completed as of t" and must outrank older
+    /// completions.
     /// Used for no-op suppression of imports.
     package func effectiveFields(compDate newDate: UInt32?, memo newMemo: String?, at order: EventOrder)
         -> (compDate: UInt32?, memo: String?)

@@ -36,6 +36,14 @@ package protocol FileSystem: Sendable {
     /// Where a library with its own I/O (SQLite) finds `path` on the real disk, or `nil` when the
     /// file lives only inside this file system (an in-memory one): read its bytes instead.
     func nativePath(_ path: String) -> String?
+    /// Locks the ledger directory `path` as `request` asks (`LedgerLock`, Schemas/segment-format.md
+    /// §7); nil where no other process can reach the files (a file system in memory). No default:
+    /// a wrapper decides whether it locks what it wraps.
+    func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock?
+    /// Runs `body` holding an exclusive lock on the file `path` (made if missing), waiting for
+    /// another holder as long as it takes: short critical sections such as a change of the
+    /// server's users.json. Where no other process can reach the files, `body` alone.
+    func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T
     /// What changes whenever the file is replaced or written (its inode, size and modification
     /// time), for a cache of what was read from it; `nil` when there is no such stamp (a file
     /// system in memory: read the file instead) or the file is missing.

@@ -13,6 +13,18 @@ package struct PosixFileSystem: FileSystem {
     package init(ownerOnly: Bool = false) { newFileMode = ownerOnly ? 0o600 : 0o644 }
 
     package func nativePath(_ path: String) -> String? { path }
+    package func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock? {
+        try LedgerLock.acquire(directory: path, request: request)
+    }
+
+    package func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error("cannot open", path) }
+        defer { _ = systemClose(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw Self.error("cannot lock", path) }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
 
     package func stamp(_ path: String) -> FileStamp? {
         var st = stat()

@@ -34,7 +34,7 @@ extension Ledger {
             try fileSystem.createDirectory(directory)
             try fileSystem.syncDirectory(Path.parent(of: directory))
         }
-        let lock = useLock ? try LedgerLock.acquire(directory: directory) : nil
+        let lock = useLock ? try fileSystem.lockDirectory(directory, request: .exclusive) : nil
         let segments = Path.join(directory, segmentsDirectory)
         if fileSystem.directoryExists(segments) {
             // Left by an interrupted init (there is no ledger.json): start over.

@@ -70,11 +70,9 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     }
 
     package func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var stamped = self
         stamped.checksum = computedChecksum
-        return Array((try? encoder.encode(stamped)) ?? Data()) + [0x0A]
+        return ((try? JSONEncoding.file.encode(stamped)) ?? []) + [0x0A]
     }
 
     /// The fields the checksum covers, one per line, in a fixed order; `watermarked_from` only
@@ -115,6 +113,6 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
             throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
         }
         let metadata = try decode(try fileSystem.readFile(path), path: path)
-        return (metadata, useLock ? try LedgerLock.acquire(directory: directory, request: request) : nil)
+        return (metadata, useLock ? try fileSystem.lockDirectory(directory, request: request) : nil)
     }
 }

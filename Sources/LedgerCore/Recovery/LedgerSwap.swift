@@ -26,7 +26,7 @@ package enum LedgerSwap {
                                           lock request: LedgerLock.Request = .exclusive) throws -> String? {
         let staging = Path.join(directory, stagingDirectory)
         guard fileSystem.directoryExists(staging) else { return nil }
-        let lock = useLock ? try LedgerLock.acquire(directory: directory, request: request) : nil
+        let lock = useLock ? try fileSystem.lockDirectory(directory, request: request) : nil
         defer { lock?.release() }
         guard fileSystem.directoryExists(staging) else { return nil }
         let quarantine = Quarantine(ledgerDirectory: directory, fileSystem: fileSystem)
@@ -83,8 +83,8 @@ package enum LedgerSwap {
         try removeStaging(staging, fileSystem: fileSystem)
     }
 
-    /// Removes the build directory and what is left in it (nothing of the live ledger). A file
-    /// system with no native paths (an in-memory one) cannot remove a directory: it stays, empty.
+    /// Removes the build directory and what is left in it (nothing of the live ledger), through
+    /// the file system seam to the last `rmdir`, so that a crash test reaches every step.
     package static func removeStaging(_ staging: String, fileSystem: any FileSystem) throws {
         guard fileSystem.directoryExists(staging) else { return }
         func empty(_ directory: String) throws {
@@ -92,21 +92,14 @@ package enum LedgerSwap {
                 let path = Path.join(directory, name)
                 if fileSystem.directoryExists(path) {
                     try empty(path)
-                    try removeDirectory(path, fileSystem: fileSystem)
+                    try fileSystem.removeDirectory(path)
                 } else {
                     try fileSystem.removeFile(path)
                 }
             }
         }
         try empty(staging)
-        try removeDirectory(staging, fileSystem: fileSystem)
+        try fileSystem.removeDirectory(staging)
         try fileSystem.syncDirectory(Path.parent(of: staging))
-    }
-
-    private static func removeDirectory(_ path: String, fileSystem: any FileSystem) throws {
-        guard let native = fileSystem.nativePath(path) else { return }
-        do { try FileManager.default.removeItem(atPath: native) } catch {
-            throw LedgerError(.io, "cannot remove \(path): \(error.localizedDescription)")
-        }
     }
 }

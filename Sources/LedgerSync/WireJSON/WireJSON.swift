@@ -1,4 +1,5 @@
 import Foundation
+import LedgerCore
 
 /// The sync API's JSON bodies, coded as they always were: pull responses and push requests by the
 /// streaming `WireJSONWriter`/`WireJSONReader` (no `JSONEncoder`/`JSONDecoder` per record) on
@@ -21,9 +22,7 @@ package enum WireJSON {
             writer.write(request)
             return writer.bytes
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(value))
+        return try JSONEncoding.compact.encode(value)
     }
 
     /// `body` decoded as `JSONDecoder` decodes it, with its errors when it refuses.

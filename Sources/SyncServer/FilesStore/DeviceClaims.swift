@@ -48,8 +48,7 @@ struct DeviceClaims: Sendable {
         for user in try fileSystem.listDirectory(ledgers).sorted() where !user.hasPrefix(".") {
             let directory = Path.join(ledgers, user)
             guard fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else { continue }
-            let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock,
-                                         useLock: fileSystem.nativePath(directory) != nil)
+            let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock)
             defer { ledger.close() }
             for device in Set(ledger.versionVector.keys).union(ledger.deviceNames.keys) where device != ledger.localDevice {
                 _ = try claims.claim(device, for: user)

@@ -49,7 +49,7 @@ package final class FilesStore: SyncStorage {
         try fileSystem.createDirectoryDurably(dataDirectory)
         try Self.checkWritable(dataDirectory, fileSystem)
         do {
-            lock = Mutex(try fileSystem.nativePath(dataDirectory).map { try LedgerLock.acquire(directory: $0) })
+            lock = Mutex(try fileSystem.lockDirectory(dataDirectory, request: .exclusive))
         } catch let error as LedgerError where error.category == .locked {
             let holder = error.message.firstMatch(of: /pid \d+/).map { " (\($0.output))" } ?? ""
             throw LedgerError(.locked, "another process\(holder) already serves the data directory \(dataDirectory); run one serve per data directory")

@@ -40,8 +40,7 @@ struct FilesStoreRepair {
         // The store's own files go through its file system, as the server's do (no lock in memory).
         let fileSystem = administration.fileSystem
         do {
-            repair = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock,
-                                            useLock: fileSystem.nativePath(directory) != nil)
+            repair = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock, useLock: true)
         } catch let error as LedgerError where error.category == .locked {
             throw LedgerError(.locked, "a running server holds user '\(user)''s ledger open (it has not found it damaged); stop the server or let it answer this user once (503), then repair again; nothing was changed", file: directory)
         }

@@ -12,13 +12,12 @@ final class OpenUserLedger: @unchecked Sendable {
     private var catalogVersion: (order: EventOrder, version: UInt32)?
 
     /// Opens (or creates) `directory` and reads every record once, checking every frame. The
-    /// ledger's lock is an flock on the disk: a file system in memory (a crash test's) takes none.
+    /// ledger's lock is the file system's (`FileSystem.lockDirectory`: none in memory).
     init(directory: String, clock: any WallClock, fileSystem: any FileSystem) throws {
-        let useLock = fileSystem.nativePath(directory) != nil
         ledger = fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName))
-            ? try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: useLock)
+            ? try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock)
             : try Ledger.create(directory: directory, deviceName: FilesStore.serverDeviceName, fileSystem: fileSystem,
-                                clock: clock, useLock: useLock)
+                                clock: clock)
         do {
             try ledger.forEachRecord { view, position in
                 guard view.hasEventID else { return }

@@ -40,8 +40,6 @@ package struct UserActivity: Codable, Sendable, Equatable {
         guard fileSystem.directoryExists(Path.join(Path.join(dataDirectory, FilesStore.ledgersDirectory), user)) else { return }
         let directory = Path.join(dataDirectory, Self.directoryName)
         try fileSystem.createDirectoryDurably(directory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try fileSystem.writeAtomically(Self.path(dataDirectory: dataDirectory, user: user), Array(try encoder.encode(self)))
+        try fileSystem.writeAtomically(Self.path(dataDirectory: dataDirectory, user: user), try JSONEncoding.compact.encode(self))
     }
 }

@@ -11,13 +11,17 @@ import NIOConcurrencyHelpers
 extension SyncHTTPServer {
     /// Sent with every file of the app: scripts, styles, images, workers and requests only from
     /// this origin, no inline script or style, no framing (Schemas/sync-api.yaml, `/app/`).
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        + "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
-        + "form-action 'self'; frame-ancestors 'none'"
+    /// With tiles, their origin (and only it) is added to `img-src` and `connect-src`.
+    static func contentSecurityPolicy(tiles: MapTiles?) -> String {
+        let tileSource = tiles.map { " " + $0.origin } ?? ""
+        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:\(tileSource); "
+            + "connect-src 'self'\(tileSource); worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
+    }
 
-    static func addWebApp(to router: Router<SyncRequestContext>) {
+    static func addWebApp(to router: Router<SyncRequestContext>, tiles: MapTiles?) {
         var headers = HTTPFields()
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.contentSecurityPolicy] = contentSecurityPolicy(tiles: tiles)
         headers[.xContentTypeOptions] = "nosniff"
         headers[.init("Referrer-Policy")!] = "no-referrer"
         // Revalidated on every load (a 304 costs a round trip); the service worker serves the
@@ -26,6 +30,10 @@ extension SyncHTTPServer {
         let fileHeaders = headers
 
         router.get("/") { _, _ in redirect("/app/") }
+        // What this server offers the app beyond its files; not one of them, so that the
+        // operator's flags reach a phone without a new binary (Schemas/sync-api.yaml).
+        let config = StaticPayload(AppConfig(tiles: tiles).json(), contentType: "application/json")
+        router.get("/app/config.json") { request, _ in config.response(to: request, headers: fileHeaders) }
         // The router matches `/app` and `/app/` alike: the app's relative URLs need the slash.
         router.get("/app") { request, _ in
             request.uri.path.hasSuffix("/") ? try asset("index.html", request, fileHeaders) : redirect("/app/")

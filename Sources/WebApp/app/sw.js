@@ -2,15 +2,23 @@
 // - Every file of the app is precached; app files are served cache-first. APP_FILES is the single
 //   list of the app's files (Tests/WebApp/assets.test.mjs checks it against the folder).
 // - GET /v1/catalog goes to the network and its last good answer is kept, to answer when offline.
+// - GET /app/config.json (the server's offer of raster tiles) likewise, network first, its last
+//   good answer kept (fetched at install too); with nothing kept, offline it answers no tiles. When
+//   the answer changes, index.html is fetched again into the app's cache: the server's
+//   Content-Security-Policy, which admits the tile server's origin, comes with it, and the next
+//   load has it (Schemas/map.md "Raster tiles"; js/tileConfig.js reads the cached policy).
+//   Tiles themselves are another origin's, never handled here (js/tileStore.js keeps them).
 // - Every other API request is network-only (never cached: the sync must see the server).
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '170f82c921ea';
+const VERSION = 'a3caef33c5ea';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
+const CONFIG_CACHE = 'oritsubushi-config';
 const APP_FILES = [
   'app.css',
+  'geo/LICENSE-japanmap.txt',
   'geo/LICENSE.txt',
   'geo/japan.json',
   'icons/icon-192.png',
@@ -23,7 +31,11 @@ const APP_FILES = [
   'js/batchText.js',
   'js/bigjson.js',
   'js/catalog.js',
+  'js/causalHistory.js',
+  'js/changeBatch.js',
   'js/completionColours.js',
+  'js/conflictSettlement.js',
+  'js/conflicts.js',
   'js/dates.js',
   'js/device.js',
   'js/deviceManager.js',
@@ -34,6 +46,7 @@ const APP_FILES = [
   'js/folding.js',
   'js/hlc.js',
   'js/i18n.js',
+  'js/i18nRefusals.js',
   'js/importPlan.js',
   'js/importReport.js',
   'js/ledger.js',
@@ -53,12 +66,16 @@ const APP_FILES = [
   'js/nearby.js',
   'js/nearestCandidates.js',
   'js/ownCommit.js',
+  'js/ownEdits.js',
   'js/positionWatch.js',
   'js/progress.js',
   'js/progressCard.js',
+  'js/pullPage.js',
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',
+  'js/reidentification.js',
+  'js/retrySchedule.js',
   'js/route.js',
   'js/savedState.js',
   'js/search.js',
@@ -71,9 +88,16 @@ const APP_FILES = [
   'js/store.js',
   'js/sync.js',
   'js/textLimits.js',
+  'js/tileConfig.js',
+  'js/tileGrid.js',
+  'js/tileLayer.js',
+  'js/tileLru.js',
+  'js/tileStore.js',
+  'js/timeSlice.js',
   'js/tsvImport.js',
   'js/ui/activationGuard.js',
   'js/ui/batchBar.js',
+  'js/ui/conflictPanel.js',
   'js/ui/datePicker.js',
   'js/ui/devicesPanel.js',
   'js/ui/dom.js',
@@ -81,6 +105,7 @@ const APP_FILES = [
   'js/ui/lineScreen.js',
   'js/ui/mapPosition.js',
   'js/ui/mapScreen.js',
+  'js/ui/mapTiles.js',
   'js/ui/milestoneBanner.js',
   'js/ui/navigation.js',
   'js/ui/nearbyScreen.js',
@@ -103,12 +128,21 @@ const APP_FILES = [
 /** @type {ServiceWorkerGlobalScope} */
 const worker = /** @type {any} */ (self);
 const scope = new URL('./', worker.location.href); // …/app/
+const configUrl = new URL('config.json', scope);
+const indexUrl = new URL('index.html', scope);
 
 worker.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(APP_CACHE);
     // Fetched past the HTTP cache, so that a new version never precaches an old file.
     await cache.addAll(APP_FILES.map((file) => new Request(new URL(file, scope), { cache: 'reload' })));
+    // The offer that goes with the index.html just cached; the app opens offline without it too.
+    try {
+      const offer = await fetch(new Request(configUrl, { cache: 'reload' }));
+      if (offer.status === 200) await (await caches.open(CONFIG_CACHE)).put(configUrl.href, offer);
+    } catch {
+      // Offline or refused: the app's first request keeps it.
+    }
     await worker.skipWaiting();
   })());
 });
@@ -128,6 +162,10 @@ worker.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || url.origin !== scope.origin) return;
   if (url.pathname === '/v1/catalog') {
     event.respondWith(catalog(request));
+    return;
+  }
+  if (url.pathname === configUrl.pathname) {
+    event.respondWith(config(request));
     return;
   }
   if (url.pathname.startsWith(scope.pathname)) event.respondWith(appFile(request, url));
@@ -168,5 +206,48 @@ async function catalog(request) {
     const tag = cached.headers.get('ETag');
     if (held && tag && held === tag) return new Response(null, { status: 304, headers: { ETag: tag } });
     return cached;
+  }
+}
+
+/**
+ * The server's offer of tiles from the network (keeping the last good 200, and refreshing the
+ * cached index.html when it changed), or the kept copy when offline; with none kept, no tiles.
+ * @param {Request} request
+ */
+async function config(request) {
+  const cache = await caches.open(CONFIG_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) {
+      const kept = await cache.match(configUrl.href);
+      const body = await response.clone().text();
+      // Kept only once index.html is, so that a failed refresh is tried again next time.
+      if (!kept || (await kept.text()) !== body) {
+        if (await refreshIndex()) await cache.put(configUrl.href, response.clone());
+      }
+    }
+    return response;
+  } catch {
+    const kept = await cache.match(configUrl.href);
+    return kept ?? new Response('{"tiles":null}', { headers: { 'Content-Type': 'application/json' } });
+  }
+}
+
+/**
+ * index.html again from the server into the app's cache, with the headers it is sent with now.
+ * Only the same bytes with new headers: another index.html is another version of the app, which
+ * its own service worker installs whole.
+ */
+async function refreshIndex() {
+  try {
+    const response = await fetch(new Request(indexUrl, { cache: 'reload' }));
+    if (response.status !== 200) return false;
+    const cache = await caches.open(APP_CACHE);
+    const cached = await cache.match(indexUrl.href);
+    if (cached && (await cached.text()) !== (await response.clone().text())) return false;
+    await cache.put(indexUrl.href, response);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerCore
 
 /// The single JSON objects the commands print (verify, status, conflicts, repair, stats, station
 /// show): `Encodable` types mirroring Schemas/ and docs/, written by Foundation's `JSONEncoder`
@@ -8,8 +9,6 @@ import Foundation
 enum JSONOutput {
     /// `value` as one line of JSON, without a trailing newline.
     static func line<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return String(decoding: try JSONEncoding.readable.encode(value), as: UTF8.self)
     }
 }

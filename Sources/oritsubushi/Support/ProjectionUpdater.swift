@@ -5,7 +5,7 @@ import LedgerCore
 import Glibc
 #endif
 
-/// Keeps the station projection (projection.sqlite, issue 3) current for every command:
+/// Keeps the station projection (projection.sqlite, Schemas/projection.md §3) current for every command:
 /// `ProjectionStore` folds only the records past its checkpoint, so the cost is proportional to
 /// what came in, not to the log. A stored file that cannot be used (unreadable, another
 /// ledger's, a checkpoint past the log) is rebuilt from the whole log, and the command says so

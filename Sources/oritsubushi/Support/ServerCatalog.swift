@@ -29,9 +29,7 @@ enum ServerCatalog {
             return store
         } ?? CatalogStore.bundled()
         defer { catalog.close() }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(CatalogDocument(try catalog.loadSnapshot())))
+        return try JSONEncoding.readable.encode(CatalogDocument(try catalog.loadSnapshot()))
     }
 
     private static func stations(of catalog: CatalogStore) throws -> any StationDirectory {

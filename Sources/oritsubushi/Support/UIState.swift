@@ -36,9 +36,7 @@ struct UIState: Codable, Equatable {
         guard date.isCompleted else { return }
         let state = UIState(device: ledger.localDevice.description, lastDate: date.description)
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let bytes = Array(try encoder.encode(state)) + Array("\n".utf8)
+            let bytes = try JSONEncoding.compact.encode(state) + Array("\n".utf8)
             try ledger.fileSystem.writeAtomically(Path.join(ledger.directory, fileName), bytes)
         } catch {
             Terminal.error("warning: the date was recorded but could not be remembered for 'last': \(error)")

@@ -40,6 +40,16 @@ struct FaultInjectingFileSystem: FileSystem {
         self.fault = fault
     }
 
+    /// The lock is taken as without the fault: a full or read-only disk still has other
+    /// processes to exclude (a read-only directory's reader locks as `LedgerLock` says).
+    func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock? {
+        try base.lockDirectory(path, request: request)
+    }
+
+    func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        try base.withExclusiveFileLock(path, body)
+    }
+
     /// `base`, wrapped when `ORITSUBUSHI_SIMULATE_FAULT` is set to a known fault; an unknown value
     /// is a usage error, so that a typo cannot make a test pass vacuously.
     static func fromEnvironment(base: any FileSystem) throws -> any FileSystem {

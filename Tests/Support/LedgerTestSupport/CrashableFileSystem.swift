@@ -162,6 +162,9 @@ package final class CrashableFileSystem: FileSystem, @unchecked Sendable {
     /// Nothing here is on the real disk: SQLite files are read from their bytes and written
     /// through this file system as whole images (LedgerCatalog's `SQLiteFile`).
     package func nativePath(_ path: String) -> String? { nil }
+    /// Nothing to lock: no other process sees this file system.
+    package func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock? { nil }
+    package func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T { try body() }
 
     // MARK: - FileSystem: mutating
 

@@ -67,5 +67,11 @@ package final class ReadCountingFileSystem: FileSystem, @unchecked Sendable {
     package func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
     package func prepareExternalWrite(_ path: String) throws { try base.prepareExternalWrite(path) }
     package func nativePath(_ path: String) -> String? { base.nativePath(path) }
+    package func lockDirectory(_ path: String, request: LedgerLock.Request) throws -> LedgerLock? {
+        try base.lockDirectory(path, request: request)
+    }
+    package func withExclusiveFileLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        try base.withExclusiveFileLock(path, body)
+    }
     package func stamp(_ path: String) -> FileStamp? { base.stamp(path) }
 }

@@ -45,7 +45,8 @@ struct CommandLineStore: Sendable {
         return token
     }
 
-    func serve(_ command: [String] = ["server", "serve"]) async throws -> ServerProcess {
-        try await ServerProcess(storeArguments: arguments, command: command)
+    /// `server serve` on this store; `port` 0 lets the kernel pick one.
+    func serve(_ command: [String] = ["server", "serve"], port: Int = 0) async throws -> ServerProcess {
+        try await ServerProcess(storeArguments: arguments, command: command, port: port)
     }
 }

@@ -18,12 +18,14 @@ final class ServerProcess {
         try await self.init(storeArguments: ["--data", data], command: command)
     }
 
-    /// Any store, named as the command line names it (`--data DIR` or `--store URL`).
-    init(storeArguments: [String], command: [String] = ["server", "serve"], environment: [String: String] = [:]) async throws {
+    /// Any store, named as the command line names it (`--data DIR` or `--store URL`), on `port`
+    /// (0: one the kernel picks; a server started again takes the port its clients know).
+    init(storeArguments: [String], command: [String] = ["server", "serve"], environment: [String: String] = [:],
+         port: Int = 0) async throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: CLI.executable)
-        process.arguments = command + storeArguments + ["--port", "0"]
+        process.arguments = command + storeArguments + ["--port", "\(port)"]
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

@@ -58,6 +58,18 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * Whether a request did not reach the sync server: no answer at all, or a gateway's 502, 503 or
+ * 504 in its place. The server's own 503 (`unavailable`: the user's stored data is damaged) is an
+ * answer, not this.
+ * @param {unknown} error
+ */
+export function isUnreachable(error) {
+  if (error instanceof NetworkError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return error.status === 502 || error.status === 504 || (error.status === 503 && error.code !== 'unavailable');
+}
+
 /** An answer that is not the API's JSON. */
 export class MalformedAnswer extends Error {
   /** @param {string} message */

@@ -1,37 +1,35 @@
 // The app's state and actions, without the DOM: the replica (Ledger), the catalogue, the sync
 // token, pairing, and when to sync (after opening, on focus, when back online, after each edit;
-// one sync at a time). A token the server refuses (401) is forgotten at once, whichever request
-// met it (deviceManager.js's too), and said once. Every refusal reaches the screens as a sentence
-// of the app's own, chosen by its cause (refusals.js). Screens read from it and listen to its events.
+// one sync at a time). A sync that could not reach the server is tried again with backoff
+// (retrySchedule.js), at once when the network returns or the app comes into view, without
+// saying the failure again at each try. A token the server refuses (401) is forgotten at once,
+// whichever request met it (deviceManager.js's too), and said once. Every refusal reaches the
+// screens as a sentence of the app's own, chosen by its cause (refusals.js). Screens read from
+// it and listen to its events.
 
-import { Api, ApiError, MalformedAnswer, NetworkError } from './api.js';
+import { Api, ApiError, isUnreachable, MalformedAnswer, NetworkError } from './api.js';
 import { Catalog, CatalogError } from './catalog.js';
+import { ChangeBatch } from './changeBatch.js';
 import { checkDeviceName } from './devices.js';
-import { EditError, Ledger } from './ledger.js';
-import { importOptions, recordImport } from './ledgerImport.js';
-import { editMany } from './ledgerBatch.js';
-import { BatchError } from './batchPlan.js';
-import { batchRefusalText, batchResultText } from './batchText.js';
-import { resultText } from './importReport.js';
-import { editRefusalText, failureCause, keptEditText, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
+import { Ledger } from './ledger.js';
+import { OwnEdits } from './ownEdits.js';
+import { failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
 import { StoreError } from './store.js';
-import { UnsavedEdits } from './unsavedEdits.js';
 import { refusedToken, SyncFailure, SyncSession } from './sync.js';
 import { nameRefusedText } from './textLimits.js';
 import { t } from './i18n.js';
+import { RetrySchedule, worthRetrying } from './retrySchedule.js';
 
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {'unpaired' | 'idle' | 'syncing' | 'ok' | 'error'} SyncState */
 /**
  * 'signed-out': a refused token was forgotten (detail: the sentence, said once); 'erased': the
  * replica was erased and started anew; 'completed': an edit of the person took stations from
- * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js); 'retried':
- * edits the storage had refused are saved now (detail: their stations).
- * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed' | 'retried'} AppEvent
+ * 未乗下車 to a date (detail: their ids), which may complete a line (milestones.js); 'progress':
+ * a sync stored another pull page (`received`); 'retried': edits the storage had refused are
+ * saved now (detail: their stations).
+ * @typedef {'status' | 'catalog' | 'change' | 'storage' | 'signed-out' | 'erased' | 'completed' | 'progress' | 'retried'} AppEvent
  */
-
-/** How often edits the storage refused are tried again. */
-const UNSAVED_RETRY_MS = 5000;
 
 /** Wait after an edit before syncing, so that a run of edits goes out together. */
 const EDIT_SYNC_DELAY_MS = 1500;
@@ -44,8 +42,10 @@ export class App {
    * @param {() => number} [deps.now]
    * @param {() => string} deps.newDevice
    * @param {string} deps.deviceName
+   * @param {import('./retrySchedule.js').Timers} [deps.retryTimers] the browser's timers by default
+   * @param {() => boolean} [deps.online] navigator.onLine by default
    */
-  constructor({ store, fetch, now = () => Date.now(), newDevice, deviceName }) {
+  constructor({ store, fetch, now = () => Date.now(), newDevice, deviceName, retryTimers, online }) {
     this.store = store;
     this.api = new Api(fetch);
     this.now = now;
@@ -71,12 +71,19 @@ export class App {
     this.timer = null;
     /** A sign-out is under way: no sync starts meanwhile. */
     this.leaving = false;
+    /** Events the sync under way has received so far; null while none runs. */
+    /** @type {number | null} */
+    this.received = null;
+    this.online = online;
+    this.retries = new RetrySchedule(() => void this.syncNow(true), { timers: retryTimers });
+    /** The sync under way is a retry that keeps saying the last failure until the server answers. */
+    this.quiet = false;
+    /** The replica's change notices, held while a sync stores its pages. */
+    this.changes = new ChangeBatch((stations) => this.emit('change', stations));
     /** @type {Map<AppEvent, Set<(detail?: unknown) => void>>} */
     this.listeners = new Map();
-    /** The person's edits the storage refused, tried again until saved (unsavedEdits.js). */
-    this.unsaved = new UnsavedEdits();
-    /** @type {ReturnType<typeof setTimeout> | null} */
-    this.unsavedTimer = null;
+    /** The person's own edits, and those the storage refused until it takes them. */
+    this.edits = new OwnEdits(this);
     /**
      * The storage sentence a failed sync last said, so that a storage that stays full is said
      * once, not after every sync it stops; a sync that succeeds or stops otherwise forgets it.
@@ -116,7 +123,7 @@ export class App {
   /** Opens the replica and the stored catalogue. Throws StoreError when nothing can be read. */
   async start() {
     this.ledger = await Ledger.open(this.store, { now: this.now(), newDevice: this.newDevice, deviceName: this.deviceName });
-    this.ledger.onChange((stations) => this.emit('change', stations));
+    this.ledger.onChange((stations) => this.changes.notice(stations));
     const saved = /** @type {{text?: string} | undefined} */ (this.ledger.getMeta('catalog'));
     if (saved?.text) {
       try {
@@ -127,7 +134,9 @@ export class App {
     }
     const sync = /** @type {{lastError?: string | null, lastErrorKind?: string} | undefined} */ (this.ledger.getMeta('sync'));
     const cause = /** @type {({kind?: string} & import('./refusals.js').FailureCause) | undefined} */ (this.ledger.getMeta('syncCause'));
-    this.syncError = sync?.lastError ? syncFailureText(sync.lastErrorKind ?? '', cause?.kind === sync.lastErrorKind ? cause : {}) : null;
+    // A server that could not be reached is said by the status line of a sync, not kept.
+    this.syncError = sync?.lastError && sync.lastErrorKind !== 'unreachable'
+      ? syncFailureText(sync.lastErrorKind ?? '', cause?.kind === sync.lastErrorKind ? cause : {}) : null;
     this.state = this.token ? 'idle' : 'unpaired';
     this.emit('status');
   }
@@ -138,7 +147,9 @@ export class App {
       case 'unpaired': return t('status.unpaired');
       case 'syncing': return t('status.syncing');
       case 'ok': return t('status.ok');
-      case 'error': return this.failureKind === 'offline' ? t('status.offline') : t('status.failed');
+      case 'error':
+        if (this.failureKind === 'unreachable') return t('status.unreachable');
+        return this.failureKind === 'offline' ? t('status.offline') : t('status.failed');
       default: return t('status.idle');
     }
   }
@@ -153,20 +164,42 @@ export class App {
     this.timer = setTimeout(() => { this.timer = null; void this.syncNow(); }, delay);
   }
 
-  /** Downloads the catalogue when it changed, then syncs; one run at a time. */
-  syncNow() {
+  /**
+   * Downloads the catalogue when it changed, then syncs; one run at a time.
+   * @param {boolean} [retrying] a retry (its timer, the network back, the app in view): the
+   *   screen keeps saying why the last sync failed until the server answers
+   */
+  syncNow(retrying = false) {
     if (this.leaving) return Promise.resolve();
+    this.retries.cancel();
     if (this.running) {
       this.again = true;
+      if (!retrying) this.quiet = false;
       return this.running;
     }
+    this.quiet = retrying;
+    this.changes.hold();
     this.running = (async () => {
       do {
         this.again = false;
         await this.syncOnce();
       } while (this.again);
-    })().finally(() => { this.running = null; });
+    })().finally(() => {
+      this.running = null;
+      this.quiet = false;
+      this.changes.release();
+    });
     return this.running;
+  }
+
+  /**
+   * The network returned or the app came into view: a retry that waits runs now; with `always`,
+   * a sync runs even when none waits (what opening the app does).
+   * @param {boolean} always
+   */
+  wake(always) {
+    if (!this.token || this.retries.now() || !always) return;
+    void this.syncNow();
   }
 
   async syncOnce() {
@@ -176,20 +209,35 @@ export class App {
       this.emit('status');
       return;
     }
-    this.state = 'syncing';
-    this.emit('status');
+    // A retry (only a failure worth retrying schedules one) says nothing new until the server answers.
+    const quiet = this.quiet && this.state === 'error';
+    if (!quiet) {
+      this.state = 'syncing';
+      this.emit('status');
+    }
     await this.refreshCatalog(token);
     if (!this.token) return; // the catalogue request found the token revoked
-    const session = new SyncSession({ ledger: this.ledger, api: this.api, now: this.now, newDevice: this.newDevice });
+    const session = new SyncSession({
+      ledger: this.ledger, api: this.api, now: this.now, newDevice: this.newDevice, online: this.online,
+      onProgress: ({ received }) => {
+        this.received = received;
+        if (this.state !== 'syncing') {
+          this.state = 'syncing';
+          this.emit('status');
+        }
+        this.emit('progress');
+      },
+    });
     try {
       await session.run(token);
       this.syncError = null;
       this.syncStorageSaid = null;
       this.state = 'ok';
+      this.retries.succeeded();
     } catch (error) {
       const failure = error instanceof SyncFailure ? error : new SyncFailure('server', String(error), error);
       console.debug('the sync stopped:', failure.message);
-      this.syncError = describeFailure(failure);
+      this.syncError = failure.kind === 'unreachable' ? null : describeFailure(failure); // the status line says it
       this.failureKind = failure.kind;
       this.state = 'error';
       if (failure.kind === 'refused' || failure.kind === 'server') {
@@ -202,6 +250,9 @@ export class App {
         this.syncStorageSaid = this.syncError;
         this.emit('storage', this.syncError);
       }
+      if (worthRetrying(failure) && this.token) this.retries.failed(); else this.retries.stop();
+    } finally {
+      this.received = null;
     }
     this.emit('status');
   }
@@ -230,6 +281,7 @@ export class App {
   cancelScheduledSync() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.retries.stop();
   }
 
   /**
@@ -253,7 +305,7 @@ export class App {
         this.emit('status');
         return;
       }
-      if (error instanceof NetworkError) return; // offline: the stored copy serves
+      if (isUnreachable(error)) return; // offline or no server: the stored copy serves, the sync says why
       const why = error instanceof CatalogError || error instanceof SyntaxError ? t('catalog.damaged') : refusalText(error);
       this.catalogError = t('catalog.failed', why);
       if (error instanceof StoreError) this.emit('storage', storageText(error));
@@ -296,116 +348,34 @@ export class App {
     }
   }
 
+  // The person's own edits (ownEdits.js), answered in one sentence each.
+
   /**
-   * Records an edit; the answer says whether it was saved (committed to storage), unchanged, or
-   * refused, in one sentence. `seen` holds the values the screen showed for the fields it
-   * changes; the edit is refused (`stale`) when the station no longer has them.
+   * Records an edit (OwnEdits.edit): saved, unchanged, refused (`stale` when the station no
+   * longer has the values `seen`) or kept to retry.
    * @param {number} station
    * @param {{compDate?: number | null, memo?: string | null}} fields
    * @param {{compDate?: number, memo?: string}} [seen]
-   * @returns {Promise<{ok: boolean, changed: boolean, stale?: boolean, kept?: boolean, message: string}>}
    */
-  async edit(station, fields, seen) {
-    try {
-      const before = this.compDate(station);
-      const event = await this.replica.edit(station, fields, this.now(), seen);
-      if (event && before === 0 && this.compDate(station) > 0) this.emit('completed', [station]);
-      // The date picker offers the last date given again, for entering many stations in a row.
-      if (fields.compDate) await this.replica.setMeta({ lastDate: fields.compDate }).catch(() => {});
-      if (!event) return { ok: true, changed: false, message: t('unchanged') };
-      this.scheduleSync();
-      return { ok: true, changed: true, message: t('saved') };
-    } catch (error) {
-      if (error instanceof StoreError) {
-        // Never dropped: kept in memory and tried again until the storage takes it.
-        this.unsaved.keep(station, fields);
-        this.scheduleUnsavedRetry();
-        const message = keptEditText(error);
-        this.emit('storage', message);
-        return { ok: false, changed: false, kept: true, message };
-      }
-      if (error instanceof EditError) {
-        return { ok: false, changed: false, ...(error.reason === 'stale' ? { stale: true } : {}), message: editRefusalText(error) };
-      }
-      throw error;
-    }
-  }
+  edit(station, fields, seen) { return this.edits.edit(station, fields, seen); }
 
   /**
-   * まとめて記録: one date for the stations picked, one event for each that changes, all in one
-   * strict commit (ledgerBatch.js, the rules of `complete --batch`); the answer says in one
-   * sentence what was recorded, or why nothing was. `seen` holds the date each station's row
-   * showed; the batch is refused (`stale`) when one no longer has it. The date is remembered
-   * for the date pickers, as an edit's is.
-   * @param {number[]} stations
-   * @param {number} compDate
-   * @param {Map<number, number>} [seen]
-   * @returns {Promise<{ok: boolean, recorded: number, stale?: boolean, kept?: boolean, message: string}>}
+   * 競合を解決（現在の値を残す） (OwnEdits.resolveConflicts).
+   * @param {number} station
    */
-  async recordMany(stations, compDate, seen) {
-    const catalog = this.catalog;
-    if (!catalog) return { ok: false, recorded: 0, message: t('noCatalog') };
-    try {
-      const { plan, events } = await editMany(this.replica, stations, compDate, this.now(),
-        { knows: (s) => catalog.station(s) !== undefined, seen });
-      if (compDate > 0) await this.replica.setMeta({ lastDate: compDate }).catch(() => {});
-      if (events.length > 0) this.scheduleSync();
-      return { ok: true, recorded: events.length, message: batchResultText(plan) };
-    } catch (error) {
-      if (error instanceof BatchError) {
-        return { ok: false, recorded: 0, ...(error.reason === 'stale' ? { stale: true } : {}), message: batchRefusalText(error, compDate, catalog, this.now()) };
-      }
-      if (error instanceof StoreError) {
-        // Kept per station, as single edits are, and tried again until the storage takes them.
-        for (const s of stations) this.unsaved.keep(s, { compDate });
-        this.scheduleUnsavedRetry();
-        const message = keptEditText(error);
-        this.emit('storage', message);
-        return { ok: false, recorded: 0, kept: true, message };
-      }
-      throw error;
-    }
-  }
+  resolveConflicts(station) { return this.edits.resolveConflicts(station); }
 
   /**
-   * Tries the edits the storage refused again, every UNSAVED_RETRY_MS until all are saved; each
-   * one saved counts as the person's edit then (their intent, not the values seen then).
+   * まとめて記録 (OwnEdits.recordMany).
+   * @param {number[]} stations @param {number} compDate @param {Map<number, number>} [seen]
    */
-  scheduleUnsavedRetry() {
-    if (this.unsavedTimer || this.unsaved.count === 0) return;
-    this.unsavedTimer = setTimeout(async () => {
-      this.unsavedTimer = null;
-      const saved = await this.unsaved.retry(async (station, fields) => { await this.replica.edit(station, fields, this.now()); });
-      if (saved.length > 0) {
-        this.emit('retried', saved);
-        this.emit('status');
-        this.scheduleSync();
-      }
-      if (this.unsaved.count > 0) this.scheduleUnsavedRetry(); else this.emit('storage', t('edit.retriedSaved'));
-    }, UNSAVED_RETRY_MS);
-    // Node's timers keep a process alive (the node tests' App); a browser's have no `unref`.
-    /** @type {{unref?: () => void}} */ (/** @type {unknown} */ (this.unsavedTimer)).unref?.();
-  }
+  recordMany(stations, compDate, seen) { return this.edits.recordMany(stations, compDate, seen); }
 
   /**
-   * Records the rows of an oritsubushi-tsv file as this device's import events, planned against
-   * the replica at the commit and committed strictly in one step (ledgerImport.js); the answer
-   * says how many stations were recorded. Rows the plan refuses are skipped, as the reader's were.
-   * @param {import('./tsvImport.js').TsvRow[]} rows
-   * @param {number} skipped lines the reader refused
-   * @returns {Promise<{ok: boolean, recorded: number, message: string}>}
+   * The rows of an oritsubushi-tsv file recorded (OwnEdits.importRows).
+   * @param {import('./tsvImport.js').TsvRow[]} rows @param {number} skipped
    */
-  async importRows(rows, skipped) {
-    if (!this.catalog) return { ok: false, recorded: 0, message: t('import.noCatalog') };
-    try {
-      const { plan, events } = await recordImport(this.replica, rows, importOptions(this.catalog, this.now()));
-      if (events.length > 0) this.scheduleSync();
-      return { ok: true, recorded: events.length, message: resultText(plan, skipped + plan.refused.length) };
-    } catch (error) {
-      if (error instanceof StoreError) this.emit('storage', storageText(error));
-      return { ok: false, recorded: 0, message: refusalText(error) };
-    }
-  }
+  importRows(rows, skipped) { return this.edits.importRows(rows, skipped); }
 
   /** Forgets the token and the user (a sign-out); the records stay. */
   async forgetToken() {

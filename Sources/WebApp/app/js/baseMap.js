@@ -1,21 +1,23 @@
-// The base map under the lines: land, sea and the large lakes, from geo/japan.json (written by
-// Tools/map-geography from GSHHG; format in Schemas/phone-app.md "The base map"). It comes with
-// the app, so the service worker holds it and the map has its coast with no network. The file has
-// the same shorelines simplified at a few tolerances; the map draws the coarsest level whose
-// tolerance is under two pixels of the view, so a view of all Japan draws a few thousand points
-// and a city the finest.
+// The base map under the lines: land, sea, the large lakes and the prefecture borders, from
+// geo/japan.json (written by Tools/map-geography from GSHHG and japanmap; format in
+// Schemas/phone-app.md "The base map"). It comes with the app, so the service worker holds it and
+// the map has its coast with no network. The file has the same shorelines and borders simplified
+// at a few tolerances; the map draws the coarsest level whose tolerance is under two pixels of the
+// view, so a view of all Japan draws a few thousand points and a city the finest. The level, and
+// whether the borders are drawn, follow from the view's scale alone, so nothing blinks in a pan.
 
 import { X_SCALE } from './mapCore.js';
 
 /** @typedef {import('./mapCore.js').Viewport} Viewport */
 
 /**
- * A ring in map units (x, y interleaved), with its bounds.
+ * A ring (closed) or a line (open) in map units (x, y interleaved), with its bounds.
  * @typedef {{points: Float64Array, minX: number, minY: number, maxX: number, maxY: number}} Ring
  */
 /**
- * One level: its tolerance (metres), the box it covers (map units), its land and lakes.
- * @typedef {{tolerance: number, bounds: {minX: number, minY: number, maxX: number, maxY: number}, land: Ring[], lakes: Ring[]}} BaseLevel
+ * One level: its tolerance (metres), the box it covers (map units), its land and lakes (rings)
+ * and the prefecture borders (lines).
+ * @typedef {{tolerance: number, bounds: {minX: number, minY: number, maxX: number, maxY: number}, land: Ring[], lakes: Ring[], borders: Ring[]}} BaseLevel
  */
 /**
  * The file's levels, coarsest first.
@@ -26,12 +28,22 @@ export const BASE_STYLE = {
   sea: '#dde9f1',
   land: '#f7f6f1',
   coast: '#9fb3c2',
+  // Muted and dashed: a border is where the land changes hands, not a railway line (map.js's grey
+  // lines are solid and darker).
+  border: '#b4aea3',
+  borderDash: [4, 3],
 };
 
 /** Metres per map unit along a meridian (a thousandth of a degree of latitude). */
 export const METRES_PER_UNIT = 111.195;
 /** A level is drawn while its tolerance is at most this many pixels of the view. */
 const MAX_TOLERANCE_PX = 2;
+/**
+ * The borders are drawn while a pixel covers at least this many metres: a city's zoom (44 m a
+ * pixel) has them, a street's not. Their source puts them a few hundred metres from where they
+ * are (docs/phone-app.md "The base map"), which closer in would be tens of pixels.
+ */
+export const BORDER_MIN_METRES_PER_PX = 30;
 
 /** A base map file that is not the format's shape. */
 export class BaseMapError extends Error {
@@ -48,8 +60,26 @@ export class BaseMapError extends Error {
  * @returns {Ring}
  */
 export function decodeRing(flat, unit) {
-  if (!Array.isArray(flat) || flat.length < 6 || flat.length % 2 !== 0 || !flat.every(Number.isSafeInteger)) {
-    throw new BaseMapError('a base map ring is not an even list of at least six integers');
+  return decodePath(flat, unit, 3, 'ring');
+}
+
+/**
+ * One stored border decoded: an open line, stored as a ring is.
+ * @param {unknown} flat @param {number} unit
+ * @returns {Ring}
+ */
+export function decodeLine(flat, unit) {
+  return decodePath(flat, unit, 2, 'border');
+}
+
+/**
+ * @param {unknown} flat @param {number} unit
+ * @param {number} minPoints @param {string} what
+ * @returns {Ring}
+ */
+function decodePath(flat, unit, minPoints, what) {
+  if (!Array.isArray(flat) || flat.length < 2 * minPoints || flat.length % 2 !== 0 || !flat.every(Number.isSafeInteger)) {
+    throw new BaseMapError(`a base map ${what} is not an even list of at least ${2 * minPoints} integers`);
   }
   const points = new Float64Array(flat.length);
   let lng = 0, lat = 0, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -95,11 +125,13 @@ export function decodeBaseMap(doc) {
     if (typeof l?.tolerance !== 'number' || !(l.tolerance > 0) || !Array.isArray(l.land) || !Array.isArray(l.lakes)) {
       throw new BaseMapError('a base map level lacks its tolerance, land or lakes');
     }
+    if (l.borders !== undefined && !Array.isArray(l.borders)) throw new BaseMapError('a base map level\'s borders are not a list');
     return {
       tolerance: l.tolerance,
       bounds: decodeBox(l.bbox),
       land: l.land.map((r) => decodeRing(r, unit)),
       lakes: l.lakes.map((r) => decodeRing(r, unit)),
+      borders: (l.borders ?? []).map((r) => decodeLine(r, unit)),
     };
   }).sort((a, b) => b.tolerance - a.tolerance);
   return { source: typeof d.source === 'string' ? d.source : '', levels };
@@ -114,6 +146,35 @@ export function decodeBaseMap(doc) {
 export function levelFor(base, scale) {
   const metresPerPixel = METRES_PER_UNIT / scale;
   return base.levels.find((l) => l.tolerance <= MAX_TOLERANCE_PX * metresPerPixel) ?? base.levels[base.levels.length - 1];
+}
+
+/**
+ * Whether the borders are drawn at a scale (CSS pixels per map unit).
+ * @param {number} scale
+ */
+export function bordersShown(scale) {
+  return METRES_PER_UNIT / scale >= BORDER_MIN_METRES_PER_PX;
+}
+
+/**
+ * Adds to the context's path the rings or lines that reach into the view's box, and says how many.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Ring[]} paths
+ * @param {{left: number, right: number, top: number, bottom: number}} box the view, map units
+ * @param {(x: number) => number} sx @param {(y: number) => number} sy map units to CSS pixels
+ * @param {boolean} closed
+ */
+export function tracePaths(ctx, paths, box, sx, sy, closed) {
+  let traced = 0;
+  for (const path of paths) {
+    if (path.maxX < box.left || path.minX > box.right || path.maxY < box.top || path.minY > box.bottom) continue;
+    const p = path.points;
+    ctx.moveTo(sx(p[0]), sy(p[1]));
+    for (let k = 2; k < p.length; k += 2) ctx.lineTo(sx(p[k]), sy(p[k + 1]));
+    if (closed) ctx.closePath();
+    traced++;
+  }
+  return traced;
 }
 
 /**
@@ -134,7 +195,7 @@ export async function loadBaseMap(fetchFile, url = 'geo/japan.json') {
 }
 
 /**
- * Paints the sea, the land and the lakes of the level that suits the view.
+ * Paints the sea, the land, the lakes and the borders of the level that suits the view.
  * @param {CanvasRenderingContext2D} ctx
  * @param {BaseMap} base
  * @param {Viewport} v
@@ -153,22 +214,28 @@ export function drawBaseMap(ctx, base, v, width, height) {
   ctx.fillStyle = BASE_STYLE.sea;
   ctx.fill();
   ctx.clip();
-  const left = v.cx - width / 2 / v.scale, right = v.cx + width / 2 / v.scale;
-  const top = v.cy - height / 2 / v.scale, bottom = v.cy + height / 2 / v.scale;
+  const box = {
+    left: v.cx - width / 2 / v.scale, right: v.cx + width / 2 / v.scale,
+    top: v.cy - height / 2 / v.scale, bottom: v.cy + height / 2 / v.scale,
+  };
   for (const [rings, fill] of /** @type {Array<[Ring[], string]>} */ ([[level.land, BASE_STYLE.land], [level.lakes, BASE_STYLE.sea]])) {
     ctx.beginPath();
-    for (const ring of rings) {
-      if (ring.maxX < left || ring.minX > right || ring.maxY < top || ring.minY > bottom) continue;
-      const p = ring.points;
-      ctx.moveTo(sx(p[0]), sy(p[1]));
-      for (let k = 2; k < p.length; k += 2) ctx.lineTo(sx(p[k]), sy(p[k + 1]));
-      ctx.closePath();
-    }
+    tracePaths(ctx, rings, box, sx, sy, true);
     ctx.fillStyle = fill;
     ctx.fill();
     ctx.strokeStyle = BASE_STYLE.coast;
     ctx.lineWidth = 0.8;
     ctx.stroke();
+  }
+  // Over the lakes (a border may cross one), under the lines; one dashed stroke for them all.
+  if (bordersShown(v.scale)) {
+    ctx.beginPath();
+    if (tracePaths(ctx, level.borders, box, sx, sy, false) > 0) {
+      ctx.setLineDash(BASE_STYLE.borderDash);
+      ctx.strokeStyle = BASE_STYLE.border;
+      ctx.lineWidth = 0.8;
+      ctx.stroke();
+    }
   }
   ctx.restore();
 }

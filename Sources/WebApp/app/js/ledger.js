@@ -1,11 +1,13 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
 // a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
-// the checks of Schemas/merge.md §2), knowledge marks (§5) and the re-identification of a copied
-// replica (§10) all change the store first and the memory only once the store has committed.
+// the checks of Schemas/merge.md §2) and knowledge marks (§5) all change the store first and the
+// memory only once the store has committed; so do the re-identification of a copied replica
+// (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
+import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './fold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
-import { digest, eventKey, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 import { commitOwn } from './ownCommit.js';
@@ -227,12 +229,20 @@ export class Ledger {
    * @param {Record<string, unknown>} values
    */
   setMeta(values) {
-    return this.exclusive(async () => {
-      await this.store.commit({ meta: values });
-      for (const [k, v] of Object.entries(values)) {
-        if (v === undefined) this.meta.delete(k); else this.meta.set(k, v);
-      }
-    });
+    return this.exclusive(() => this.commitMeta(values, false));
+  }
+
+  /** @param {Record<string, unknown>} values @param {boolean} relaxed */
+  async commitMeta(values, relaxed) {
+    await this.store.commit({ meta: values, relaxed });
+    this.takeMeta(values);
+  }
+
+  /** @param {Record<string, unknown>} values committed settings */
+  takeMeta(values) {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) this.meta.delete(k); else this.meta.set(k, v);
+    }
   }
 
   // MARK: - Local edits
@@ -309,9 +319,10 @@ export class Ledger {
    * refuses the whole page.
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
+   * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
    */
-  receive(records, now) {
+  receive(records, now, meta) {
     return this.exclusive(async () => {
       /** @type {Map<string, LedgerEvent>} */
       const names = new Map();
@@ -357,15 +368,19 @@ export class Ledger {
           throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`, 'ahead');
         }
       }
-      if (events.length === 0 && newNames.length === 0) return { events, names: newNames, duplicates };
+      if (events.length === 0 && newNames.length === 0) {
+        if (meta) await this.commitMeta(meta, true);
+        return { events, names: newNames, duplicates };
+      }
       const identity = { ...this.identity };
       for (const r of [...events, ...newNames]) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
       for (const r of events) {
         if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
         if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
       }
-      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), relaxed: true });
+      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), meta, relaxed: true });
       this.identity = identity;
+      this.takeMeta(meta ?? {});
       for (const r of [...events, ...newNames]) this.add(r);
       const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
       if (stations.length) this.changed(stations);
@@ -391,11 +406,7 @@ export class Ledger {
     return this.exclusive(async () => {
       if (!this.identity.markOwed) return null;
       const hlc = nextHlc(this.identity.lastHlc, now);
-      /** @type {Array<[string, bigint]>} */
-      const knowledge = [...this.versionVector()].filter(([d, s]) => d !== this.device && s > 0n)
-        .sort((a, b) => (a[0] < b[0] ? -1 : 1)).slice(0, 4094);
-      /** @type {LedgerEvent} */
-      const mark = { kind: 'knowledge_mark', device: this.device, seq: this.identity.nextSeq, hlc, knowledge };
+      const mark = knowledgeMark(this, this.device, this.identity.nextSeq, hlc);
       const identity = { ...this.identity, nextSeq: this.identity.nextSeq + 1n, lastHlc: hlc, markOwed: false };
       await commitOwn(this.store, { identity: storedIdentity(identity), put: [toStored(mark)] });
       this.identity = identity;
@@ -404,46 +415,16 @@ export class Ledger {
     });
   }
 
-  // MARK: - Re-identification (merge.md §10)
-
   /**
-   * This replica turned out to be a copy: its device's events from seq `first` on move to a new
-   * device id (seqs 1, 2, …, the same hlc and content; a knowledge mark among them also records
-   * old-device: first − 1), the old id's events from `first` on leave (the server's versions come
-   * with the next pull), and the device takes the new id under the same name.
-   * @param {bigint} first
-   * @param {string} newDevice
-   * @param {number} now
-   * @returns {Promise<{oldDevice: string, newDevice: string, first: bigint, last: bigint}>}
+   * Replaces every index with those of `records` (the store already holds exactly them).
+   * @param {LedgerEvent[]} records
    */
-  reidentify(first, newDevice, now) {
-    return this.exclusive(async () => {
-      const oldDevice = this.device;
-      const own = this.byDevice.get(oldDevice) ?? [];
-      const last = BigInt(own.length);
-      const moved = own.slice(Number(first) - 1).map((e, i) => {
-        /** @type {LedgerEvent} */
-        const copy = { ...e, device: newDevice, seq: BigInt(i + 1) };
-        if (e.kind === 'knowledge_mark' && first > 1n) {
-          copy.knowledge = [...(e.knowledge ?? []).filter(([d]) => d !== oldDevice), /** @type {[string, bigint]} */ ([oldDevice, first - 1n])]
-            .sort((a, b) => (a[0] < b[0] ? -1 : 1));
-        }
-        return copy;
-      });
-      const name = this.nameRecord(newDevice, now);
-      const identity = { ...this.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
-      const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
-      await commitOwn(this.store, { identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored) });
-      this.identity = identity;
-      const keep = this.allRecords().filter((r) => !(r.device === oldDevice && r.kind !== 'device_name' && r.seq >= first));
-      this.byDevice = new Map();
-      this.byStation = new Map();
-      this.names = new Map();
-      this.fold = new Fold();
-      this.index([...keep, ...moved, name]);
-      this.changed(null);
-      return { oldDevice, newDevice, first, last };
-    });
+  reindex(records) {
+    this.byDevice = new Map();
+    this.byStation = new Map();
+    this.names = new Map();
+    this.fold = new Fold();
+    this.index(records);
   }
 }
 

@@ -3,7 +3,10 @@
 // them).
 
 /** @typedef {'gap' | 'differs' | 'ahead'} MergeRefusal a seq gap, a held event with other content, a time too far ahead */
-/** @typedef {'station' | 'date' | 'memo' | 'name' | 'stale'} EditRefusal */
+/**
+ * A bad station, date, memo or name; a stale draft; no conflict to resolve (conflictSettlement.js).
+ * @typedef {'station' | 'date' | 'memo' | 'name' | 'stale' | 'no-conflict'} EditRefusal
+ */
 
 /** A received page that must not be stored. */
 export class MergeError extends Error {

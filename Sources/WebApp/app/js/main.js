@@ -1,10 +1,12 @@
-// Starts the app: language, storage, the replica and its screens, the bottom tab bar, the
-// address (deep links, ui/navigation.js), pairing from #pair=CODE, the service worker (offline
-// use), and when to sync: on open, when the page comes back into view, when the network returns,
-// and after each edit (App.scheduleSync). A token found revoked is said once, in a banner. The
-// person's settings (settings.js: language, pin limit, banners dismissed) apply once the replica
-// is open; after pairing, 地図 says what to do next; an edit that completes a line, an operator or
-// a prefecture is said in a banner.
+// Starts the app: language, storage, the replica and its screens, the bottom tab bar, the address
+// (deep links, ui/navigation.js), pairing from #pair=CODE, the service worker (offline use), and
+// when to sync: on open, when the page comes back into view, when the network returns, and after
+// each edit (App.scheduleSync); a retry after a failure to reach the server also runs on focus. A
+// token found revoked is said once, in a banner. The person's settings (settings.js: language, pin
+// limit, map tiles, banners dismissed) apply once the replica is open; the server's raster tiles
+// (ui/mapTiles.js) are looked for after the map's first frame is asked for, never before it; after
+// pairing, 地図 says what to do next; an edit that completes a line, an operator or a prefecture
+// is said in a banner.
 
 import { App } from './app.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
@@ -14,6 +16,7 @@ import { refusalText } from './refusals.js';
 import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
 import { MapScreen } from './ui/mapScreen.js';
+import { MapTiles } from './ui/mapTiles.js';
 import { NearbyScreen } from './ui/nearbyScreen.js';
 import { SearchScreen } from './ui/searchScreen.js';
 import { StationScreen } from './ui/stationScreen.js';
@@ -87,6 +90,7 @@ async function boot() {
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
     deviceName: distinctDeviceName(navigator.userAgent),
+    online: () => navigator.onLine,
   });
   try {
     await app.start();
@@ -146,9 +150,12 @@ async function boot() {
   const sync = new SyncScreen(app, new DeviceManager(app));
   new ImportPanel(app); // on 同期, under the exports
   const progress = new ProgressPanel(app); // on 統計, under the hierarchies
-  const settings = new SettingsPanel(app, (limit) => map.setPinLimit(limit)); // on 同期
+  const tiles = new MapTiles(() => map.redraw());
+  map.tiles = tiles;
+  const settings = new SettingsPanel(app, (limit) => map.setPinLimit(limit), tiles); // on 同期
   const milestone = new MilestoneBanner(app);
   map.setPinLimit(loadSettings(app.replica).pinLimit);
+  tiles.setEnabled(loadSettings(app.replica).tiles);
   const nextStep = byId('next-step');
   nextStep.addEventListener('click', () => { nextStep.hidden = true; });
   const navigation = new Navigation(app, { show: showTab, station, line, map, toast });
@@ -179,6 +186,7 @@ async function boot() {
     button.addEventListener('click', () => navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
   }
 
+  app.on('progress', () => sync.renderProgress());
   app.on('status', () => {
     sync.render();
     station.savedStatesChanged(); // a push may have been acknowledged
@@ -211,6 +219,8 @@ async function boot() {
   app.on('retried', (detail) => station.retried(/** @type {number[]} */ (detail)));
   app.on('erased', () => {
     map.setPinLimit(loadSettings(app.replica).pinLimit);
+    tiles.setEnabled(loadSettings(app.replica).tiles);
+    void tiles.erase();
     settings.render();
   });
 
@@ -244,6 +254,7 @@ async function boot() {
   map.setCatalog();
   sync.render();
   if (!takePairingCode() && !navigation.openAddress()) navigation.showTab(app.catalog ? 'map' : 'sync');
+  void tiles.start().then(() => settings.render(), (error) => console.debug('the map is drawn without tiles:', error));
   if (takeReturnToSettings()) {
     navigation.showTab('sync');
     byId('settings').scrollIntoView({ block: 'start' });
@@ -258,8 +269,10 @@ async function boot() {
   }
 
   if (app.token) void app.syncNow();
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && app.token) void app.syncNow(); });
-  window.addEventListener('online', () => { if (app.token) void app.syncNow(); });
+  // Back in view or back online: sync (a retry that waits runs now); focus runs a waiting retry.
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') app.wake(true); });
+  window.addEventListener('online', () => app.wake(true));
+  window.addEventListener('focus', () => app.wake(false));
 }
 
 /** Whether the page was reloaded by 設定's language (once). */

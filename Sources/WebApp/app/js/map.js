@@ -1,7 +1,8 @@
 // The map drawn on a canvas from the catalogue, as the progress report draws it
 // (ReportPage+Map.swift, Sources/ReportAssets/report/map.js), with the same arithmetic
 // (mapCore.js, the report's file: the projection into map units, the view, the hit test): under
-// everything the base map's land and sea (baseMap.js), then every enabled line as a polyline
+// everything the base map's land and sea (baseMap.js) and, where the server offers them, raster
+// tiles over it (tileLayer.js, passed in as the underlay), then every enabled line as a polyline
 // through its stations, fully completed lines green, the rest grey; every station as a dot, green
 // when completed, red when not (completionColours.js). On top, the frame's overlay
 // (mapOverlay.js): the pins of Schemas/map.md with the app's landmarks (they never flicker), each
@@ -186,11 +187,13 @@ export function viewBox(v, width, height) {
  * @param {number} width @param {number} height
  * @param {Overlay} overlay
  * @param {BaseMap | null} base
+ * @param {((ctx: CanvasRenderingContext2D) => void) | null} [underlay] drawn over the base map and under the lines (the raster tiles, ui/mapTiles.js)
  */
-export function drawMap(ctx, scene, v, width, height, overlay, base) {
+export function drawMap(ctx, scene, v, width, height, overlay, base, underlay = null) {
   ctx.fillStyle = STYLE.background;
   ctx.fillRect(0, 0, width, height);
   if (base) drawBaseMap(ctx, base, v, width, height);
+  if (underlay) underlay(ctx);
   const { xs, ys, completed } = scene;
   const sx = (/** @type {number} */ x) => width / 2 + (x - v.cx) * v.scale;
   const sy = (/** @type {number} */ y) => height / 2 + (y - v.cy) * v.scale;

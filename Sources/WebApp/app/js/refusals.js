@@ -99,6 +99,7 @@ export function failureCause(failure) {
 export function syncFailureText(kind, cause = {}) {
   switch (kind) {
     case 'offline': return t('failure.offline');
+    case 'unreachable': return t('status.unreachable');
     case 'signed-out': return t('failure.signed-out');
     case 'revoked': return t('failure.revoked');
     case 'clock': return t('failure.clock');
@@ -123,6 +124,7 @@ export function editRefusalText(error) {
     case 'memo': return memoTooLongText();
     case 'date': return t('edit.badDate');
     case 'name': return nameTooLongText();
+    case 'no-conflict': return t('conflict.none');
     default: return t('edit.badStation');
   }
 }

@@ -1,13 +1,15 @@
 // The person's settings, kept with the replica's other settings (the `settings` meta entry,
-// committed strictly like every setting; erased with the replica): the map's pin limit, the
-// app's language, and which banners were dismissed. A value that is missing or not one the app
-// offers reads as the default, so a damaged entry never stops the app.
+// committed strictly like every setting; erased with the replica): the map's pin limit, the app's
+// language, whether the map draws the server's tiles, and which banners were dismissed. A value
+// that is missing or not one the app offers reads as the default, so a damaged entry never stops
+// the app.
 
 /** @typedef {'ja' | 'en'} Lang */
 /**
  * @typedef {object} Settings
  * @property {number} pinLimit pins per view, 0 for every station (mapRule.js MapIndex)
  * @property {Lang | null} language null: the browser's preference
+ * @property {boolean} tiles whether the map draws raster tiles where the server offers them (tileConfig.js)
  * @property {Record<string, string>} dismissed banner kind → what was dismissed (bannerKey)
  */
 /** @typedef {{getMeta: (key: string) => unknown, setMeta: (values: Record<string, unknown>) => Promise<void>}} MetaStore */
@@ -30,12 +32,13 @@ export function readSettings(value) {
   const v = typeof value === 'object' && value !== null ? /** @type {Record<string, unknown>} */ (value) : {};
   const pinLimit = typeof v.pinLimit === 'number' && PIN_LIMITS.includes(v.pinLimit) ? v.pinLimit : DEFAULT_PIN_LIMIT;
   const language = v.language === 'ja' || v.language === 'en' ? v.language : null;
+  const tiles = v.tiles !== false;
   /** @type {Record<string, string>} */
   const dismissed = {};
   if (typeof v.dismissed === 'object' && v.dismissed !== null) {
     for (const [k, text] of Object.entries(v.dismissed)) if (typeof text === 'string') dismissed[k] = text;
   }
-  return { pinLimit, language, dismissed };
+  return { pinLimit, language, tiles, dismissed };
 }
 
 /**

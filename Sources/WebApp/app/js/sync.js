@@ -6,16 +6,20 @@
 // pushing, so a copied replica never syncs silently: a copy of this device re-identifies itself
 // and carries on; a copy of another device is refused.
 
-import { ApiError, isRevoked, MalformedAnswer, NetworkError } from './api.js';
+import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
 import { toUnsigned } from './bigjson.js';
-import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { hlcMillis } from './hlc.js';
-import { encode, fromWire, isDeviceHex, isDigestHex, RecordError, toWire } from './records.js';
+import { parsePullPage, parseVersionVector } from './pullPage.js';
+import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
+import { encode, isDeviceHex, toWire } from './records.js';
+import { reidentify } from './reidentification.js';
+import { TimeSlice } from './timeSlice.js';
 import { StoreError } from './store.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./pullPage.js').PullPage} PullPage */
 
 /**
  * @typedef {object} SyncReport
@@ -27,7 +31,16 @@ import { StoreError } from './store.js';
  */
 
 /**
- * Why a sync stopped, as one sentence. kind: 'offline', 'signed-out' (a token the server does not
+ * How far a sync has come: the events received so far, and what the server said it holds.
+ * @typedef {object} SyncProgress
+ * @property {number} received
+ * @property {Map<string, bigint>} serverHas
+ */
+
+/**
+ * Why a sync stopped, as one sentence. kind: 'offline' (the device has no network),
+ * 'unreachable' (it has one, but the server did not answer, or a gateway answered 502, 503 or
+ * 504 for it), 'signed-out' (a token the server does not
  * know), 'revoked' (a token revoked from another device or by the operator), 'fork', 'clock',
  * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired'.
  */
@@ -54,66 +67,15 @@ export class SyncFork extends Error {
 
 export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
 export const REVOKED = "this device is signed out: its token was revoked from another device or by the server's operator; pair it again — its records are kept on this device";
-const MAX_U64 = (1n << 64n) - 1n;
+export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
 
-/**
- * A version vector from the wire; throws MalformedAnswer.
- * @param {unknown} value @param {string} what
- * @returns {Map<string, bigint>}
- */
-export function parseVersionVector(value, what) {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer(`the sync server's ${what} is not an object`);
-  const out = new Map();
-  for (const [device, seq] of Object.entries(value)) {
-    const n = toUnsigned(seq);
-    if (!isDeviceHex(device) || n === null || n > MAX_U64) throw new MalformedAnswer(`the sync server's ${what} has a bad entry`);
-    out.set(device, n);
-  }
-  return out;
-}
-
-/** @param {unknown} value @returns {Map<string, string>} */
-function parseDigests(value) {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer("the sync server's server_digests is not an object");
-  const out = new Map();
-  for (const [device, d] of Object.entries(value)) {
-    if (!isDeviceHex(device) || !isDigestHex(d)) throw new MalformedAnswer("the sync server's server_digests has a bad entry");
-    out.set(device, /** @type {string} */ (d));
-  }
-  return out;
-}
-
-/**
- * A pull answer, checked completely: every record valid (kind, device, seq, hlc, station,
- * comp_date, memo…), or MalformedAnswer and nothing of it is used.
- * @param {Record<string, unknown>} body
- */
-export function parsePullPage(body) {
-  if (!Array.isArray(body.records)) throw new MalformedAnswer('the sync server sent a pull page without records');
-  if (typeof body.more !== 'boolean') throw new MalformedAnswer('the sync server sent a pull page without `more`');
-  const cursor = toUnsigned(body.cursor);
-  if (cursor === null || cursor > MAX_U64) throw new MalformedAnswer('the sync server sent a pull page without a valid cursor');
-  /** @type {LedgerEvent[]} */
-  const records = [];
-  for (const wire of body.records) {
-    try {
-      records.push(fromWire(wire));
-    } catch (error) {
-      if (error instanceof RecordError) throw new MalformedAnswer(`the sync server sent a malformed record: ${error.message}`);
-      throw error;
-    }
-  }
-  return {
-    records, more: body.more, cursor,
-    serverHas: parseVersionVector(body.server_has, 'server_has'),
-    serverDigests: parseDigests(body.server_digests),
-  };
-}
-
 /** @param {Map<string, bigint>} vv */
 const wireVector = (vv) => Object.fromEntries(vv);
+
+/** @param {Map<string, bigint>} vv @returns {Record<string, string>} */
+const storedVector = (vv) => Object.fromEntries([...vv].map(([d, s]) => [d, s.toString()]));
 
 export class SyncSession {
   /**
@@ -125,9 +87,11 @@ export class SyncSession {
    * @param {number} [options.pageSize] records per pull page asked for
    * @param {number} [options.pushSize] records per push (the server takes at most 5000)
    * @param {number} [options.maxRounds]
+   * @param {(progress: SyncProgress) => void} [options.onProgress] after each pull page is stored
+   * @param {() => boolean} [options.online] whether the device has a network (navigator.onLine)
    */
   constructor({ ledger, api, now = () => Date.now(), newDevice = () => { throw new Error('no device id source'); },
-    pageSize = 2000, pushSize = 5000, maxRounds = 8 }) {
+    pageSize = 2000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false }) {
     this.ledger = ledger;
     this.api = api;
     this.now = now;
@@ -135,6 +99,8 @@ export class SyncSession {
     this.pageSize = pageSize;
     this.pushSize = pushSize;
     this.maxRounds = maxRounds;
+    this.onProgress = onProgress;
+    this.online = online;
   }
 
   /**
@@ -165,7 +131,7 @@ export class SyncSession {
         if (!(error instanceof SyncFork)) throw error;
         if (error.device !== this.ledger.device) throw forkRefusal(error);
         const first = await this.firstDivergence(token, error);
-        const change = await this.ledger.reidentify(first, this.newDevice(), this.now());
+        const change = await reidentify(this.ledger, first, this.newDevice(), this.now());
         try {
           const report = await this.rounds(token);
           report.reidentified = change;
@@ -200,7 +166,11 @@ export class SyncSession {
       for (;;) {
         const held = ledger.versionVector();
         const digests = this.digestsAt(held);
-        const page = parsePullPage(await this.pullRequest(token, held, digests, cursor));
+        const slice = new TimeSlice();
+        /** @type {Record<string, unknown>} */
+        const body = await this.pullRequest(token, held, digests, cursor);
+        await slice.next(); // the answer was read in one go: the page may draw before it is checked
+        const page = await parsePullPage(body, slice);
         serverHas = page.serverHas;
         serverDigests = page.serverDigests;
         // Where the server stopped at the seq held here last, its digest is known now.
@@ -210,8 +180,12 @@ export class SyncSession {
             if (theirs !== undefined && ours !== undefined && theirs !== ours) throw new SyncFork(device, seq);
           }
         }
-        const received = await ledger.receive(page.records, this.now());
+        // The server's statement goes in with the page, so that the counts shown during a long
+        // first sync (server, unsent) are those of what is stored.
+        await slice.next();
+        const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
         pulledThisRound += received.events.length;
+        this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
         if (page.more && page.records.length === 0 && page.cursor === cursor) {
           throw new MalformedAnswer('the sync server keeps answering `more` without moving on');
         }
@@ -291,7 +265,8 @@ export class SyncSession {
     /** @type {bigint | null} */
     let cursor = null;
     for (;;) {
-      const page = parsePullPage(await this.pullRequest(token, have, digests, cursor));
+      /** @type {PullPage} */
+      const page = await parsePullPage(await this.pullRequest(token, have, digests, cursor));
       for (const r of page.records) {
         if (r.kind !== 'device_name' && r.device === fork.device && r.seq <= ours) theirs.set(r.seq, this.ledger.digestOf(r));
       }
@@ -324,8 +299,7 @@ export class SyncSession {
 
   /** @param {Map<string, bigint>} serverHas */
   async saveServerHas(serverHas) {
-    const stored = Object.fromEntries([...serverHas].map(([d, s]) => [d, s.toString()]));
-    await this.ledger.setMeta({ sync: { ...this.bookkeeping(), serverHas: stored } });
+    await this.ledger.setMeta({ sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
   }
 
   /**
@@ -335,7 +309,8 @@ export class SyncSession {
    */
   failure(error) {
     if (error instanceof SyncFailure) return error;
-    if (error instanceof NetworkError) {
+    if (isUnreachable(error)) {
+      if (this.online()) return new SyncFailure('unreachable', UNREACHABLE, error);
       const n = pendingCount(this.ledger);
       const waiting = n === 0 ? 'nothing is waiting to be sent' : `${n} ${n === 1 ? 'edit is' : 'edits are'} saved on this device and will be sent at the next sync`;
       return new SyncFailure('offline', `the sync server cannot be reached; ${waiting}`, error);

@@ -52,7 +52,8 @@ struct ServeOptions: ParsableArguments {
         --idle-timeout (30 s) without traffic, or when the server has waited for a request's body \
         --body-timeout (120 s) in all or, after its first 2 s of waiting, received less than \
         --body-min-rate (1024) bytes a second; at most --max-connections (1000) are served at \
-        once. The phone app is served at /app/ (docs/phone-app.md). The data directory's \
+        once. The phone app is served at /app/ (docs/phone-app.md), with raster tiles from \
+        --tiles URL_TEMPLATE if given (credited as --tiles-attribution). The data directory's \
         files are made 0600 (directories 0700), and one serve holds DIR/LOCK. Exit codes: 64 bad \
         options, 66 --catalog holds no catalogue, 69 the store or the port cannot be used (or the \
         database's schema is newer than this binary), 74 the data directory cannot be written, \
@@ -96,6 +97,12 @@ struct ServeOptions: ParsableArguments {
         "A reverse proxy's IP address (repeatable): for its connections the client is read from X-Forwarded-For, which the pairing rate limit counts by; from anywhere else the header is ignored.",
         valueName: "address"))
     var trustedProxies: [String] = []
+    @Option(help: ArgumentHelp(
+        "Offer the phone app raster tiles from this URL template with {z}, {x} and {y} (http or https); the app's Content-Security-Policy admits its origin only.",
+        valueName: "url-template"))
+    var tiles: String?
+    @Option(help: ArgumentHelp("The credit the app shows for --tiles (default: the template's host).", valueName: "text"))
+    var tilesAttribution: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port") }
@@ -113,6 +120,18 @@ struct ServeOptions: ParsableArguments {
         if let maxUserBytes, maxUserBytes < 1 { throw ValidationError("--max-user-bytes must be at least 1") }
         do { _ = try TrustedProxies(trustedProxies) } catch {
             throw ValidationError("--trusted-proxy '\(error.text)' is not an IP address")
+        }
+        _ = try mapTiles()
+    }
+
+    /// --tiles and --tiles-attribution as the server serves them; nil without --tiles.
+    private func mapTiles() throws -> MapTiles? {
+        guard let tiles else {
+            if tilesAttribution != nil { throw ValidationError("--tiles-attribution needs --tiles") }
+            return nil
+        }
+        do { return try MapTiles(urlTemplate: tiles, attribution: tilesAttribution) } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -145,6 +164,7 @@ struct ServeOptions: ParsableArguments {
         configuration.maximumConnections = maxConnections
         configuration.offersFrames = !noFrames
         configuration.trustedProxies = try TrustedProxies(trustedProxies)
+        configuration.mapTiles = try mapTiles()
         let catalogDirectory = catalog
         configuration.catalogDocument = { try ServerCatalog.document(ledgerDirectory: catalogDirectory) }
         let host = self.host

@@ -10,7 +10,9 @@
 // finger (Schemas/phone-app.md "A tap acts once").
 // 地図選択 (showSelection): only a selection's stations are drawn and pinned (the 全駅/済/未
 // filter on top), the view fits them, and a chip names the selection with a × that clears it;
-// the canvas's data-shown-stations says how many stations are drawn.
+// the canvas's data-shown-stations says how many stations are drawn. Raster tiles, where the
+// server offers them, are drawn between the base map and the lines (mapTiles.js, which marks the
+// canvas's data-tiles-*).
 
 import { buildScene, drawMap, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
 import { panBy, project, unproject, zoomAt } from '../mapCore.js';
@@ -65,6 +67,8 @@ export class MapScreen {
     this.view = null;
     /** @type {Show} */
     this.show = 'all';
+    /** Completions changed since the filter's index was built: it is built again at the next drawing. */
+    this.indexBehind = false;
     /** Pins per view, 0 for every station (設定's ピンの数). */
     this.pinLimit = PIN_LIMIT;
     /** @type {number | null} */
@@ -73,6 +77,9 @@ export class MapScreen {
     this.overlay = emptyOverlay();
     /** @type {BaseMap | null} */
     this.base = null;
+    /** The raster tiles, once main.js has them. */
+    /** @type {import('./mapTiles.js').MapTiles | null} */
+    this.tiles = null;
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -114,13 +121,16 @@ export class MapScreen {
 
   /**
    * The map tab was shown or left; the position is watched only while the map is on the screen.
+   * Shown, the map is drawn after the frame that shows the tab, so that the tap on the tab answers
+   * at once (a drawing took 150–400 ms at 4× CPU throttling: BENCHMARKS.md §14); until then the
+   * canvas shows its last drawing. A drawing already due stays as it is.
    * @param {boolean} visible
    */
   setVisible(visible) {
     this.visible = visible;
     if (visible && document.visibilityState !== 'hidden') {
       this.position.show();
-      this.redraw();
+      if (!this.frame) requestAnimationFrame(() => setTimeout(() => this.redraw(), 0));
     } else {
       this.position.hide();
     }
@@ -155,6 +165,7 @@ export class MapScreen {
   /** The pin index of the current filter (completed / incomplete stations are ranked among themselves). */
   rebuildIndex() {
     const catalog = this.app.catalog, scene = this.scene;
+    this.indexBehind = false;
     if (!catalog || !scene) return;
     const entries = catalog.enabledStations
       .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
@@ -195,9 +206,12 @@ export class MapScreen {
     if (this.selection && this.fullScene) {
       updateCompletion(this.fullScene, (id) => this.app.compDate(id));
       this.applySelection(); // a line's completed sections follow the edit
-      this.rebuildIndex();
     }
-    if (this.show !== 'all') this.rebuildIndex();
+    // While a sync stores pages, the map is drawn again when it ends (the last notice names every
+    // station it changed), when the tab appears or when the person moves it: a drawing held the
+    // page for 150–400 ms at 4× CPU throttling (BENCHMARKS.md §14).
+    if (this.selection || this.show !== 'all') this.indexBehind = true;
+    if (this.app.running) return;
     this.redraw();
   }
 
@@ -281,6 +295,7 @@ export class MapScreen {
       this.ctx.clearRect(0, 0, this.width, this.height);
       return;
     }
+    if (this.indexBehind) this.rebuildIndex();
     if (!this.view) this.view = fitView(this.scene, this.width, this.height);
     this.ctx.font = STYLE.font;
     this.overlay = buildOverlay({
@@ -289,7 +304,9 @@ export class MapScreen {
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    drawMap(this.ctx, this.scene, this.view, this.width, this.height, this.overlay, this.base);
+    const view = this.view, tiles = this.tiles, width = this.width, height = this.height;
+    drawMap(this.ctx, this.scene, view, width, height, this.overlay, this.base, tiles && ((ctx) => tiles.draw(ctx, view, width, height, dpr)));
+    tiles?.mark(this.canvas);
     // Once a page: when the map was first drawn, and first drawn over its base map (the
     // benchmarks read these marks).
     if (!this.marked.drawn) { this.marked.drawn = true; performance.mark('oritsubushi:map-drawn'); }

@@ -154,8 +154,8 @@ export class Navigation {
   /** @param {number} id */
   showOnMap(id) {
     this.write({ screen: 'map', filter: this.mapFilter }, true);
+    this.screens.map.centerOn(id); // first: the drawing it asks for is the one the tab shows
     this.screens.show('map');
-    this.screens.map.centerOn(id);
   }
 
   /** Back where the person came from in the app (the line screen's 戻る), else 統計. */

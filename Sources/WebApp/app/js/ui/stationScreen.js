@@ -3,7 +3,8 @@
 // picker and 「今日、乗下車しました！」 (offered only while not completed), the memo,
 // 未乗下車に戻す (comp_date 0, the memo stays) and every event of the station, newest first,
 // with the device's name and the time in JST, and for this device's own events where they are
-// (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js).
+// (この端末に保存済み until a push was acknowledged, then サーバーに保存済み: savedState.js), and
+// the edits that lost a conflict with 「競合を解決（現在の値を残す）」 (ConflictPanel).
 // Its lines open the line's screen. For a station not yet completed the picker opens unticked on
 // the date given last on this device (dates.rememberedDate), as the original apps' editor does.
 // Nothing is shown as saved before the store committed it; an edit the storage refused is said
@@ -21,6 +22,7 @@ import { DatePicker } from './datePicker.js';
 import { ActivationGuard } from './activationGuard.js';
 import { EditDraft } from '../editDraft.js';
 import { savedState } from '../savedState.js';
+import { ConflictPanel } from './conflictPanel.js';
 import { dateRefusalText } from '../refusals.js';
 import { memoCounterText, memoRoom } from '../textLimits.js';
 
@@ -67,6 +69,7 @@ export class StationScreen {
     /** @type {number | null} */
     this.kept = null;
     this.guard = new ActivationGuard(() => this.enableButtons());
+    this.conflicts = new ConflictPanel(app, () => void this.resolveConflicts());
     this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
     this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
     this.save.addEventListener('click', () => void this.saveChanges());
@@ -157,6 +160,7 @@ export class StationScreen {
     this.countMemo();
     const seconds = ledger.fold.updateSeconds(s.id);
     this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
+    this.conflicts.render(s.id);
     const events = ledger.history(s.id);
     this.history.replaceChildren(...(events.length ? events.map((e) => this.historyItem(e)) : [h('li', { text: t('station.noHistory') })]));
   }
@@ -173,7 +177,8 @@ export class StationScreen {
       h('div', { class: 'when', text: `${formatJst(hlcMillis(e.hlc))} · ${device}${e.origin && e.origin !== 'user' ? ` (${t(e.origin === 'import' ? 'origin.import' : 'origin.catalog')})` : ''}` }),
       h('div', { text: parts.join(' · ') }),
       where && h('div', { class: `saved-state ${where}`, data: { testid: 'event-saved-state', saved: where },
-        text: t(where === 'server' ? 'history.onServer' : 'history.onDevice') }));
+        text: t(where === 'server' ? 'history.onServer' : 'history.onDevice') }),
+      this.conflicts.mark(e));
   }
 
   /** What the server acknowledged may have changed: the history's labels are drawn again. */
@@ -184,7 +189,23 @@ export class StationScreen {
   /** The buttons that change data take taps unless a write runs or the screen has just appeared. */
   enableButtons() {
     const resting = this.writing || !this.guard.settled();
-    for (const b of [this.save, this.today, this.uncomplete]) b.disabled = resting;
+    for (const b of [this.save, this.today, this.uncomplete, this.conflicts.button]) b.disabled = resting;
+  }
+
+  /** 競合を解決（現在の値を残す）: the station's conflicts settled, the values shown kept. */
+  async resolveConflicts() {
+    if (this.station === null || this.writing || !this.guard.settled()) return;
+    const station = this.station;
+    this.writing = true;
+    this.enableButtons();
+    try {
+      const answer = await this.app.resolveConflicts(station);
+      if (this.station === station) this.show(answer.message, answer.ok);
+    } finally {
+      this.writing = false;
+      this.enableButtons();
+    }
+    this.render(false);
   }
 
   /** 保存: the fields the person changed, and nothing else. */

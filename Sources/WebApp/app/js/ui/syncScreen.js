@@ -1,4 +1,5 @@
-// 同期: what is saved on this device and on the server, what waits to be sent, the storage (and
+// 同期: what is saved on this device and on the server, what waits to be sent, how far a sync
+// under way has received (受信中… N件, with the counts, after every stored page), the storage (and
 // any edit it refused that waits in memory), the last successful sync and any error (one
 // sentence); sync now, the two exports; while paired, the 端末 section (devicesPanel.js) and
 // ログアウト (signOutPanel.js); while not, pairing (a code typed here, or one from #pair=CODE,
@@ -9,7 +10,7 @@ import { pendingCount, serverEventCount } from '../sync.js';
 import { formatJst } from '../dates.js';
 import { suggestedPairingName } from '../device.js';
 import { readStorage, describeStorage } from '../storageInfo.js';
-import { t } from '../i18n.js';
+import { formatCount, t } from '../i18n.js';
 import { byId, download } from './dom.js';
 import { DevicesPanel } from './devicesPanel.js';
 import { SignOutPanel } from './signOutPanel.js';
@@ -22,6 +23,7 @@ export class SyncScreen {
   constructor(app, devices) {
     this.app = app;
     this.status = byId('sync-status');
+    this.progress = byId('sync-progress');
     this.error = byId('sync-error');
     this.local = byId('local-count');
     this.server = byId('server-count');
@@ -87,9 +89,27 @@ export class SyncScreen {
     this.pairName.value = suggestedPairingName(ledger.deviceName(ledger.device), navigator.userAgent, this.app.deviceName);
   }
 
+  /**
+   * How far the sync under way has come (受信中… N件), and the counts that change with each page.
+   * Cheap: called after every stored pull page.
+   */
+  renderProgress() {
+    const received = this.app.received;
+    this.progress.hidden = received === null;
+    this.progress.textContent = received === null ? '' : t('sync.receiving', formatCount(received));
+    const ledger = this.app.ledger;
+    if (!ledger) return;
+    this.local.textContent = t('sync.events', ledger.eventCount());
+    this.server.textContent = t('sync.events', serverEventCount(ledger));
+    this.pending.textContent = String(pendingCount(ledger));
+  }
+
   render() {
     const ledger = this.app.ledger;
-    this.status.textContent = this.app.statusText();
+    // Set only when it changes: a retry that fails the same way says nothing new.
+    const status = this.app.statusText();
+    if (this.status.textContent !== status) this.status.textContent = status;
+    this.renderProgress();
     const error = this.app.syncError ?? this.app.catalogError;
     this.error.hidden = !error || this.app.state === 'syncing';
     this.error.textContent = error ?? '';
@@ -98,14 +118,11 @@ export class SyncScreen {
     this.devices.render();
     this.signOut.render();
     if (!ledger) return;
-    this.local.textContent = t('sync.events', ledger.eventCount());
-    this.server.textContent = t('sync.events', serverEventCount(ledger));
-    this.pending.textContent = String(pendingCount(ledger));
     const saved = /** @type {{lastSync?: number | null} | undefined} */ (ledger.getMeta('sync'));
     this.last.textContent = saved?.lastSync ? formatJst(saved.lastSync) : t('sync.never');
     const user = ledger.getMeta('user');
     this.user.textContent = this.app.token && typeof user === 'string' ? t('sync.user', user) : '';
     this.device.textContent = t('sync.device', ledger.deviceName(ledger.device), ledger.device);
-    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state, this.app.unsaved.count); });
+    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state, this.app.edits.unsaved.count); });
   }
 }
