@@ -34,8 +34,8 @@ final class ServerProcess {
         try process.run()
         // Wait (bounded) for the "listening" line that names the port, sleeping between looks.
         for _ in 0..<1200 {
-            if let match = log.firstMatch(of: /port=(\d+)[^\n]*\] listening/), let p = Int(match.1), p > 0 {
-                port = p
+            if let match = log.firstMatch(of: /port=(\d+)[^\n]*\] listening/), let bound = Int(match.1), bound > 0 {
+                self.port = bound
                 return
             }
             if !process.isRunning { break }
