@@ -751,7 +751,7 @@ FOLD_SCRIPT = r"""
 const [ids, count, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 (async () => {
   const t0 = performance.now();
-  const { foldEvents } = await import('/app/js/fold.js');
+  const { foldEvents } = await import('/app/js/completionFold.js');
   const imported = performance.now() - t0;
   // The shape of ledger.js's events (records.js LedgerEvent): station edits of 3 devices, seqs
   // from 1, hlcs of 48-bit milliseconds and a 16-bit counter; 70% set a date, 20% a memo, 10%
@@ -947,7 +947,7 @@ def render(args, figures, bytes_report, storage_first, storage_end, loads, saves
                  ", ".join(f"{tid} {fmt_ms(r['commit'])} (answer {fmt_ms(r['answer'])})" for tid, r in todays),
                  ok(max(today_commits) <= 50),
                  "as 2a"))
-    rows.append(("3", f"fold of {fold['events']:,} events with /app/js/fold.js (`foldEvents`, in the page)",
+    rows.append(("3", f"fold of {fold['events']:,} events with /app/js/completionFold.js (`foldEvents`, in the page)",
                  "≤ 1 s",
                  f"first run {fmt_ms(fold_first)}, median of 5 {fmt_ms(fold_med)} ({fold['stations']:,} stations folded; generating the events took {fmt_ms(fold['generated'])})",
                  ok(met["fold"]),

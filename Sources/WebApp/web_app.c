@@ -20,35 +20,35 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_14:\n" ".incbin \"" WEB_APP_DIR "/js/causalHistory.js\"\n" "oritsubushi_web_14_end:\n"
         ".balign 16\n" "oritsubushi_web_15:\n" ".incbin \"" WEB_APP_DIR "/js/changeBatch.js\"\n" "oritsubushi_web_15_end:\n"
         ".balign 16\n" "oritsubushi_web_16:\n" ".incbin \"" WEB_APP_DIR "/js/completionColours.js\"\n" "oritsubushi_web_16_end:\n"
-        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/conflictSettlement.js\"\n" "oritsubushi_web_17_end:\n"
-        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/conflicts.js\"\n" "oritsubushi_web_18_end:\n"
-        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_19_end:\n"
-        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_20_end:\n"
-        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_21_end:\n"
-        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_22_end:\n"
-        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_23_end:\n"
-        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_24_end:\n"
-        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/fold.js\"\n" "oritsubushi_web_25_end:\n"
-        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/folding.js\"\n" "oritsubushi_web_26_end:\n"
-        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_27_end:\n"
-        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_28_end:\n"
-        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/i18nRefusals.js\"\n" "oritsubushi_web_29_end:\n"
-        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/importPlan.js\"\n" "oritsubushi_web_30_end:\n"
-        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/importReport.js\"\n" "oritsubushi_web_31_end:\n"
-        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_32_end:\n"
-        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerBatch.js\"\n" "oritsubushi_web_33_end:\n"
-        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_34_end:\n"
-        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerImport.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/lineSections.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/mapLabels.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/mapLandmarks.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/completionFold.js\"\n" "oritsubushi_web_17_end:\n"
+        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/conflictSettlement.js\"\n" "oritsubushi_web_18_end:\n"
+        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/conflicts.js\"\n" "oritsubushi_web_19_end:\n"
+        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_20_end:\n"
+        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_21_end:\n"
+        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_22_end:\n"
+        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_23_end:\n"
+        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_24_end:\n"
+        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_25_end:\n"
+        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_26_end:\n"
+        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_27_end:\n"
+        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/i18nRefusals.js\"\n" "oritsubushi_web_28_end:\n"
+        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/importPlan.js\"\n" "oritsubushi_web_29_end:\n"
+        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/importReport.js\"\n" "oritsubushi_web_30_end:\n"
+        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_31_end:\n"
+        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerBatch.js\"\n" "oritsubushi_web_32_end:\n"
+        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_33_end:\n"
+        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerImport.js\"\n" "oritsubushi_web_34_end:\n"
+        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/lineSections.js\"\n" "oritsubushi_web_35_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/mapLabels.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/mapLandmarks.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/nameFolding.js\"\n" "oritsubushi_web_45_end:\n"
         ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_46_end:\n"
         ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/nearestCandidates.js\"\n" "oritsubushi_web_47_end:\n"
         ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ownCommit.js\"\n" "oritsubushi_web_48_end:\n"
@@ -236,35 +236,35 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/causalHistory.js", oritsubushi_web_14, oritsubushi_web_14_end},
     {"js/changeBatch.js", oritsubushi_web_15, oritsubushi_web_15_end},
     {"js/completionColours.js", oritsubushi_web_16, oritsubushi_web_16_end},
-    {"js/conflictSettlement.js", oritsubushi_web_17, oritsubushi_web_17_end},
-    {"js/conflicts.js", oritsubushi_web_18, oritsubushi_web_18_end},
-    {"js/dates.js", oritsubushi_web_19, oritsubushi_web_19_end},
-    {"js/device.js", oritsubushi_web_20, oritsubushi_web_20_end},
-    {"js/deviceManager.js", oritsubushi_web_21, oritsubushi_web_21_end},
-    {"js/devices.js", oritsubushi_web_22, oritsubushi_web_22_end},
-    {"js/editDraft.js", oritsubushi_web_23, oritsubushi_web_23_end},
-    {"js/exporters.js", oritsubushi_web_24, oritsubushi_web_24_end},
-    {"js/fold.js", oritsubushi_web_25, oritsubushi_web_25_end},
-    {"js/folding.js", oritsubushi_web_26, oritsubushi_web_26_end},
-    {"js/hlc.js", oritsubushi_web_27, oritsubushi_web_27_end},
-    {"js/i18n.js", oritsubushi_web_28, oritsubushi_web_28_end},
-    {"js/i18nRefusals.js", oritsubushi_web_29, oritsubushi_web_29_end},
-    {"js/importPlan.js", oritsubushi_web_30, oritsubushi_web_30_end},
-    {"js/importReport.js", oritsubushi_web_31, oritsubushi_web_31_end},
-    {"js/ledger.js", oritsubushi_web_32, oritsubushi_web_32_end},
-    {"js/ledgerBatch.js", oritsubushi_web_33, oritsubushi_web_33_end},
-    {"js/ledgerErrors.js", oritsubushi_web_34, oritsubushi_web_34_end},
-    {"js/ledgerImport.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/lineSections.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/main.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/map.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/mapCore.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/mapLabels.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/mapLandmarks.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/mapOverlay.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/mapRule.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"js/mapSelection.js", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"js/milestones.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/completionFold.js", oritsubushi_web_17, oritsubushi_web_17_end},
+    {"js/conflictSettlement.js", oritsubushi_web_18, oritsubushi_web_18_end},
+    {"js/conflicts.js", oritsubushi_web_19, oritsubushi_web_19_end},
+    {"js/dates.js", oritsubushi_web_20, oritsubushi_web_20_end},
+    {"js/device.js", oritsubushi_web_21, oritsubushi_web_21_end},
+    {"js/deviceManager.js", oritsubushi_web_22, oritsubushi_web_22_end},
+    {"js/devices.js", oritsubushi_web_23, oritsubushi_web_23_end},
+    {"js/editDraft.js", oritsubushi_web_24, oritsubushi_web_24_end},
+    {"js/exporters.js", oritsubushi_web_25, oritsubushi_web_25_end},
+    {"js/hlc.js", oritsubushi_web_26, oritsubushi_web_26_end},
+    {"js/i18n.js", oritsubushi_web_27, oritsubushi_web_27_end},
+    {"js/i18nRefusals.js", oritsubushi_web_28, oritsubushi_web_28_end},
+    {"js/importPlan.js", oritsubushi_web_29, oritsubushi_web_29_end},
+    {"js/importReport.js", oritsubushi_web_30, oritsubushi_web_30_end},
+    {"js/ledger.js", oritsubushi_web_31, oritsubushi_web_31_end},
+    {"js/ledgerBatch.js", oritsubushi_web_32, oritsubushi_web_32_end},
+    {"js/ledgerErrors.js", oritsubushi_web_33, oritsubushi_web_33_end},
+    {"js/ledgerImport.js", oritsubushi_web_34, oritsubushi_web_34_end},
+    {"js/lineSections.js", oritsubushi_web_35, oritsubushi_web_35_end},
+    {"js/main.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/map.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/mapCore.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/mapLabels.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/mapLandmarks.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/mapOverlay.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/mapRule.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/mapSelection.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/milestones.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/nameFolding.js", oritsubushi_web_45, oritsubushi_web_45_end},
     {"js/nearby.js", oritsubushi_web_46, oritsubushi_web_46_end},
     {"js/nearestCandidates.js", oritsubushi_web_47, oritsubushi_web_47_end},
     {"js/ownCommit.js", oritsubushi_web_48, oritsubushi_web_48_end},

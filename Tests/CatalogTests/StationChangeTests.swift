@@ -2,7 +2,7 @@ import Testing
 @testable import LedgerCatalog
 @testable import LedgerCore
 
-/// The rules of a user edit (`StationChange`) and of `complete --batch` (`CompletionBatch`), in
+/// The rules of a user edit (`StationChange`) and of `complete --batch` (`BatchLines`), in
 /// memory; CLITests drive the same paths through the binary.
 @Suite struct StationChangeTests {
     static let today = CalendarDay(year: 2024, month: 5, day: 1)
@@ -42,8 +42,8 @@ import Testing
         #expect(future?.category == .badInput)
     }
 
-    static var stations: CompletionBatch.Stations {
-        CompletionBatch.Stations(
+    static var stations: BatchLines.Stations {
+        BatchLines.Stations(
             resolve: { text in
                 if let id = UInt32(text) { return id }
                 if text == "津" { throw LedgerError(.badInput, "津 matches 3 stations") }
@@ -53,7 +53,7 @@ import Testing
     }
 
     static func batch(_ text: String, previous: CompletionDate? = .year(2010)) throws -> [StationChange] {
-        try CompletionBatch.changes(text, source: "in.tsv", today: today, previousDate: {
+        try BatchLines.changes(text, source: "in.tsv", today: today, previousDate: {
             guard let previous else { throw LedgerError(.badInput, "there is no previous date for 'last'") }
             return previous
         }, stations: stations)

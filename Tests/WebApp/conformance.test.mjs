@@ -35,7 +35,7 @@ import { appModule, conformanceDir } from './support/paths.mjs';
 
 const { parse } = await appModule('bigjson.js');
 const { fromWire, encode, digest } = await appModule('records.js');
-const { foldEvents } = await appModule('fold.js');
+const { foldEvents } = await appModule('completionFold.js');
 const { Catalog } = await appModule('catalog.js');
 const { MapIndex, boxFromEdges } = await appModule('mapRule.js');
 const { matchStations } = await appModule('search.js');

@@ -12,7 +12,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'a3caef33c5ea';
+const VERSION = 'f5b2c2cbcb5a';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const CONFIG_CACHE = 'oritsubushi-config';
@@ -34,6 +34,7 @@ const APP_FILES = [
   'js/causalHistory.js',
   'js/changeBatch.js',
   'js/completionColours.js',
+  'js/completionFold.js',
   'js/conflictSettlement.js',
   'js/conflicts.js',
   'js/dates.js',
@@ -42,8 +43,6 @@ const APP_FILES = [
   'js/devices.js',
   'js/editDraft.js',
   'js/exporters.js',
-  'js/fold.js',
-  'js/folding.js',
   'js/hlc.js',
   'js/i18n.js',
   'js/i18nRefusals.js',
@@ -63,6 +62,7 @@ const APP_FILES = [
   'js/mapRule.js',
   'js/mapSelection.js',
   'js/milestones.js',
+  'js/nameFolding.js',
   'js/nearby.js',
   'js/nearestCandidates.js',
   'js/ownCommit.js',

@@ -1,5 +1,5 @@
 // まとめて記録: one date for several stations, with the rules of the CLI's `complete --batch`
-// (CompletionBatch.swift, StationEditing.commit; docs/ledger-cli.md "Many stations at once"):
+// (BatchLines.swift, StationEditing.commit; docs/ledger-cli.md "Many stations at once"):
 // everything is checked before anything is written, and one refusal refuses the whole batch
 // naming every station it concerns:
 //

@@ -1,5 +1,5 @@
 // A station's conflicts (Schemas/merge.md §6), as ConflictDetector finds them in Swift: for each
-// field (date, then memo), W is the edit that wins it (the fold's order, fold.js); every other
+// field (date, then memo), W is the edit that wins it (the fold's order, completionFold.js); every other
 // edit that sets the field to a different value and is concurrent with W (causalHistory.js) is
 // a conflict (station, field, W, loser). Equal values are no conflict; memos are compared as
 // Swift compares strings, by canonical equivalence (NFC and NFD forms of one text are equal).
@@ -7,7 +7,7 @@
 // (conflictSettlement.js).
 
 import { historyOf } from './causalHistory.js';
-import { compareKeys, orderKey } from './fold.js';
+import { compareKeys, orderKey } from './completionFold.js';
 import { eventKey } from './records.js';
 
 /** @typedef {import('./ledger.js').Ledger} Ledger */

@@ -20,7 +20,7 @@ import { MAX_MEMO_BYTES, utf8Length } from './records.js';
 
 /** @typedef {import('./tsvImport.js').TsvRow} TsvRow */
 /** @typedef {import('./tsvImport.js').RefusedLine} RefusedLine */
-/** @typedef {import('./fold.js').Completion} Completion */
+/** @typedef {import('./completionFold.js').Completion} Completion */
 
 /** 2000-01-01T00:00:00Z: the sync server refuses events dated before it (MergeOptions.Plausibility). */
 export const EARLIEST_EVENT_MS = 946_684_800_000;

@@ -5,7 +5,7 @@
 // (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
 import { knowledgeMark } from './causalHistory.js';
-import { compareKeys, Fold, orderKey } from './fold.js';
+import { compareKeys, Fold, orderKey } from './completionFold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
 import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
 import { isValidCode } from './dates.js';

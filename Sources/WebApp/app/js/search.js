@@ -2,7 +2,7 @@
 //
 // - `matchStations`: StationTextMatch.swift, the one rule shared with the Swift code
 //   (Schemas/conformance.md "Name matching"): the text and the catalogue's words are folded alike
-//   (folding.js), then the folded text must begin the folded name (its 駅 kept, as the apps'
+//   (nameFolding.js), then the folded text must begin the folded name (its 駅 kept, as the apps'
 //   LIKE 'word%' kept it: 津駅 does not find 津新町駅), the folded reading, or either (by 'any');
 //   anywhere in it with `partial`. An empty folded text matches nothing. Enabled stations, in
 //   s_id order.
@@ -17,7 +17,7 @@
 //   `station find` (StationQuery.swift): prefecture, date group, completed / not completed.
 
 import { PREFECTURES } from './catalog.js';
-import { fold, foldReading, foldStationName, number } from './folding.js';
+import { fold, foldReading, foldStationName, number } from './nameFolding.js';
 
 /** @typedef {import('./catalog.js').Catalog} Catalog */
 /** @typedef {import('./catalog.js').Station} Station */

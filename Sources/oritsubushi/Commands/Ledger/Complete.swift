@@ -38,7 +38,7 @@ struct Complete: ParsableCommand {
 
     func run() throws {
         if let batch {
-            try CompleteBatch(path: batch, qualifiers: qualifiers, dryRun: dryRun).run(options, language: output.language)
+            try CompleteBatchCommand(path: batch, qualifiers: qualifiers, dryRun: dryRun).run(options, language: output.language)
             return
         }
         try StationEditing.record(options, station: (station ?? "", qualifiers), date: .text(date ?? ""), memo: memo,

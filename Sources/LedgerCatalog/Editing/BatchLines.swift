@@ -9,7 +9,7 @@ import LedgerCore
 /// the start and a CR ending a line are not part of the text (`TextInput`). An empty MEMO column is no memo (as an absent memo and ""
 /// are one value on import; `memo STATION ""` clears one). `last` on a line is the date of the
 /// line before it that completed a station, or, before any, this device's previous date.
-package enum CompletionBatch {
+package enum BatchLines {
     /// How the caller resolves a line's STATION and checks it against the catalogue.
     package struct Stations {
         /// The `s_id` a STATION column names (an id, or a name with the command's qualifiers).

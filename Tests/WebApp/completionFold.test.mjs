@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { appModule } from './support/paths.mjs';
 
-const { Fold, foldEvents } = await appModule('fold.js');
+const { Fold, foldEvents } = await appModule('completionFold.js');
 
 const A = '000000000000000a', B = '000000000000000b';
 const edit = (device, seq, hlc, station, compDate = null, memo = null) =>

@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { appModule } from './support/paths.mjs';
 
-const { fold, foldStationName, foldReading, number } = await appModule('folding.js');
+const { fold, foldStationName, foldReading, number } = await appModule('nameFolding.js');
 
 test('ｹ, ヶ, ヵ and ケ are one letter; full width folds', () => {
   assert.equal(fold('駒ヶ根'), '駒ケ根');

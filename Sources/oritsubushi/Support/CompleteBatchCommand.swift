@@ -2,10 +2,10 @@ import Foundation
 import LedgerCatalog
 import LedgerCore
 
-/// `complete --batch FILE`: reads the file (or stdin), lets `CompletionBatch` check every line
+/// `complete --batch FILE`: reads the file (or stdin), lets `BatchLines` check every line
 /// (docs/ledger-cli.md "Many stations at once"), then commits all of them through StationEditing.commit as one
 /// append with one fsync, and prints a summary.
-struct CompleteBatch {
+struct CompleteBatchCommand {
     var path: String
     var qualifiers: StationQualifierOptions
     /// Check every line and print what would be recorded, writing nothing.
@@ -21,14 +21,14 @@ struct CompleteBatch {
         let catalog = try CatalogStore.open(ledger)
         defer { catalog?.close() }
         let qualifiers = qualifiers.qualifiers
-        let stations = CompletionBatch.Stations(
+        let stations = BatchLines.Stations(
             resolve: { text in
                 if qualifiers.isEmpty, let given = try StationResolver.stationID(text) { return given }
                 if resolver == nil { resolver = try StationQualifierOptions.resolver(ledger) }
                 return try resolver!.resolve(text, qualifiers)
             },
             requireKnown: { try catalog?.requireStation($0) })
-        let changes = try CompletionBatch.changes(text, source: displayName, today: today,
+        let changes = try BatchLines.changes(text, source: displayName, today: today,
                                                   previousDate: { try UIState.lastDate(in: ledger, today: today) },
                                                   stations: stations)
         let changed = try StationEditing.commit(changes, ledger: ledger, language: language, dryRun: dryRun)
