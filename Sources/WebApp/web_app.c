@@ -102,13 +102,14 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_96:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_96_end:\n"
         ".balign 16\n" "oritsubushi_web_97:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_97_end:\n"
         ".balign 16\n" "oritsubushi_web_98:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_98_end:\n"
-        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_99_end:\n"
-        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_100_end:\n"
-        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_101_end:\n"
-        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_102_end:\n"
-        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_103_end:\n"
-        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_104_end:\n"
-        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_105_end:\n"
+        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shownView.js\"\n" "oritsubushi_web_99_end:\n"
+        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_100_end:\n"
+        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_101_end:\n"
+        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_102_end:\n"
+        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_103_end:\n"
+        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_104_end:\n"
+        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_105_end:\n"
+        ".balign 16\n" "oritsubushi_web_106:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_106_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -217,6 +218,7 @@ extern const unsigned char oritsubushi_web_102[], oritsubushi_web_102_end[];
 extern const unsigned char oritsubushi_web_103[], oritsubushi_web_103_end[];
 extern const unsigned char oritsubushi_web_104[], oritsubushi_web_104_end[];
 extern const unsigned char oritsubushi_web_105[], oritsubushi_web_105_end[];
+extern const unsigned char oritsubushi_web_106[], oritsubushi_web_106_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -318,13 +320,14 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/ui/searchScreen.js", oritsubushi_web_96, oritsubushi_web_96_end},
     {"js/ui/settingsPanel.js", oritsubushi_web_97, oritsubushi_web_97_end},
     {"js/ui/shareCard.js", oritsubushi_web_98, oritsubushi_web_98_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_99, oritsubushi_web_99_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_100, oritsubushi_web_100_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_101, oritsubushi_web_101_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_102, oritsubushi_web_102_end},
-    {"js/unsavedEdits.js", oritsubushi_web_103, oritsubushi_web_103_end},
-    {"manifest.webmanifest", oritsubushi_web_104, oritsubushi_web_104_end},
-    {"sw.js", oritsubushi_web_105, oritsubushi_web_105_end},
+    {"js/ui/shownView.js", oritsubushi_web_99, oritsubushi_web_99_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_100, oritsubushi_web_100_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_101, oritsubushi_web_101_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_102, oritsubushi_web_102_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_103, oritsubushi_web_103_end},
+    {"js/unsavedEdits.js", oritsubushi_web_104, oritsubushi_web_104_end},
+    {"manifest.webmanifest", oritsubushi_web_105, oritsubushi_web_105_end},
+    {"sw.js", oritsubushi_web_106, oritsubushi_web_106_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

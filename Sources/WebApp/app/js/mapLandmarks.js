@@ -131,13 +131,7 @@ export class Landmarks {
  */
 export function shownPins(index, landmarks, box, area = box) {
   const zoom = zoomFor(box.span, index.limit);
-  /** @type {number[]} */
-  const shared = [];
-  index.scan(area, zoom, (i) => {
-    const e = index.entries[i];
-    if (index.minZooms[i] <= zoom && boxContains(area, e.lat, e.lng)) shared.push(i);
-  });
-  shared.sort((a, b) => index.ranks[a] - index.ranks[b]);
+  const shared = index.shownIndexes(area, zoom);
   const extra = landmarks.shownIn(area, zoom).filter((e) => !((index.minZoomById.get(e.id) ?? Infinity) <= zoom));
   return {
     zoom,

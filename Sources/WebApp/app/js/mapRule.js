@@ -244,14 +244,22 @@ export class MapIndex {
    */
   query(box) {
     const zoom = zoomFor(box.span, this.limit);
+    return { zoom, pins: this.shownIndexes(box, zoom).map((i) => ({ entry: this.entries[i], minZoom: this.minZooms[i] })) };
+  }
+
+  /**
+   * The indexes of the stations level `zoom` shows inside `box`, in priority order.
+   * @param {MapBox} box @param {number} zoom
+   * @returns {number[]}
+   */
+  shownIndexes(box, zoom) {
     /** @type {number[]} */
     const found = [];
     this.scan(box, zoom, (i) => {
       const e = this.entries[i];
       if (this.minZooms[i] <= zoom && boxContains(box, e.lat, e.lng)) found.push(i);
     });
-    found.sort((a, b) => this.ranks[a] - this.ranks[b]);
-    return { zoom, pins: found.map((i) => ({ entry: this.entries[i], minZoom: this.minZooms[i] })) };
+    return found.sort((a, b) => this.ranks[a] - this.ranks[b]);
   }
 
   /**

@@ -8,6 +8,7 @@ import { completedGroups } from '../milestones.js';
 import { todayCode } from '../dates.js';
 import { formatCount, t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { ShownView } from './shownView.js';
 import { progressChart } from './progressChart.js';
 import { progressCardFile, shareCardFile } from './shareCard.js';
 
@@ -24,9 +25,10 @@ const KINDS = [
   { kind: 'prefecture', title: 'completed.prefectures' },
 ];
 
-export class ProgressPanel {
+export class ProgressPanel extends ShownView {
   /** @param {App} app */
   constructor(app) {
+    super();
     this.app = app;
     this.section = byId('stats-progress');
     this.chart = byId('stats-progress-chart');
@@ -35,26 +37,11 @@ export class ProgressPanel {
     this.completed = byId('stats-completed');
     this.shareButton = byId('share-progress', HTMLButtonElement);
     this.shareResult = byId('share-result');
-    this.visible = false;
     /** @type {{key: string, file: Promise<File | null>} | null} */
     this.card = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.cardTimer = null;
     this.shareButton.addEventListener('click', () => void this.share());
-  }
-
-  show() {
-    this.visible = true;
-    this.render();
-  }
-
-  hide() {
-    this.visible = false;
-  }
-
-  /** Completions or the catalogue changed. */
-  refresh() {
-    if (this.visible) this.render();
   }
 
   render() {
