@@ -9,10 +9,11 @@
 //   load has it (Schemas/map.md "Raster tiles"; js/tileConfig.js reads the cached policy).
 //   Tiles themselves are another origin's, never handled here (js/tileStore.js keeps them).
 // - Every other API request is network-only (never cached: the sync must see the server).
-// VERSION is a digest of the other files: a change to any of them changes this file, so browsers
-// install the new version (Tests/WebApp/assets.test.mjs says the value to write).
+// VERSION is a digest of the other files, written into this line by the server as it serves it
+// (WebAppAssets.serviceWorkerVersion, Schemas/phone-app.md "The service worker"): a change to any
+// file changes it, so browsers install the new version, with no edit here.
 
-const VERSION = '68be917d504b';
+const VERSION = 'unstamped';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const CONFIG_CACHE = 'oritsubushi-config';
