@@ -39,58 +39,59 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_33_end:\n"
         ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/mapLabels.js\"\n" "oritsubushi_web_34_end:\n"
         ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/mapLandmarks.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/nearestCandidates.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/ownCommit.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/positionWatch.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/progress.js\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/progressCard.js\"\n" "oritsubushi_web_45_end:\n"
-        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_46_end:\n"
-        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_47_end:\n"
-        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/refusals.js\"\n" "oritsubushi_web_48_end:\n"
-        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_49_end:\n"
-        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_50_end:\n"
-        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_51_end:\n"
-        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_52_end:\n"
-        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_53_end:\n"
-        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_54_end:\n"
-        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_55_end:\n"
-        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_56_end:\n"
-        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_57_end:\n"
-        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_58_end:\n"
-        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_59_end:\n"
-        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_60_end:\n"
-        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_61_end:\n"
-        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_62_end:\n"
-        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_63_end:\n"
-        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_64_end:\n"
-        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_65_end:\n"
-        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_66_end:\n"
-        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_67_end:\n"
-        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_68_end:\n"
-        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_69_end:\n"
-        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_70_end:\n"
-        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_71_end:\n"
-        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_72_end:\n"
-        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_73_end:\n"
-        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_74_end:\n"
-        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_75_end:\n"
-        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_76_end:\n"
-        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_77_end:\n"
-        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_78_end:\n"
-        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_79_end:\n"
-        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_80_end:\n"
-        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_81_end:\n"
-        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_82_end:\n"
-        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_83_end:\n"
-        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_84_end:\n"
-        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_85_end:\n"
-        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_86_end:\n"
-        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_87_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/mapLayer.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/nearestCandidates.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/ownCommit.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/positionWatch.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/progress.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/progressCard.js\"\n" "oritsubushi_web_46_end:\n"
+        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_47_end:\n"
+        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_48_end:\n"
+        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/refusals.js\"\n" "oritsubushi_web_49_end:\n"
+        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_51_end:\n"
+        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_52_end:\n"
+        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_53_end:\n"
+        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_54_end:\n"
+        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_55_end:\n"
+        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_56_end:\n"
+        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_57_end:\n"
+        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_58_end:\n"
+        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_59_end:\n"
+        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_60_end:\n"
+        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_61_end:\n"
+        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_62_end:\n"
+        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_63_end:\n"
+        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_64_end:\n"
+        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_65_end:\n"
+        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_66_end:\n"
+        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_67_end:\n"
+        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_68_end:\n"
+        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_69_end:\n"
+        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_70_end:\n"
+        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_71_end:\n"
+        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_72_end:\n"
+        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_73_end:\n"
+        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_74_end:\n"
+        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_75_end:\n"
+        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_76_end:\n"
+        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_77_end:\n"
+        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_78_end:\n"
+        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_79_end:\n"
+        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_80_end:\n"
+        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_81_end:\n"
+        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_82_end:\n"
+        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_83_end:\n"
+        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_84_end:\n"
+        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_85_end:\n"
+        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_86_end:\n"
+        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_87_end:\n"
+        ".balign 16\n" "oritsubushi_web_88:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_88_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -181,6 +182,7 @@ extern const unsigned char oritsubushi_web_84[], oritsubushi_web_84_end[];
 extern const unsigned char oritsubushi_web_85[], oritsubushi_web_85_end[];
 extern const unsigned char oritsubushi_web_86[], oritsubushi_web_86_end[];
 extern const unsigned char oritsubushi_web_87[], oritsubushi_web_87_end[];
+extern const unsigned char oritsubushi_web_88[], oritsubushi_web_88_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -219,58 +221,59 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/mapCore.js", oritsubushi_web_33, oritsubushi_web_33_end},
     {"js/mapLabels.js", oritsubushi_web_34, oritsubushi_web_34_end},
     {"js/mapLandmarks.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/mapOverlay.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/mapRule.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/mapSelection.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/milestones.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/nearby.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/nearestCandidates.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/ownCommit.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/positionWatch.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"js/progress.js", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"js/progressCard.js", oritsubushi_web_45, oritsubushi_web_45_end},
-    {"js/qrCode.js", oritsubushi_web_46, oritsubushi_web_46_end},
-    {"js/records.js", oritsubushi_web_47, oritsubushi_web_47_end},
-    {"js/refusals.js", oritsubushi_web_48, oritsubushi_web_48_end},
-    {"js/route.js", oritsubushi_web_49, oritsubushi_web_49_end},
-    {"js/savedState.js", oritsubushi_web_50, oritsubushi_web_50_end},
-    {"js/search.js", oritsubushi_web_51, oritsubushi_web_51_end},
-    {"js/selectionScene.js", oritsubushi_web_52, oritsubushi_web_52_end},
-    {"js/settings.js", oritsubushi_web_53, oritsubushi_web_53_end},
-    {"js/sha256.js", oritsubushi_web_54, oritsubushi_web_54_end},
-    {"js/stationPicks.js", oritsubushi_web_55, oritsubushi_web_55_end},
-    {"js/stats.js", oritsubushi_web_56, oritsubushi_web_56_end},
-    {"js/storageInfo.js", oritsubushi_web_57, oritsubushi_web_57_end},
-    {"js/store.js", oritsubushi_web_58, oritsubushi_web_58_end},
-    {"js/sync.js", oritsubushi_web_59, oritsubushi_web_59_end},
-    {"js/textLimits.js", oritsubushi_web_60, oritsubushi_web_60_end},
-    {"js/tsvImport.js", oritsubushi_web_61, oritsubushi_web_61_end},
-    {"js/ui/activationGuard.js", oritsubushi_web_62, oritsubushi_web_62_end},
-    {"js/ui/batchBar.js", oritsubushi_web_63, oritsubushi_web_63_end},
-    {"js/ui/datePicker.js", oritsubushi_web_64, oritsubushi_web_64_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_65, oritsubushi_web_65_end},
-    {"js/ui/dom.js", oritsubushi_web_66, oritsubushi_web_66_end},
-    {"js/ui/importPanel.js", oritsubushi_web_67, oritsubushi_web_67_end},
-    {"js/ui/lineScreen.js", oritsubushi_web_68, oritsubushi_web_68_end},
-    {"js/ui/mapPosition.js", oritsubushi_web_69, oritsubushi_web_69_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_70, oritsubushi_web_70_end},
-    {"js/ui/milestoneBanner.js", oritsubushi_web_71, oritsubushi_web_71_end},
-    {"js/ui/navigation.js", oritsubushi_web_72, oritsubushi_web_72_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_73, oritsubushi_web_73_end},
-    {"js/ui/pickBox.js", oritsubushi_web_74, oritsubushi_web_74_end},
-    {"js/ui/progressChart.js", oritsubushi_web_75, oritsubushi_web_75_end},
-    {"js/ui/progressPanel.js", oritsubushi_web_76, oritsubushi_web_76_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_77, oritsubushi_web_77_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_78, oritsubushi_web_78_end},
-    {"js/ui/settingsPanel.js", oritsubushi_web_79, oritsubushi_web_79_end},
-    {"js/ui/shareCard.js", oritsubushi_web_80, oritsubushi_web_80_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_81, oritsubushi_web_81_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_82, oritsubushi_web_82_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_83, oritsubushi_web_83_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_84, oritsubushi_web_84_end},
-    {"js/unsavedEdits.js", oritsubushi_web_85, oritsubushi_web_85_end},
-    {"manifest.webmanifest", oritsubushi_web_86, oritsubushi_web_86_end},
-    {"sw.js", oritsubushi_web_87, oritsubushi_web_87_end},
+    {"js/mapLayer.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/mapOverlay.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/mapRule.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/mapSelection.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/milestones.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/nearby.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/nearestCandidates.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/ownCommit.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/positionWatch.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/progress.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/progressCard.js", oritsubushi_web_46, oritsubushi_web_46_end},
+    {"js/qrCode.js", oritsubushi_web_47, oritsubushi_web_47_end},
+    {"js/records.js", oritsubushi_web_48, oritsubushi_web_48_end},
+    {"js/refusals.js", oritsubushi_web_49, oritsubushi_web_49_end},
+    {"js/route.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/savedState.js", oritsubushi_web_51, oritsubushi_web_51_end},
+    {"js/search.js", oritsubushi_web_52, oritsubushi_web_52_end},
+    {"js/selectionScene.js", oritsubushi_web_53, oritsubushi_web_53_end},
+    {"js/settings.js", oritsubushi_web_54, oritsubushi_web_54_end},
+    {"js/sha256.js", oritsubushi_web_55, oritsubushi_web_55_end},
+    {"js/stationPicks.js", oritsubushi_web_56, oritsubushi_web_56_end},
+    {"js/stats.js", oritsubushi_web_57, oritsubushi_web_57_end},
+    {"js/storageInfo.js", oritsubushi_web_58, oritsubushi_web_58_end},
+    {"js/store.js", oritsubushi_web_59, oritsubushi_web_59_end},
+    {"js/sync.js", oritsubushi_web_60, oritsubushi_web_60_end},
+    {"js/textLimits.js", oritsubushi_web_61, oritsubushi_web_61_end},
+    {"js/tsvImport.js", oritsubushi_web_62, oritsubushi_web_62_end},
+    {"js/ui/activationGuard.js", oritsubushi_web_63, oritsubushi_web_63_end},
+    {"js/ui/batchBar.js", oritsubushi_web_64, oritsubushi_web_64_end},
+    {"js/ui/datePicker.js", oritsubushi_web_65, oritsubushi_web_65_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_66, oritsubushi_web_66_end},
+    {"js/ui/dom.js", oritsubushi_web_67, oritsubushi_web_67_end},
+    {"js/ui/importPanel.js", oritsubushi_web_68, oritsubushi_web_68_end},
+    {"js/ui/lineScreen.js", oritsubushi_web_69, oritsubushi_web_69_end},
+    {"js/ui/mapPosition.js", oritsubushi_web_70, oritsubushi_web_70_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_71, oritsubushi_web_71_end},
+    {"js/ui/milestoneBanner.js", oritsubushi_web_72, oritsubushi_web_72_end},
+    {"js/ui/navigation.js", oritsubushi_web_73, oritsubushi_web_73_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_74, oritsubushi_web_74_end},
+    {"js/ui/pickBox.js", oritsubushi_web_75, oritsubushi_web_75_end},
+    {"js/ui/progressChart.js", oritsubushi_web_76, oritsubushi_web_76_end},
+    {"js/ui/progressPanel.js", oritsubushi_web_77, oritsubushi_web_77_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_78, oritsubushi_web_78_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_79, oritsubushi_web_79_end},
+    {"js/ui/settingsPanel.js", oritsubushi_web_80, oritsubushi_web_80_end},
+    {"js/ui/shareCard.js", oritsubushi_web_81, oritsubushi_web_81_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_82, oritsubushi_web_82_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_83, oritsubushi_web_83_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_84, oritsubushi_web_84_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_85, oritsubushi_web_85_end},
+    {"js/unsavedEdits.js", oritsubushi_web_86, oritsubushi_web_86_end},
+    {"manifest.webmanifest", oritsubushi_web_87, oritsubushi_web_87_end},
+    {"sw.js", oritsubushi_web_88, oritsubushi_web_88_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

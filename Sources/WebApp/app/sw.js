@@ -6,7 +6,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = '78d5b9bde623';
+const VERSION = 'ae530cc8b3f2';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const APP_FILES = [
@@ -46,6 +46,7 @@ const APP_FILES = [
   'js/mapCore.js',
   'js/mapLabels.js',
   'js/mapLandmarks.js',
+  'js/mapLayer.js',
   'js/mapOverlay.js',
   'js/mapRule.js',
   'js/mapSelection.js',

@@ -9,7 +9,8 @@
 // count bubbles, which never cover a pin or a name.
 //
 // Everything here is a pure function of a canvas context, the data and a viewport; the
-// interaction lives in ui/mapScreen.js.
+// interaction lives in ui/mapScreen.js, which keeps the ground (base map, lines, dots) between
+// frames in a layer of its own (mapLayer.js, Schemas/phone-app.md "Drawing the map").
 
 import { boxFromCenter } from './mapRule.js';
 import { X_SCALE, fromScreen, project, stationsAt, unproject } from './mapCore.js';
@@ -38,6 +39,7 @@ import { metres } from './nearby.js';
  * @property {Map<string, number[]>} samePoint "lat,lng" → the indices of the stations sharing that point, where several do
  * @property {Array<{id: number, points: Int32Array, completed: boolean}>} lines station indices in drawing order
  * @property {{minX: number, minY: number, maxX: number, maxY: number}} bounds
+ * @property {number} [revision] counts updateCompletion's changes, so that a drawing kept of the scene (mapLayer.js) knows it is out of date
  */
 
 export const STYLE = {
@@ -148,6 +150,7 @@ export function placeLines(stations, lineCounts) {
  * @param {Scene} scene @param {(id: number) => number} compDateOf
  */
 export function updateCompletion(scene, compDateOf) {
+  scene.revision = (scene.revision ?? 0) + 1;
   for (let i = 0; i < scene.ids.length; i++) scene.completed[i] = compDateOf(scene.ids[i]) > 0 ? 1 : 0;
   for (const line of scene.lines) line.completed = line.points.length > 0 && line.points.every((i) => scene.completed[i] === 1);
 }
@@ -178,18 +181,17 @@ export function viewBox(v, width, height) {
 }
 
 /**
- * Draws one frame. The context's transform must map CSS pixels (the caller scales for the
- * device pixel ratio).
+ * The ground, under the overlay: the base map, the lines and the stations' dots. It depends on the
+ * scale, the scene and the base map, and moves with the view (mapLayer.js keeps it between frames).
+ * A frame is STYLE.background over the whole canvas, the ground, then drawOverlay. The context's
+ * transform must map CSS pixels (the caller scales for the device pixel ratio).
  * @param {CanvasRenderingContext2D} ctx
  * @param {Scene} scene
  * @param {Viewport} v
  * @param {number} width @param {number} height
- * @param {Overlay} overlay
  * @param {BaseMap | null} base
  */
-export function drawMap(ctx, scene, v, width, height, overlay, base) {
-  ctx.fillStyle = STYLE.background;
-  ctx.fillRect(0, 0, width, height);
+export function drawGround(ctx, scene, v, width, height, base) {
   if (base) drawBaseMap(ctx, base, v, width, height);
   const { xs, ys, completed } = scene;
   const sx = (/** @type {number} */ x) => width / 2 + (x - v.cx) * v.scale;
@@ -229,6 +231,13 @@ export function drawMap(ctx, scene, v, width, height, overlay, base) {
     ctx.lineWidth = done ? 0.8 : 1.2;
     ctx.stroke();
   }
+}
+
+/**
+ * The frame's overlay over the ground: the pins with their names, then the count bubbles.
+ * @param {CanvasRenderingContext2D} ctx @param {Overlay} overlay @param {number} width @param {number} height
+ */
+export function drawOverlay(ctx, overlay, width, height) {
   drawPins(ctx, overlay, width, height);
   drawBubbles(ctx, overlay, width, height);
 }

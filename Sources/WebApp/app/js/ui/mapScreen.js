@@ -12,7 +12,8 @@
 // filter on top), the view fits them, and a chip names the selection with a × that clears it;
 // the canvas's data-shown-stations says how many stations are drawn.
 
-import { buildScene, drawMap, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { buildScene, drawGround, drawOverlay, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { MapLayer } from '../mapLayer.js';
 import { panBy, project, unproject, zoomAt } from '../mapCore.js';
 import { MapIndex } from '../mapRule.js';
 import { shownBy } from '../mapSelection.js';
@@ -73,6 +74,8 @@ export class MapScreen {
     this.overlay = emptyOverlay();
     /** @type {BaseMap | null} */
     this.base = null;
+    /** The ground (base map, lines, dots) kept between frames: a pan copies it (mapLayer.js). */
+    this.ground = new MapLayer(() => document.createElement('canvas'));
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -123,6 +126,7 @@ export class MapScreen {
       this.redraw();
     } else {
       this.position.hide();
+      this.ground.release();
     }
   }
 
@@ -289,7 +293,12 @@ export class MapScreen {
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    drawMap(this.ctx, this.scene, this.view, this.width, this.height, this.overlay, this.base);
+    this.ctx.fillStyle = STYLE.background;
+    this.ctx.fillRect(0, 0, this.width, this.height);
+    const scene = this.scene, base = this.base;
+    this.ground.draw(this.ctx, [scene, scene.revision, base, this.view.scale, dpr], this.view, this.width, this.height, dpr,
+      (ctx, v, width, height) => drawGround(ctx, scene, v, width, height, base));
+    drawOverlay(this.ctx, this.overlay, this.width, this.height);
     // Once a page: when the map was first drawn, and first drawn over its base map (the
     // benchmarks read these marks).
     if (!this.marked.drawn) { this.marked.drawn = true; performance.mark('oritsubushi:map-drawn'); }
