@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appDir } from './support/paths.mjs';
-import { appFiles, expectedVersion, serviceWorkerDeclarations } from './support/appFiles.mjs';
+import { appFiles, declaredPreloads, expectedVersion, mainModules, serviceWorkerDeclarations } from './support/appFiles.mjs';
 
 test('the service worker precaches exactly the files of the app', () => {
   const { files } = serviceWorkerDeclarations();
@@ -16,6 +16,13 @@ test('the service worker precaches exactly the files of the app', () => {
 
 test('the service worker version follows the files (run Tests/WebApp/support/update-sw-version.mjs)', () => {
   assert.equal(serviceWorkerDeclarations().version, expectedVersion());
+});
+
+test('index.html preloads every module main.js imports, and no other (run Tests/WebApp/support/update-sw-version.mjs)', () => {
+  const html = readFileSync(path.join(appDir, 'index.html'), 'utf8');
+  assert.ok(mainModules().length > 10 && mainModules().includes('js/ui/mapScreen.js'));
+  assert.deepEqual(declaredPreloads(html), mainModules());
+  assert.ok(html.indexOf('rel="modulepreload"') < html.indexOf('<script type="module" src="js/main.js">'), 'the preloads come before the script');
 });
 
 test('index.html has no inline script, inline style or foreign resource', () => {

@@ -98,14 +98,19 @@ export function buildScene(catalog, compDateOf) {
  * @param {import('./catalog.js').Station[]} stations
  */
 export function placesOf(catalog, stations) {
-  const lineCounts = Uint8Array.from(stations, (s) => Math.min(255, s.lines.filter((l) => catalog.lines.get(l)?.enabled).length));
+  // Plain loops: this runs for every station before the map's first frame, mostly before the JIT.
+  const lineCounts = new Uint8Array(stations.length);
   /** @type {Map<string, number[]>} */
   const byPoint = new Map();
-  stations.forEach((s, i) => {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i];
+    let enabled = 0;
+    for (const l of s.lines) if (catalog.lines.get(l)?.enabled) enabled++;
+    lineCounts[i] = Math.min(255, enabled);
     const key = `${s.lat},${s.lng}`;
     const held = byPoint.get(key);
     if (held) held.push(i); else byPoint.set(key, [i]);
-  });
+  }
   return {
     positions: stations.map((s) => ({ lat: s.lat, lng: s.lng })),
     lineCounts,
@@ -128,13 +133,14 @@ export const PLACE_RADIUS_M = 1000;
 export function placeLines(stations, lineCounts) {
   /** @type {Map<string, Array<{lat: number, lng: number, members: number[]}>>} */
   const places = new Map();
-  stations.forEach((s, i) => {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i];
     const name = s.name.trim();
-    const list = places.get(name) ?? [];
+    const list = places.get(name);
+    if (!list) { places.set(name, [{ lat: s.lat, lng: s.lng, members: [i] }]); continue; }
     const place = list.find((p) => metres(p.lat / 1e6, p.lng / 1e6, s.lat / 1e6, s.lng / 1e6) <= PLACE_RADIUS_M);
     if (place) place.members.push(i); else list.push({ lat: s.lat, lng: s.lng, members: [i] });
-    places.set(name, list);
-  });
+  }
   const out = new Uint16Array(stations.length);
   for (const list of places.values()) {
     for (const { members } of list) {

@@ -47,8 +47,11 @@ export const POSITION_SCALE = 2.5;
 const SELECTION_INSET_TOP = 60;
 
 export class MapScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {Promise<BaseMap | null>} [base] the base map, when its loading started before the screen
+   */
+  constructor(app, nav, base = loadBaseMap((url) => fetch(url))) {
     this.app = app;
     this.nav = nav;
     this.canvas = byId('map-canvas', HTMLCanvasElement);
@@ -112,7 +115,7 @@ export class MapScreen {
     }
     new ResizeObserver(() => this.redraw()).observe(this.canvas);
     document.addEventListener('visibilitychange', () => this.setVisible(this.visible));
-    void loadBaseMap((url) => fetch(url)).then((base) => { this.base = base; this.redraw(); });
+    void base.then((loaded) => { this.base = loaded; this.redraw(); });
   }
 
   /**
