@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 EXIT_MISSED, EXIT_USAGE, EXIT_MISSING, EXIT_FAILED = 1, 64, 69, 70
@@ -41,7 +42,7 @@ def log(message):
 #
 # The app makes no performance marks and has no "map drawn" signal, so this script observes,
 # without changing what the app does:
-#  - every full-canvas fillRect on #map-canvas: map.js drawMap starts each frame with one, and
+#  - every full-canvas fillRect on #map-canvas: ui/mapScreen.js draw starts each frame with one, and
 #    the frame's drawing ends when the requestAnimationFrame callback returns (the microtask
 #    queued here runs then); `frame` is the next animation frame (the drawn frame is on screen);
 #  - every IndexedDB transaction (mode, start, `complete`): the app resolves a write on the same
@@ -49,13 +50,36 @@ def log(message):
 #  - puts into the `meta` object store (which settings are written, and how big);
 #  - JSON.parse of more than 100 kB (the catalogue);
 #  - clicks on elements with a data-testid (capture phase: before the app's handlers), and when
-#    station-result / nearby-result show the app's answer.
-# If the app ever marks `oritsubushi:map-drawn` (performance.mark), the bench uses that mark.
+#    station-result / nearby-result show the app's answer;
+#  - while `record(true)` is on (the pans of row 6): every requestAnimationFrame callback's start
+#    and end and whether it drew the map, and the timestamp of every animation frame (a loop of
+#    the bench's own, through the unwrapped requestAnimationFrame).
+# Row 1 uses the app's mark `oritsubushi:map-drawn` (performance.mark) when it exists; row 5 reads
+# it and `oritsubushi:map-drawn-with-base`.
 PAGE_PROBE = r"""
 (() => {
   if (window.__bench) return;
-  const B = window.__bench = { draws: [], tx: [], metaPuts: [], parses: [], clicks: [], results: [] };
+  const B = window.__bench = { draws: [], tx: [], metaPuts: [], parses: [], clicks: [], results: [], frames: [], ticks: [], recording: false };
   const now = () => performance.now();
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = function (callback) {
+    return raf((ts) => {
+      if (!B.recording) return callback(ts);
+      const rec = { ts, start: now(), end: null, drew: false };
+      const drawn = B.draws.length;
+      try { return callback(ts); } finally { rec.end = now(); rec.drew = B.draws.length > drawn; B.frames.push(rec); }
+    });
+  };
+  B.record = (on) => {
+    if (on) {
+      B.frames = []; B.ticks = []; B.recording = true;
+      const tick = (ts) => { if (!B.recording) return; B.ticks.push(ts); raf(tick); };
+      raf(tick);
+      return null;
+    }
+    B.recording = false;
+    return { frames: B.frames, ticks: B.ticks };
+  };
   const fillRect = CanvasRenderingContext2D.prototype.fillRect;
   CanvasRenderingContext2D.prototype.fillRect = function (x, y, w, h) {
     if (this.canvas && this.canvas.id === 'map-canvas' && x === 0 && y === 0 && w > 0 && h > 0) {
@@ -248,6 +272,13 @@ class Browser:
     def targets(self):
         return sorted(set(self.sessions.values()))
 
+    def page_session(self, target):
+        """This connection's session of a page target (chromedriver's window handle is its id)."""
+        session = self.targets_seen.get(target)
+        if session not in self.sessions:
+            raise BenchError(f"no CDP session of the page {target}; sessions: {self.targets()}")
+        return session
+
     def close(self):
         try:
             self.ws.close()
@@ -305,6 +336,8 @@ class Server:
         return counts
 
     def stop(self):
+        if getattr(self, "folder", None):
+            self.folder.stop()
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -314,6 +347,117 @@ class Server:
                 self.process.wait()
         if getattr(self, "stderr", None):
             self.stderr.close()
+
+
+class AppFolder:
+    """--app-dir: a development aid, not how figures are kept. The server serves the app its
+    binary embeds (Sources/WebApp/web_app.c, made by Tools/web-assets) and has no way to serve a
+    folder; to measure app changes before a build, this serves GET /app/** from a folder with the
+    headers the server sends (SyncHTTPServer+WebApp.swift, StaticPayload.swift: CSP, no-cache,
+    ETag and 304, gzip) and forwards everything else, /app/config.json included, to the server."""
+
+    CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+           "worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+           "frame-ancestors 'none'")
+    TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+             "css": "text/css; charset=utf-8", "webmanifest": "application/manifest+json", "json": "application/json",
+             "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "txt": "text/plain; charset=utf-8"}
+
+    def __init__(self, folder, upstream):
+        import http.server
+        self.folder = os.path.abspath(folder)
+        self.upstream = upstream
+        self.payloads = {}
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                outer.answer(self)
+
+            do_HEAD = do_POST = do_PUT = do_DELETE = do_GET
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def payload(self, rel):
+        """(bytes, gzip bytes or None, ETag) of a file of the folder, links followed (js/mapCore.js)."""
+        import hashlib
+        path = os.path.normpath(os.path.join(self.folder, rel))
+        if not path.startswith(self.folder + os.sep) or not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            body = f.read()
+        zipped = gzip.compress(body, 6)
+        etag = '"' + hashlib.sha256(body).hexdigest()[:24] + '"'
+        return body, (zipped if len(zipped) < len(body) else None), etag
+
+    def answer(self, h):
+        path = urllib.parse.urlsplit(h.path).path
+        if h.command in ("GET", "HEAD") and path.startswith("/app/") and path != "/app/config.json":
+            rel = urllib.parse.unquote(path[len("/app/"):]) or "index.html"
+            found = None if rel.endswith("/") else self.payload(rel)
+            if found is None:
+                h.send_response(404)
+                h.send_header("Content-Length", "0")
+                h.end_headers()
+                return
+            body, zipped, etag = found
+            use_gzip = zipped is not None and "gzip" in h.headers.get("Accept-Encoding", "").lower()
+            tag = etag[:-1] + '-gzip"' if use_gzip else etag
+            match = [t.strip() for t in h.headers.get("If-None-Match", "").split(",")]
+            headers = {"Content-Security-Policy": self.CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                       "Cache-Control": "no-cache", "ETag": tag, "Vary": "Accept-Encoding"}
+            if rel == "sw.js":
+                headers["Service-Worker-Allowed"] = "/app/"
+            if any(t in (etag, etag[:-1] + '-gzip"', "W/" + etag, "*") for t in match):
+                h.send_response(304)
+                body = b""
+            else:
+                h.send_response(200)
+                headers["Content-Type"] = self.TYPES.get(rel.rsplit(".", 1)[-1], "application/octet-stream")
+                if use_gzip:
+                    headers["Content-Encoding"] = "gzip"
+                    body = zipped
+            headers["Content-Length"] = str(len(body))
+            for k, v in headers.items():
+                h.send_header(k, v)
+            h.end_headers()
+            if h.command != "HEAD":
+                h.wfile.write(body)
+            return
+        import http.client
+        length = int(h.headers.get("Content-Length") or 0)
+        request_body = h.rfile.read(length) if length else None
+        connection = http.client.HTTPConnection("127.0.0.1", int(urllib.parse.urlsplit(self.upstream).port), timeout=120)
+        try:
+            headers = {k: v for k, v in h.headers.items() if k.lower() not in ("host", "connection")}
+            connection.request(h.command, h.path, body=request_body, headers=headers)
+            response = connection.getresponse()
+            body = response.read()
+            h.send_response(response.status)
+            for k, v in response.getheaders():
+                if k.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server"):
+                    h.send_header(k, v)
+            h.send_header("Content-Length", str(len(body)))
+            h.end_headers()
+            if h.command != "HEAD":
+                h.wfile.write(body)
+        finally:
+            connection.close()
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
 
 
 def fetch_catalog(url, token):
@@ -438,6 +582,8 @@ def main():
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--json", dest="json_out")
+    parser.add_argument("--cpu-profile", dest="cpu_profile")
+    parser.add_argument("--app-dir", dest="app_dir")
     parser.error = lambda message: (print(f"Tools/app-bench: {message}", file=sys.stderr), sys.exit(EXIT_USAGE))
     args = parser.parse_args()
 
@@ -458,12 +604,29 @@ def main():
             log(f"kept {work}")
 
 
+def loadavg():
+    """The 1, 5 and 15 minute load averages (the machine may be shared: they say how busy it was)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def run(args, work, server):
+    args.load_start = loadavg()
     # The server, a user, a CLI replica with completions (so the map shows red), then pairing.
     out = server.run("server", "add-user", "alice", "--data", server.data)
     token = out.strip().splitlines()[-1].strip()
     server.start()
     log(f"serve listening on {server.url} (files store {server.data})")
+    app_url = server.url
+    if args.app_dir:
+        if not os.path.isfile(os.path.join(args.app_dir, "sw.js")):
+            raise BenchError(f"--app-dir {args.app_dir} holds no sw.js: not the app's folder")
+        server.folder = AppFolder(args.app_dir, server.url)
+        app_url = server.folder.url
+        log(f"the app's files from {os.path.abspath(args.app_dir)} at {app_url}, not the binary's (--app-dir: a development aid)")
     catalog = fetch_catalog(server.url, token)
     stations = catalog["stations"]
     by_name = lambda name, operator_part: next(s for s in stations if s["enabled"] and s["name"] == name and operator_part in operator_name(catalog, s["operator"]))
@@ -472,6 +635,7 @@ def run(args, work, server):
     odawara_jre = by_name("小田原駅", "東日本旅客鉄道")
     midoricho = by_name("緑町駅", "伊豆箱根")
     yumoto = by_name("箱根湯本駅", "箱根登山")
+    tokyo = by_name("東京駅", "東日本旅客鉄道")
     shinkansen = next(l for l in catalog["lines"] if l["name"] == "東海道新幹線")
 
     ledger = os.path.join(work, "cli.ledger")
@@ -483,7 +647,7 @@ def run(args, work, server):
     server.run("complete", "--batch", batch, "--ledger", ledger)
     server.run("sync", "--server", server.url, "--token", token, "--ledger", ledger)
     log(f"CLI replica: 小田原 (JR東海) with a memo and the rest of 東海道新幹線 ({len(shinkansen['stations']) - 1} stations), synced")
-    pair_out = server.run("server", "pair", "alice", "--data", server.data, "--url", server.url).strip().splitlines()
+    pair_out = server.run("server", "pair", "alice", "--data", server.data, "--url", app_url).strip().splitlines()
     pair_url = pair_out[-1].strip()
     if "#pair=" not in pair_url:
         raise BenchError(f"`server pair` printed no URL: {pair_out}")
@@ -511,9 +675,9 @@ def run(args, work, server):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PAGE_PROBE})
         app = App(driver)
-        return measure(args, server, token, catalog, pair_url, driver, cdp, app,
+        return measure(args, server, app_url, token, catalog, pair_url, driver, cdp, app,
                        dict(odawara=odawara, odawara_jrc=odawara_jrc, odawara_jre=odawara_jre,
-                            midoricho=midoricho, yumoto=yumoto))
+                            midoricho=midoricho, yumoto=yumoto, tokyo=tokyo))
     finally:
         if cdp:
             cdp.close()
@@ -530,8 +694,7 @@ def operator_name(catalog, operator_id):
     return ""
 
 
-def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
-    origin = server.url
+def measure(args, server, origin, token, catalog, pair_url, d, cdp, app, st):
     figures = {}
 
     # 1. First visit with pairing: the page loads, the service worker installs (precaching every
@@ -613,16 +776,7 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
     #    navigation start → the end of the first map drawing; the server's request counts must not move.
     app.tab("map")
     loads = []
-    # A quiet server first: no API request of the page or the worker still running, and the
-    # server's counts unchanged for 1.5 s (the sync after the last edit may still be finishing).
-    app.wait("the API requests to finish", lambda: all(r["finished"] for r in list(cdp.requests.values()) if "/v1/" in r["url"]), 30)
-    counts = lambda: {k: v for k, v in server.metrics().items() if k != "GET /metrics"}
-    before, since = counts(), time.time()
-    while time.time() - since < 1.5:
-        time.sleep(0.25)
-        now_counts = counts()
-        if now_counts != before:
-            before, since = now_counts, time.time()
+    before = wait_quiet(server, cdp, app)
     driver_offline(d, True)
     cdp.set_offline(True)
     d.execute_cdp_cmd("ServiceWorker.enable", {})
@@ -676,6 +830,9 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
     figures["offline_reached_server"] = reached
     figures["offline_update_checks"] = update_checks
 
+    # 5–7. The map: first paint offline at 1× and 4× CPU throttling, pans at 4×, the base map's bytes.
+    figures["map"] = measure_map(args, server, origin, d, cdp, app, st)
+
     # 4. The fold of N generated events in the page, with the app's own module.
     d.refresh()
     app.wait("the map drawn", lambda: any(x["end"] is not None for x in app.bench()["draws"]), 30)
@@ -695,6 +852,11 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
 
     table = render(args, figures, bytes_report, storage_first, storage_end, loads, saves, todays, fold,
                    first_visit_s, catalog_seconds, reached, update_checks, persist_banner, uncompressed, d, app)
+    figures["load"] = {"start": args.load_start, "end": loadavg()}
+    table += "\n\n" + render_map(args, figures["map"], figures["met"])
+    table += (f"\n\nLoad average (1, 5, 15 min) at the start {figures['load']['start']}, at the end {figures['load']['end']}; "
+              f"{os.cpu_count()} cores. The app's files: " + (f"from {os.path.abspath(args.app_dir)} (--app-dir, a development aid)" if args.app_dir
+                                                             else "the binary's own"))
     print(table)
     if args.json_out:
         with open(args.json_out, "w") as f:
@@ -703,6 +865,268 @@ def measure(args, server, token, catalog, pair_url, d, cdp, app, st):
         log("screenshots: " + ", ".join(shots))
     met = figures["met"]
     return 0 if all(met.values()) else EXIT_MISSED
+
+
+# MARK: - The map: first paint, pans, the base map
+
+MAP_DPR = 2  # a phone's screen: the base map's raster work grows with the canvas's pixels
+PAN_MOVES = 60
+PAN_SECONDS = 1.0
+THROTTLE = 4
+MARKS = ("oritsubushi:map-drawn", "oritsubushi:map-drawn-with-base")
+
+
+def measure_map(args, server, origin, d, cdp, app, st):
+    """Rows 5–7, offline, at MAP_DPR, with no location allowed (the map opens on all Japan)."""
+    out = {"base": base_map_bytes(origin), "dpr": MAP_DPR}
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": MAP_DPR, "mobile": True})
+    d.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "prompt", "origin": origin})
+    app.tab("map")
+    counts = lambda: {k: v for k, v in server.metrics().items() if k != "GET /metrics"}
+    # The network came back after row 1: the app's sync on `online` finishes first.
+    before = wait_quiet(server, cdp, app)
+    driver_offline(d, True)
+    cdp.set_offline(True)
+    try:
+        for rate in (1, THROTTLE):
+            out[f"paint{rate}"] = first_paints(args, d, app, rate)
+        if args.cpu_profile:
+            os.makedirs(args.cpu_profile, exist_ok=True)
+            out["profiles"] = [profile_first_paint(args, d, app)]
+        # All Japan: the view the map opened on; Tokyo: 東京 (JR東日本) 「この駅を地図の中心に表示」.
+        out["pan_japan"] = pans(args, d, cdp, app, "japan")
+        d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
+        app.open_station(st["tokyo"]["id"], "とうきょう")
+        app.click("station-on-map")
+        app.wait("the map", lambda: app.js("return !document.getElementById('screen-map').hidden"))
+        out["pan_tokyo"] = pans(args, d, cdp, app, "tokyo")
+    finally:
+        d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
+        reached = {k: v - before.get(k, 0) for k, v in counts().items() if v != before.get(k, 0)}
+        cdp.set_offline(False)
+        driver_offline(d, False)
+        d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        cdp_page_grant(d, origin, st["odawara"])
+    # The browser's own update checks of sw.js, as in row 1; anything else is reported.
+    reached.pop("GET /app/**", None)
+    out["reached"] = reached
+    return out
+
+
+PAINT_READ = r"""
+const B = window.__bench;
+const n = performance.getEntriesByType('navigation')[0];
+const base = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/geo/japan.json'));
+const reads = B.tx.filter((t) => t.mode === 'readonly' && t.db === 'oritsubushi');
+const c = document.getElementById('map-canvas');
+return {
+  marks: arguments[0].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? null),
+  response: n.responseEnd, dcl: n.domContentLoadedEventEnd,
+  idb: reads.length ? [reads[0].start, reads[0].end] : null,
+  parse: B.parses.length ? [B.parses[0].start, B.parses[0].end] : null,
+  base: base ? [base.startTime, base.responseEnd] : null,
+  draws: B.draws.map((x) => [x.start, x.end]),
+  canvas: [c.width, c.height], zoom: c.dataset.zoom ?? null,
+};
+"""
+
+
+def first_paints(args, d, app, rate):
+    """Navigation start → the app's two marks, over args.reloads + 1 reloads, the first dropped."""
+    d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": rate})
+    runs = []
+    for i in range(args.reloads + 1):
+        d.refresh()
+        app.wait(f"the map drawn over its base map ({rate}× throttled)",
+                 lambda: app.js("return performance.getEntriesByName(arguments[0]).length > 0", MARKS[1]), 30 * rate)
+        time.sleep(1.5)  # the start-up sync attempt and any later drawing, before the next reload
+        run = app.js(PAINT_READ, list(MARKS))
+        log(f"first paint at {rate}×, reload {i + 1}{' (dropped)' if i == 0 else ''}: map drawn at {run['marks'][0]:.0f} ms, "
+            f"over its base map at {run['marks'][1]:.0f} ms")
+        if i > 0:
+            runs.append(run)
+    return runs
+
+
+def profile_first_paint(args, d, app):
+    """--cpu-profile: one more 4× reload under the sampling profiler (not counted)."""
+    d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+    d.execute_cdp_cmd("Profiler.enable", {})
+    d.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
+    d.execute_cdp_cmd("Profiler.start", {})
+    d.refresh()
+    app.wait("the map drawn over its base map (profiled)",
+             lambda: app.js("return performance.getEntriesByName(arguments[0]).length > 0", MARKS[1]), 30 * THROTTLE)
+    return save_profile(args, d, f"first-paint-{THROTTLE}x")
+
+
+def save_profile(args, d, name):
+    profile = d.execute_cdp_cmd("Profiler.stop", {})["profile"]
+    d.execute_cdp_cmd("Profiler.disable", {})
+    path = os.path.join(args.cpu_profile, name + ".cpuprofile")
+    with open(path, "w") as f:
+        json.dump(profile, f)
+    top = profile_top(profile)
+    log(f"{path}: " + "; ".join(f"{fn} {ms:.0f} ms" for fn, ms in top[:12]))
+    return {"name": name, "path": path, "top": top[:25]}
+
+
+def profile_top(profile):
+    """Self time by function (name, file:line), largest first."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    self_us = {}
+    for node_id, delta in zip(profile.get("samples", []), profile.get("timeDeltas", [])):
+        frame = nodes[node_id]["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1]
+        key = f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}" if where else frame["functionName"] or "(anonymous)"
+        self_us[key] = self_us.get(key, 0) + delta
+    return sorted(((k, v / 1000) for k, v in self_us.items()), key=lambda kv: -kv[1])
+
+
+def pans(args, d, cdp, app, view):
+    """Two drags at THROTTLE× (out and back), PAN_MOVES mouse moves over PAN_SECONDS each, sent
+    without waiting for the page (as a finger moves whether or not the page keeps up): each
+    animation frame's interval and each requestAnimationFrame callback that drew the map."""
+    session = cdp.page_session(d.current_window_handle)
+    d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+    time.sleep(1.5)
+    left, top, width, height = app.js("const r = document.getElementById('map-canvas').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+    x0, y0 = left + width / 2, top + height * 0.55
+    state = lambda: app.js("const c = document.getElementById('map-canvas'); return [c.dataset.centerLat, c.dataset.centerLng, c.dataset.zoom]")
+    drags = []
+    for k, sign in enumerate((1, -1)):
+        if args.cpu_profile and k == 0:
+            d.execute_cdp_cmd("Profiler.enable", {})
+            d.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})
+            d.execute_cdp_cmd("Profiler.start", {})
+        start_state = state()
+        # Each drag starts where the last ended, so the second one brings the map back.
+        sx, sy = (x0 - 1.5 * PAN_MOVES, y0 - PAN_MOVES) if sign < 0 else (x0, y0)
+        app.js("window.__bench.record(true)")
+        mouse = lambda kind, x, y, buttons: cdp.send("Input.dispatchMouseEvent", {
+            "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1, "pointerType": "mouse"}, session)
+        boxes = [mouse("mousePressed", sx, sy, 1)]
+        t0 = time.perf_counter()
+        for i in range(1, PAN_MOVES + 1):
+            delay = t0 + i * PAN_SECONDS / PAN_MOVES - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            boxes.append(mouse("mouseMoved", sx - sign * 1.5 * i, sy - sign * i, 1))
+        boxes.append(mouse("mouseReleased", sx - sign * 1.5 * PAN_MOVES, sy - sign * PAN_MOVES, 0))
+        sent = time.perf_counter() - t0
+        for box in boxes:
+            if not box["event"].wait(60):
+                raise BenchError("the browser did not take the pan's mouse events within 60 s")
+        time.sleep(1.0)
+        record = app.js("return window.__bench.record(false)")
+        if args.cpu_profile and k == 0:
+            save_profile(args, d, f"pan-{view}-{THROTTLE}x")
+        end_state = state()
+        if end_state[:2] == start_state[:2]:
+            raise BenchError(f"the drag did not move the map ({view}: centre {start_state})")
+        drawn = [f for f in record["frames"] if f["drew"]]
+        if not drawn:
+            raise BenchError(f"no frame drew the map during the drag ({view})")
+        first, last = drawn[0]["ts"], drawn[-1]["ts"]
+        ticks = sorted(set(t for t in record["ticks"] if first <= t <= last))
+        drags.append({"draws": [f["end"] - f["start"] for f in drawn], "intervals": [b - a for a, b in zip(ticks, ticks[1:])],
+                      "span": last - first, "sent": sent, "zoom": end_state[2], "centre": end_state[:2]})
+        log(f"pan ({view}) {k + 1}: {len(drawn)} frames drew the map over {last - first:.0f} ms "
+            f"(moves sent over {sent:.2f} s), zoom {end_state[2]}")
+    d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
+    return drags
+
+
+def base_map_bytes(origin):
+    """The base map's files as served: raw and gzip bytes, and the points of each level."""
+    out = {}
+    for name in ("geo/japan.json", "geo/LICENSE.txt"):
+        request = urllib.request.Request(f"{origin}/app/{name}", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = response.read()
+            encoding = response.headers.get("Content-Encoding", "")
+        raw = gzip.decompress(body) if encoding == "gzip" else body
+        out[name] = {"raw": len(raw), "gzip": len(body) if encoding == "gzip" else None}
+        if name.endswith(".json"):
+            doc = json.loads(raw)
+            out["levels"] = [(level["tolerance"], sum(len(r) // 2 for r in level["land"] + level["lakes"])) for level in doc["levels"]]
+    return out
+
+
+def p95(values):
+    """The nearest-rank 95th percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, -(-len(ordered) * 95 // 100) - 1)] if ordered else float("nan")
+
+
+def render_map(args, m, met):
+    fmt_range = lambda xs: f"{fmt_ms(median(xs))} ({fmt_ms(min(xs))}–{fmt_ms(max(xs))})"
+    paint = {rate: ([r["marks"][0] for r in m[f"paint{rate}"]], [r["marks"][1] for r in m[f"paint{rate}"]]) for rate in (1, THROTTLE)}
+    met["paint"] = median(paint[THROTTLE][1]) <= 1000
+    ok = lambda b: "met" if b else "**missed**"
+    runs = m[f"paint{THROTTLE}"]
+    mid = sorted(runs, key=lambda r: r["marks"][1])[len(runs) // 2]
+    phases = [f"navigation answered at {mid['response']:.0f} ms", f"DOMContentLoaded at {mid['dcl']:.0f} ms"]
+    if mid["idb"]:
+        phases.append(f"IndexedDB read {mid['idb'][0]:.0f}–{mid['idb'][1]:.0f} ms")
+    if mid["parse"]:
+        phases.append(f"the catalogue's JSON.parse {mid['parse'][0]:.0f}–{mid['parse'][1]:.0f} ms")
+    if mid["base"]:
+        phases.append(f"geo/japan.json fetched {mid['base'][0]:.0f}–{mid['base'][1]:.0f} ms")
+    phases += [f"map frame {i + 1} drawn {a:.0f}–{b:.0f} ms" for i, (a, b) in enumerate(mid["draws"][:3])]
+    rows = [("5", f"first paint offline: navigation start → `{MARKS[0]}` (first frame) and → `{MARKS[1]}` (first frame over the base map); "
+                  f"median of {len(runs)} reloads, the first dropped",
+             f"over the base map ≤ 1 s at {THROTTLE}×",
+             f"{THROTTLE}× throttled: first frame {fmt_range(paint[THROTTLE][0])}, over the base map {fmt_range(paint[THROTTLE][1])}; "
+             f"unthrottled: {fmt_range(paint[1][0])}, {fmt_range(paint[1][1])}",
+             ok(met["paint"]),
+             f"the median {THROTTLE}× reload: " + "; ".join(phases))]
+    for view, label in (("japan", "all Japan (as the map opens)"), ("tokyo", "Tokyo (東京 centred by 「この駅を地図の中心に表示」)")):
+        drags = m[f"pan_{view}"]
+        draws = [x for g in drags for x in g["draws"]]
+        intervals = [x for g in drags for x in g["intervals"]]
+        rows.append(("6" + ("a" if view == "japan" else "b"), f"a pan at {THROTTLE}×, {label}: {len(drags)} drags of {PAN_MOVES} mouse moves over {PAN_SECONDS:.0f} s",
+                     "— (reported)",
+                     f"frame interval median {fmt_ms(median(intervals))}, p95 {fmt_ms(p95(intervals))} ({len(intervals)} intervals); "
+                     f"the app's drawing (its animation-frame callback) median {fmt_ms(median(draws))}, p95 {fmt_ms(p95(draws))} ({len(draws)} frames)",
+                     "",
+                     f"zoom level {drags[0]['zoom']}; {len(draws)} frames drew the map while {2 * PAN_MOVES} moves were sent "
+                     f"(the browser gives a frame the moves that came since the last)"))
+    base = m["base"]
+    js, lic = base["geo/japan.json"], base["geo/LICENSE.txt"]
+    rows.append(("7", "the base map's bytes as served (`/app/geo/japan.json`, gzip as the server sends it)", "—",
+                  f"{js['raw']:,} B raw, {js['gzip']:,} B gzip", "",
+                  f"points per level: " + ", ".join(f"{n:,} ({t:,} m)" for t, n in base["levels"]) +
+                  f"; with geo/LICENSE.txt {lic['raw']:,} B raw, {lic['gzip']:,} B gzip"))
+    lines = [f"The map (rows 5–7): offline, device pixel ratio {m['dpr']} (canvas {runs[0]['canvas'][0]}×{runs[0]['canvas'][1]} pixels), "
+             f"no location allowed (the map opens on all Japan), `Emulation.setCPUThrottlingRate` on the page "
+             f"(the service worker is not throttled); the service worker running.",
+             "",
+             "| # | figure | target | result | | what limits it |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        lines.append("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |")
+    if m["reached"]:
+        # As in row 1: a service worker the browser stopped while idle and started again is a new
+        # target, taken offline only once CDP has attached to it; a phone with no network has none.
+        lines += ["", f"Requests that reached the server during the offline map measurements: {m['reached']} "
+                      "(a service worker restarted after CDP took the targets offline: the emulation is per target)"]
+    return "\n".join(lines)
+
+
+def wait_quiet(server, cdp, app):
+    """A quiet server: no API request of the page or the worker still running, and the server's
+    counts unchanged for 1.5 s (the sync after the last edit, or after the network came back, may
+    still be finishing). Returns the counts."""
+    app.wait("the API requests to finish", lambda: all(r["finished"] for r in list(cdp.requests.values()) if "/v1/" in r["url"]), 30)
+    counts = lambda: {k: v for k, v in server.metrics().items() if k != "GET /metrics"}
+    before, since = counts(), time.time()
+    while time.time() - since < 1.5:
+        time.sleep(0.25)
+        now_counts = counts()
+        if now_counts != before:
+            before, since = now_counts, time.time()
+    return before
 
 
 def driver_offline(d, offline):

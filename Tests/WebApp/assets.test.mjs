@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appDir } from './support/paths.mjs';
-import { appFiles, serviceWorkerDeclarations } from './support/appFiles.mjs';
+import { appFiles, declaredPreloads, mainModules, serviceWorkerDeclarations } from './support/appFiles.mjs';
 
 test('the service worker precaches exactly the files of the app', () => {
   const { files } = serviceWorkerDeclarations();
@@ -17,6 +17,13 @@ test('the service worker precaches exactly the files of the app', () => {
 test('the service worker leaves its version for the server to write from the files', () => {
   // PhoneAppServingTests checks the served value against the files.
   assert.equal(serviceWorkerDeclarations().version, 'unstamped');
+});
+
+test('index.html preloads every module main.js imports, and no other (run Tests/WebApp/support/update-preloads.mjs)', () => {
+  const html = readFileSync(path.join(appDir, 'index.html'), 'utf8');
+  assert.ok(mainModules().length > 10 && mainModules().includes('js/ui/mapScreen.js'));
+  assert.deepEqual(declaredPreloads(html), mainModules());
+  assert.ok(html.indexOf('rel="modulepreload"') < html.indexOf('<script type="module" src="js/main.js">'), 'the preloads come before the script');
 });
 
 test('index.html has no inline script, inline style or foreign resource', () => {

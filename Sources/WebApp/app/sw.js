@@ -59,6 +59,7 @@ const APP_FILES = [
   'js/mapCore.js',
   'js/mapLabels.js',
   'js/mapLandmarks.js',
+  'js/mapLayer.js',
   'js/mapOverlay.js',
   'js/mapRule.js',
   'js/mapSelection.js',

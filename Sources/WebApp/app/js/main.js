@@ -9,6 +9,7 @@
 // is said in a banner.
 
 import { App } from './app.js';
+import { loadBaseMap } from './baseMap.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
 import { DeviceManager } from './deviceManager.js';
 import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
@@ -68,6 +69,10 @@ function toast(message) {
   if (toastTimer) clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { toastEl.hidden = true; }, 2500);
 }
+
+// The base map is fetched and decoded while the replica is read, so that the map's first frame
+// has its coast rather than a second frame after it (Schemas/phone-app.md "Drawing the map").
+const baseMap = loadBaseMap((url) => fetch(url));
 
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('sw.js', { scope: './' }).catch(() => { /* works online without it */ });
@@ -141,7 +146,7 @@ async function boot() {
     toast,
   };
   const batch = new BatchBar(app, nav);
-  const map = new MapScreen(app, nav);
+  const map = new MapScreen(app, nav, baseMap);
   const nearby = new NearbyScreen(app, nav, batch);
   const search = new SearchScreen(app, nav, batch);
   const station = new StationScreen(app, nav);

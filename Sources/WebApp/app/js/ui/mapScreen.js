@@ -14,7 +14,8 @@
 // server offers them, are drawn between the base map and the lines (mapTiles.js, which marks the
 // canvas's data-tiles-*).
 
-import { buildScene, drawMap, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { buildScene, drawGround, drawOverlay, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { MapLayer } from '../mapLayer.js';
 import { panBy, project, unproject, zoomAt } from '../mapCore.js';
 import { MapIndex } from '../mapRule.js';
 import { shownBy } from '../mapSelection.js';
@@ -48,8 +49,11 @@ export const POSITION_SCALE = 2.5;
 const SELECTION_INSET_TOP = 60;
 
 export class MapScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {Promise<BaseMap | null>} [base] the base map, when its loading started before the screen
+   */
+  constructor(app, nav, base = loadBaseMap((url) => fetch(url))) {
     this.app = app;
     this.nav = nav;
     this.canvas = byId('map-canvas', HTMLCanvasElement);
@@ -80,6 +84,8 @@ export class MapScreen {
     /** The raster tiles, once main.js has them. */
     /** @type {import('./mapTiles.js').MapTiles | null} */
     this.tiles = null;
+    /** The ground (base map, lines, dots) kept between frames: a pan copies it (mapLayer.js). */
+    this.ground = new MapLayer(() => document.createElement('canvas'));
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -116,7 +122,7 @@ export class MapScreen {
     }
     new ResizeObserver(() => this.redraw()).observe(this.canvas);
     document.addEventListener('visibilitychange', () => this.setVisible(this.visible));
-    void loadBaseMap((url) => fetch(url)).then((base) => { this.base = base; this.redraw(); });
+    void base.then((loaded) => { this.base = loaded; this.redraw(); });
   }
 
   /**
@@ -133,6 +139,7 @@ export class MapScreen {
       if (!this.frame) requestAnimationFrame(() => setTimeout(() => this.redraw(), 0));
     } else {
       this.position.hide();
+      this.ground.release();
     }
   }
 
@@ -304,8 +311,18 @@ export class MapScreen {
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    const view = this.view, tiles = this.tiles, width = this.width, height = this.height;
-    drawMap(this.ctx, this.scene, view, width, height, this.overlay, this.base, tiles && ((ctx) => tiles.draw(ctx, view, width, height, dpr)));
+    this.ctx.fillStyle = STYLE.background;
+    this.ctx.fillRect(0, 0, this.width, this.height);
+    const scene = this.scene, base = this.base, tiles = this.tiles, view = this.view, width = this.width, height = this.height;
+    if (tiles?.drawing) {
+      // Raster tiles arrive one by one and are asked for by the whole view they cover: with them
+      // the ground is drawn whole for each frame, not kept in the layer (Schemas/map.md "Raster tiles").
+      drawGround(this.ctx, scene, view, width, height, base, (ctx) => tiles.draw(ctx, view, width, height, dpr));
+    } else {
+      this.ground.draw(this.ctx, [scene, scene.revision, base, view.scale, dpr], view, width, height, dpr,
+        (ctx, v, w, h) => drawGround(ctx, scene, v, w, h, base));
+    }
+    drawOverlay(this.ctx, this.overlay, width, height);
     tiles?.mark(this.canvas);
     // Once a page: when the map was first drawn, and first drawn over its base map (the
     // benchmarks read these marks).
