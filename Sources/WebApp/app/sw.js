@@ -105,6 +105,7 @@ const APP_FILES = [
   'js/ui/dom.js',
   'js/ui/importPanel.js',
   'js/ui/lineScreen.js',
+  'js/ui/mapGestures.js',
   'js/ui/mapPosition.js',
   'js/ui/mapScreen.js',
   'js/ui/mapTiles.js',

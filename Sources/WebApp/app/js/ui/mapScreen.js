@@ -25,6 +25,7 @@ import { Landmarks } from '../mapLandmarks.js';
 import { loadBaseMap } from '../baseMap.js';
 import { t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { MapGestures } from './mapGestures.js';
 import { MapPosition } from './mapPosition.js';
 
 /** @typedef {import('../app.js').App} App */
@@ -96,14 +97,6 @@ export class MapScreen {
     this.width = 0;
     this.height = 0;
     this.frame = 0;
-    /** @type {Map<number, {x: number, y: number}>} */
-    this.pointers = new Map();
-    this.moved = 0;
-    /** Where the last gesture's first finger went down. */
-    this.downAt = { x: 0, y: 0 };
-    /** A tap seen at pointerup, acted on by the click that ends the same gesture. */
-    /** @type {{x: number, y: number, touch: boolean} | null} */
-    this.pendingTap = null;
     /** The 地図選択 shown, and the whole catalogue's scene while its own scene is drawn. */
     /** @type {Selection | null} */
     this.selection = null;
@@ -116,7 +109,16 @@ export class MapScreen {
     const clear = byId('map-chip-clear');
     clear.setAttribute('aria-label', t('mapSelect.clear'));
     clear.addEventListener('click', () => { this.clearSelection(); this.nav.selectionCleared?.(); });
-    this.bindGestures();
+    new MapGestures(this.canvas, {
+      pan: (dx, dy) => {
+        if (!this.view) return;
+        this.view = panBy(this.view, dx, dy);
+        this.position.moved();
+        this.redraw();
+      },
+      zoom: (px, py, factor) => this.zoom(px, py, factor),
+      tap: (px, py, touch) => this.tap(px, py, touch),
+    });
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
     }
@@ -396,68 +398,5 @@ export class MapScreen {
     this.view = { ...this.view, cx: p.x, cy: p.y };
     this.position.moved();
     this.zoom(this.width / 2, this.height / 2, 3);
-  }
-
-  bindGestures() {
-    const c = this.canvas;
-    /** @param {PointerEvent} e */
-    const local = (e) => {
-      const r = c.getBoundingClientRect();
-      return { x: e.clientX - r.left, y: e.clientY - r.top };
-    };
-    c.addEventListener('pointerdown', (e) => {
-      this.pointers.set(e.pointerId, local(e));
-      this.downAt = local(e);
-      this.moved = 0;
-      try { c.setPointerCapture(e.pointerId); } catch { /* not capturable: fine */ }
-    });
-    c.addEventListener('pointermove', (e) => {
-      const previous = this.pointers.get(e.pointerId);
-      if (!previous || !this.view) return;
-      const now = local(e);
-      if (this.pointers.size === 1) {
-        this.moved += Math.abs(now.x - previous.x) + Math.abs(now.y - previous.y);
-        this.view = panBy(this.view, now.x - previous.x, now.y - previous.y);
-        this.position.moved();
-        this.redraw();
-      } else if (this.pointers.size === 2) {
-        this.moved += 100;
-        const other = [...this.pointers].find(([id]) => id !== e.pointerId)?.[1];
-        if (other) {
-          const before = Math.hypot(previous.x - other.x, previous.y - other.y);
-          const after = Math.hypot(now.x - other.x, now.y - other.y);
-          if (before > 0 && after > 0) this.zoom((now.x + other.x) / 2, (now.y + other.y) / 2, after / before);
-        }
-      }
-      this.pointers.set(e.pointerId, now);
-    });
-    /** @param {PointerEvent} e */
-    const up = (e) => {
-      const p = this.pointers.get(e.pointerId);
-      // A tap lifts the finger where it went down: moves the browser coalesced or dropped (a
-      // busy phone) must not turn a drag into a tap at a stale position.
-      const lifted = local(e);
-      const still = Math.abs(lifted.x - this.downAt.x) + Math.abs(lifted.y - this.downAt.y) < 8;
-      const isTap = p && this.pointers.size === 1 && this.moved < 8 && still && e.type === 'pointerup';
-      this.pendingTap = isTap ? { x: p.x, y: p.y, touch: e.pointerType !== 'mouse' } : null;
-      this.pointers.delete(e.pointerId);
-    };
-    c.addEventListener('pointerup', up);
-    c.addEventListener('pointercancel', up);
-    c.addEventListener('click', (e) => {
-      const tap = this.pendingTap;
-      this.pendingTap = null;
-      if (!tap) return;
-      // Nothing after this click belongs to the gesture: the new screen gets no event of it.
-      e.preventDefault();
-      e.stopPropagation();
-      this.tap(tap.x, tap.y, tap.touch);
-    });
-    c.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const p = { x: e.offsetX, y: e.offsetY };
-      this.zoom(p.x, p.y, Math.pow(1.0015, -e.deltaY));
-    }, { passive: false });
-    c.addEventListener('dblclick', (e) => this.zoom(e.offsetX, e.offsetY, 2));
   }
 }
