@@ -351,7 +351,7 @@ class Server:
 
 class AppFolder:
     """--app-dir: a development aid, not how figures are kept. The server serves the app its
-    binary embeds (Sources/WebApp/web_app.c, made by Tools/web-assets) and has no way to serve a
+    binary embeds (the build embeds Sources/WebApp/app, Plugins/EmbedFolders) and has no way to serve a
     folder; to measure app changes before a build, this serves GET /app/** from a folder with the
     headers the server sends (SyncHTTPServer+WebApp.swift, StaticPayload.swift: CSP, no-cache,
     ETag and 304, gzip) and forwards everything else, /app/config.json included, to the server."""
