@@ -58,11 +58,11 @@ package struct DeviceReidentification: Sendable, Equatable {
             try ledger.forEachRecord { view, _ in
                 batch.append(view.hasEventID && view.device == old && view.seq >= firstSeq ? moved.next(view.record) : view.record)
                 if batch.count >= batchSize {
-                    try rebuilt.appendReplicated(batch)
+                    try rebuilt.append(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            try rebuilt.appendReplicated(batch)
+            try rebuilt.append(batch)
             rebuilt.close()
             if old != ledger.localDevice {
                 // The rebuilt segments were all created with their watermarks (Ledger.create).

@@ -138,7 +138,7 @@ package struct MergeAdmission {
         var order: [(offset: Int, length: Int)] = []
         order.reserveCapacity(sorted.count)
         var continuity = SeqContinuity(held: receiver.held)
-        try batch.bytes.withUnsafeBytes { buffer in
+        try batch.records.bytes.withUnsafeBytes { buffer in
             var previous: RecordView?
             for (offset, length) in sorted {
                 let view = RecordView(validated: buffer.baseAddress! + offset, length: length)

@@ -129,3 +129,13 @@ package enum WireVersionVector {
         return vv
     }
 }
+
+extension EncodedRecords {
+    /// The records as the JSON API carries them.
+    package var wireRecords: [WireRecord] {
+        var records: [WireRecord] = []
+        records.reserveCapacity(count)
+        forEach { records.append(WireRecord($0.record)) }
+        return records
+    }
+}

@@ -17,7 +17,7 @@ struct MergeAdmissionTests {
     /// A receiver holding seqs 1…held of the first two devices.
     static func receiver(_ dir: TemporaryDirectory, held: UInt64) throws -> Ledger {
         let ledger = try Ledger.create(directory: dir.sub("r"), deviceName: "receiver", clock: DeviceClock())
-        try ledger.appendReplicated(devices.prefix(2).flatMap { d in (1...held).map { edit(d, $0) } })
+        try ledger.append(devices.prefix(2).flatMap { d in (1...held).map { edit(d, $0) } })
         return ledger
     }
 

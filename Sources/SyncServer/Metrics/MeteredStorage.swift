@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerSync
 import ServiceLifecycle
 
