@@ -25,6 +25,7 @@ const APP_FILES = [
   'icons/icon-192.png',
   'icons/icon-512.png',
   'index.html',
+  'js/admission.js',
   'js/api.js',
   'js/app.js',
   'js/baseMap.js',
