@@ -73,7 +73,6 @@ const APP_FILES = [
   'js/positionWatch.js',
   'js/progress.js',
   'js/progressCard.js',
-  'js/pullPage.js',
   'js/qrCode.js',
   'js/records.js',
   'js/refusals.js',

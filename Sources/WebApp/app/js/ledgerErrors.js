@@ -6,7 +6,7 @@
  * The reason codes of Schemas/merge.md §2.1 (Conformance/admission.jsonl): a held event received
  * with other content, one new id with two contents, a seq gap, a time before 2000 or too far
  * ahead, a station edit that is not valid, a completion date in the future, a station the
- * catalogue lacks. (The first step's, `malformed-record`, is pullPage.js's MalformedAnswer.)
+ * catalogue lacks. (The first step's, `malformed-record`, is api.js's MalformedAnswer.)
  * @typedef {'differing-copy' | 'differing-duplicate' | 'seq-gap' | 'before-2000' | 'clock-ahead' | 'invalid-edit'
  *   | 'future-date' | 'unknown-station'} MergeRefusal
  */
