@@ -153,7 +153,7 @@ package struct MergeAdmission {
                 }
                 previous = view
                 if let gap = continuity.accept(id) {
-                    throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written")
+                    throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written", cause: .seqGap(gap))
                 }
                 try RecordChecks.checkClock(view.hlc, device: nameOf(id.device), now: receiver.now, options: options)
                 try RecordChecks.checkContent(view, options: options)

@@ -109,7 +109,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
         }
     }
 
-    private func bad(_ message: String) -> LedgerError { LedgerError(.badInput, message) }
+    private func bad(_ message: String) -> LedgerError { LedgerError(.badInput, message, cause: .malformedRecord) }
 }
 
 /// Version vectors on the wire: {"<device hex>": seq}.

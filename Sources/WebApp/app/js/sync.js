@@ -7,9 +7,7 @@
 // and carries on; a copy of another device is refused.
 
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
-import { toUnsigned } from './bigjson.js';
 import { hlcMillis } from './hlc.js';
-import { parsePullPage, parseVersionVector } from './pullPage.js';
 import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
 import { reidentify } from './reidentification.js';
@@ -19,7 +17,7 @@ import { StoreError } from './store.js';
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
-/** @typedef {import('./pullPage.js').PullPage} PullPage */
+/** @typedef {import('./api.js').PullPage} PullPage */
 
 /**
  * @typedef {object} SyncReport
@@ -167,10 +165,9 @@ export class SyncSession {
         const held = ledger.versionVector();
         const digests = this.digestsAt(held);
         const slice = new TimeSlice();
-        /** @type {Record<string, unknown>} */
-        const body = await this.pullRequest(token, held, digests, cursor);
-        await slice.next(); // the answer was read in one go: the page may draw before it is checked
-        const page = await parsePullPage(body, slice);
+        // The answer was read in one go: the page may draw before it is checked, and after.
+        /** @type {PullPage} */
+        const page = await this.pullRequest(token, held, digests, cursor, slice);
         serverHas = page.serverHas;
         serverDigests = page.serverDigests;
         // Where the server stopped at the seq held here last, its digest is known now.
@@ -216,10 +213,8 @@ export class SyncSession {
           end++;
         }
         const reply = await this.api.push(token, { records: outgoing.slice(start, end).map(toWire) });
-        const appended = toUnsigned(reply.appended), duplicates = toUnsigned(reply.duplicates);
-        if (appended === null || duplicates === null) throw new MalformedAnswer('the sync server answered a push without its counts');
-        serverHas = parseVersionVector(reply.server_has, 'server_has');
-        report.pushed += Number(appended);
+        serverHas = reply.serverHas;
+        report.pushed += reply.appended;
         await this.saveServerHas(serverHas);
         start = end;
       }
@@ -231,15 +226,17 @@ export class SyncSession {
   }
 
   /**
+   * One pull page, decoded by the Api.
    * @param {string} token @param {Map<string, bigint>} have @param {Map<string, string>} digests
-   * @param {bigint | null} cursor
+   * @param {bigint | null} cursor @param {TimeSlice} [slice]
+   * @returns {Promise<PullPage>}
    */
-  async pullRequest(token, have, digests, cursor) {
+  async pullRequest(token, have, digests, cursor, slice) {
     /** @type {Record<string, unknown>} */
     const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.pageSize };
     if (cursor !== null) body.cursor = cursor;
     try {
-      return await this.api.pull(token, body);
+      return await this.api.pull(token, body, slice);
     } catch (error) {
       // The server found that its event at have[device] differs from this device's.
       if (error instanceof ApiError && error.status === 409 && error.code === 'fork' && isDeviceHex(error.device) && error.seq !== undefined) {
@@ -266,7 +263,7 @@ export class SyncSession {
     let cursor = null;
     for (;;) {
       /** @type {PullPage} */
-      const page = await parsePullPage(await this.pullRequest(token, have, digests, cursor));
+      const page = await this.pullRequest(token, have, digests, cursor);
       for (const r of page.records) {
         if (r.kind !== 'device_name' && r.device === fork.device && r.seq <= ours) theirs.set(r.seq, this.ledger.digestOf(r));
       }
