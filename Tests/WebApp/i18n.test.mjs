@@ -1,12 +1,12 @@
-// The app's words stand in one table, [Japanese, English] under each key: every key has both
-// languages, each a non-empty text with the same {0}, {1}… placeholders, and `t` gives the one of the
-// language chosen, its placeholders filled.
+// The app's words stand in one table, js/messages.json, [Japanese, English] under each key: every
+// key has both languages, each a non-empty text with the same {0}, {1}… placeholders; loadMessages
+// fetches it beside i18n.js, and `t` gives the text of the language chosen, its placeholders filled.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { appModule } from './support/paths.mjs';
+import { appMessages, appModule } from './support/paths.mjs';
 
-const { words, t, isKey, setLanguage, chooseLanguage } = await appModule('i18n.js');
-const { refusals } = await appModule('i18nRefusals.js');
+const { t, isKey, setLanguage, chooseLanguage, loadMessages, useMessages, MESSAGES_URL } = await appModule('i18n.js');
+const words = appMessages();
 
 /** @param {string} text */
 const placeholders = (text) => [...new Set(text.match(/\{\d\}/g) ?? [])].sort();
@@ -24,12 +24,21 @@ test('every key has a Japanese and an English text with the same placeholders', 
   }
 });
 
-test('the refusals are in the table, each with both languages', () => {
-  for (const [key, pair] of Object.entries(refusals)) {
-    assert.ok(isKey(key), key);
-    assert.deepEqual(words[key], pair, key);
-    assert.equal(pair.length, 2, key);
+test('loadMessages fetches messages.json beside i18n.js and t reads it; a refused fetch loads nothing', async () => {
+  try {
+    assert.ok(MESSAGES_URL.endsWith('/js/messages.json'), MESSAGES_URL);
+    await loadMessages(async (url) => {
+      assert.equal(url, MESSAGES_URL);
+      return new Response(JSON.stringify({ 'sync.now': ['いま', 'now'] }));
+    });
+    assert.equal(t('sync.now'), 'いま');
+    assert.equal(isKey('tab.map'), false);
+    await assert.rejects(loadMessages(async () => new Response('gone', { status: 404 })), /HTTP 404/);
+    assert.equal(t('sync.now'), 'いま');
+  } finally {
+    useMessages(words);
   }
+  assert.equal(t('sync.now'), '今すぐ同期');
 });
 
 test('t gives the chosen language, placeholders filled, and the key for an unknown one', () => {

@@ -12,7 +12,7 @@ import { App } from './app.js';
 import { loadBaseMap } from './baseMap.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
 import { DeviceManager } from './deviceManager.js';
-import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
+import { chooseLanguage, isKey, loadMessages, setLanguage, t } from './i18n.js';
 import { refusalText } from './refusals.js';
 import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
@@ -48,7 +48,9 @@ function translatePage(language) {
     if (isKey(key)) el.setAttribute('aria-label', t(key));
   }
 }
-translatePage(lang);
+// The words (messages.json) are fetched while the replica is read (index.html preloads them); the
+// page's fixed texts take the language as soon as they are here, and no screen is built before.
+const wordsLoaded = loadMessages((url) => fetch(url)).then(() => translatePage(lang));
 
 const banner = byId('banner');
 const bannerText = byId('banner-text');
@@ -83,6 +85,7 @@ async function openStore() {
   try {
     return await IndexedDbStore.open();
   } catch (error) {
+    await wordsLoaded;
     showBanner(refusalText(error));
     return new MemoryStore();
   }
@@ -90,8 +93,9 @@ async function openStore() {
 
 /** Opens the replica and builds the screens. */
 async function boot() {
+  const [store] = await Promise.all([openStore(), wordsLoaded]);
   const app = new App({
-    store: await openStore(),
+    store,
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
     deviceName: distinctDeviceName(navigator.userAgent),
