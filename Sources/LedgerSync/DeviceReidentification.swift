@@ -103,10 +103,7 @@ package struct DeviceReidentification: Sendable, Equatable {
         var lastStamp = HybridTimestamp.zero
 
         init(old: DeviceID, new: DeviceID, firstSeq: UInt64, stamping: Stamping) {
-            self.old = old
-            self.new = new
-            self.firstSeq = firstSeq
-            self.stamping = stamping
+            (self.old, self.new, self.firstSeq, self.stamping) = (old, new, firstSeq, stamping)
         }
 
         mutating func next(_ record: LedgerRecord) -> LedgerRecord {

@@ -25,9 +25,7 @@ package struct MergeAdmission {
         var now: Int64
 
         package init(held: [DeviceID: UInt64], deviceNames: [DeviceID: DeviceNameRecord], now: Int64) {
-            self.held = held
-            self.deviceNames = deviceNames
-            self.now = now
+            (self.held, self.deviceNames, self.now) = (held, deviceNames, now)
         }
 
         package init(_ ledger: Ledger) {

@@ -50,10 +50,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
     }
 
     private init(kind: String, device: String, seq: UInt64?, hlc: String) {
-        self.kind = kind
-        self.device = device
-        self.seq = seq
-        self.hlc = hlc
+        (self.kind, self.device, self.seq, self.hlc) = (kind, device, seq, hlc)
     }
 
     /// Decodes and validates; every failure is a `.badInput` error naming the field.

@@ -7,9 +7,7 @@ package struct StationQualifiers: Sendable, Equatable {
     package var prefectureText: String?
 
     package init(operator operatorText: String? = nil, line lineText: String? = nil, prefecture prefectureText: String? = nil) {
-        self.operatorText = operatorText
-        self.lineText = lineText
-        self.prefectureText = prefectureText
+        (self.operatorText, self.lineText, self.prefectureText) = (operatorText, lineText, prefectureText)
     }
 
     package var isEmpty: Bool { operatorText == nil && lineText == nil && prefectureText == nil }

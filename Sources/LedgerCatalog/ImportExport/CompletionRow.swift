@@ -12,11 +12,7 @@ package struct CompletionRow: Sendable, Equatable {
     package var line: Int
 
     package init(station: UInt32, compDate: UInt32, updateDate: Int64, memo: String, line: Int = 0) {
-        self.station = station
-        self.compDate = compDate
-        self.updateDate = updateDate
-        self.memo = memo
-        self.line = line
+        (self.station, self.compDate, self.updateDate, self.memo, self.line) = (station, compDate, updateDate, memo, line)
     }
 }
 

@@ -10,8 +10,7 @@ package struct StatsCounts: Sendable, Equatable {
     package var total: Int
     package var completed: Int
     package init(total: Int, completed: Int) {
-        self.total = total
-        self.completed = completed
+        (self.total, self.completed) = (total, completed)
     }
     package var remaining: Int { total - completed }
     /// `completed × 1000 ÷ total`, truncated; −1 when the total is 0.

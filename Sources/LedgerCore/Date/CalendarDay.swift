@@ -5,9 +5,7 @@ package struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConverti
     package var day: Int
 
     package init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        (self.year, self.month, self.day) = (year, month, day)
     }
 
     /// The day in Asia/Tokyo for a Unix time in milliseconds.

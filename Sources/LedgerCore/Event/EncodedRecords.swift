@@ -60,9 +60,7 @@ package struct EncodedRecords: Sendable {
 
     package mutating func append(_ record: LedgerRecord) {
         frames = nil
-        var encoder = RecordEncoder()
-        encoder.append(record)
-        bytes.append(contentsOf: encoder.bytes)
+        bytes.append(contentsOf: RecordEncoder.bytes(of: record))
         count += 1
     }
 

@@ -57,9 +57,7 @@ package struct FileStamp: Equatable, Sendable {
     package var modifiedNanoseconds: Int64
 
     package init(inode: UInt64, size: Int, modifiedNanoseconds: Int64) {
-        self.inode = inode
-        self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
+        (self.inode, self.size, self.modifiedNanoseconds) = (inode, size, modifiedNanoseconds)
     }
 }
 

@@ -206,8 +206,7 @@ private struct FrameBuilder {
     private var blocks: [UInt8] = []
 
     init(format: UInt16, blockEncoder: ColumnarBlockEncoder) {
-        self.format = format
-        self.blockEncoder = blockEncoder
+        (self.format, self.blockEncoder) = (format, blockEncoder)
     }
 
     /// The most raw record bytes one frame takes.

@@ -26,8 +26,7 @@ package final class LedgerLock {
         package var waitSeconds: Double
 
         package init(mode: Mode, waitSeconds: Double = 0) {
-            self.mode = mode
-            self.waitSeconds = waitSeconds
+            (self.mode, self.waitSeconds) = (mode, waitSeconds)
         }
 
         /// A writer's lock, refused at once when held (the library's default).
@@ -38,8 +37,7 @@ package final class LedgerLock {
     package let mode: Request.Mode
 
     private init(fd: Int32, mode: Request.Mode) {
-        self.fd = fd
-        self.mode = mode
+        (self.fd, self.mode) = (fd, mode)
     }
 
     /// Takes an exclusive lock or fails at once with "ledger is locked by pid N".

@@ -60,6 +60,10 @@ package struct SeqGap: Error, Equatable, Sendable, CustomStringConvertible {
     package var held: UInt64
     package var found: UInt64
 
+    package init(device: DeviceID, held: UInt64, found: UInt64) {
+        (self.device, self.held, self.found) = (device, held, found)
+    }
+
     /// One sentence; `label` names the device (its id by default).
     package func message(device label: String? = nil) -> String {
         let name = label ?? "\(device)"

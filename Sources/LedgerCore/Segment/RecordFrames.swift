@@ -13,9 +13,7 @@ package enum RecordFrames {
         package var record: Int?
 
         package init(offset: Int, reason: String, record: Int? = nil) {
-            self.offset = offset
-            self.reason = reason
-            self.record = record
+            (self.offset, self.reason, self.record) = (offset, reason, record)
         }
     }
 
@@ -31,8 +29,7 @@ package enum RecordFrames {
         package var frameCount: Int { counts.count }
 
         package init(bytes: [UInt8], counts: [Int]) {
-            self.bytes = bytes
-            self.counts = counts
+            (self.bytes, self.counts) = (bytes, counts)
         }
 
         /// Adds one more frame of `count` records, as stored (a checked data frame of a format-2 segment).

@@ -91,11 +91,17 @@ private struct DeviceListAnswer: Encodable {
 
 /// One device on the wire: every key present, `name` and `last_sync` null when unknown.
 private struct DeviceAnswer: Encodable {
-    var device: UserDevice
+    var id: String
+    @NullWhenAbsent var name: String?
+    var created: Int64
+    @NullWhenAbsent var lastSync: Int64?
     var thisDevice: Bool
 
     init(_ device: UserDevice, caller: Caller) {
-        self.device = device
+        id = device.id
+        name = device.name
+        created = device.created
+        lastSync = device.lastSync
         thisDevice = device.id == caller.deviceID
     }
 
@@ -103,14 +109,5 @@ private struct DeviceAnswer: Encodable {
         case id, name, created
         case lastSync = "last_sync"
         case thisDevice = "this_device"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(device.id, forKey: .id)
-        try container.encode(device.name, forKey: .name)
-        try container.encode(device.created, forKey: .created)
-        try container.encode(device.lastSync, forKey: .lastSync)
-        try container.encode(thisDevice, forKey: .thisDevice)
     }
 }

@@ -113,9 +113,7 @@ package struct StoreRepairRequest: Sendable {
     package var loss: Loss
 
     package init(user: String, replicas: [String], loss: Loss = .refuse) {
-        self.user = user
-        self.replicas = replicas
-        self.loss = loss
+        (self.user, self.replicas, self.loss) = (user, replicas, loss)
     }
 }
 
@@ -132,9 +130,7 @@ package struct StoreStatus: Sendable, Equatable {
     package var records: UInt64
     package var catalogVersion: UInt32?
     package init(serverHas: [String: UInt64], records: UInt64, catalogVersion: UInt32?) {
-        self.serverHas = serverHas
-        self.records = records
-        self.catalogVersion = catalogVersion
+        (self.serverHas, self.records, self.catalogVersion) = (serverHas, records, catalogVersion)
     }
 }
 
@@ -171,9 +167,7 @@ package struct StoredToken: Sendable, Equatable, Codable {
     package var device: String?
     package var revoked: Bool
     package init(created: Int64, device: String?, revoked: Bool) {
-        self.created = created
-        self.device = device
-        self.revoked = revoked
+        (self.created, self.device, self.revoked) = (created, device, revoked)
     }
 }
 

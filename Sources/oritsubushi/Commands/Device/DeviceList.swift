@@ -32,9 +32,9 @@ extension Device {
 /// One device of `device list --json`, times as ISO 8601 (null when unknown).
 private struct DeviceLine: Encodable {
     var id: String
-    var name: String?
+    @NullWhenAbsent var name: String?
     var created: String
-    var lastSync: String?
+    @NullWhenAbsent var lastSync: String?
     var thisDevice: Bool
 
     init(_ device: SyncConnection.Device) {
@@ -49,14 +49,5 @@ private struct DeviceLine: Encodable {
         case id, name, created
         case lastSync = "last_sync"
         case thisDevice = "this_device"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(created, forKey: .created)
-        try container.encode(lastSync, forKey: .lastSync)
-        try container.encode(thisDevice, forKey: .thisDevice)
     }
 }
