@@ -130,7 +130,11 @@ export class MapScreen {
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
     }
-    new ResizeObserver(() => this.redraw()).observe(this.canvas);
+    // A canvas of the size last drawn needs no drawing again (the observer's first notice).
+    new ResizeObserver(() => {
+      const rect = this.canvas.getBoundingClientRect();
+      if (rect.width !== this.width || rect.height !== this.height) this.redraw();
+    }).observe(this.canvas);
     document.addEventListener('visibilitychange', () => this.setVisible(this.visible));
     void base.then((loaded) => { this.base = loaded; this.redraw(); });
   }
