@@ -151,7 +151,7 @@ export class Landmarks {
 export function shownPins(index, landmarks, box, area = box) {
   const zoom = zoomFor(box.span, index.limit);
   const shared = index.shownIndexes(area, zoom);
-  const extra = landmarks.shownIn(area, zoom).filter((e) => !((index.minZoomById.get(e.id) ?? Infinity) <= zoom));
+  const extra = landmarks.shownIn(area, zoom).filter((e) => !((index.minZoomWithin(e.id, zoom) ?? Infinity) <= zoom));
   return {
     zoom,
     pins: [

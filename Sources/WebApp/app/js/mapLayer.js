@@ -11,6 +11,12 @@
 // that what was painted stays aligned with what is painted next. A pan by a fraction of a device
 // pixel copies the ground at the nearest whole pixel: it lies at most half a device pixel from
 // where a full drawing would put it.
+//
+// The first frame after the ground changes paints the view straight onto the map's canvas, with
+// the same pixel alignment the layer would give it, so that it waits neither for the layer's
+// pixels nor for a copy of them; the layer is filled afterwards, a rectangle at a time while the
+// page is idle (the view, then the margins), each rasterised as it is painted, so that a pan
+// copies it instead of painting.
 
 /** @typedef {import('./mapCore.js').Viewport} Viewport */
 
@@ -76,6 +82,27 @@ export function planLayer(layer, view, margin) {
   return { origin, shift, valid: { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, paint: bands, at };
 }
 
+/**
+ * The next rectangle that fills a layer out to its edges, and what is painted then: above what is
+ * painted, below it, then the whole height on its left and on its right, so that what is painted
+ * stays one rectangle. Null when the whole layer is painted (or nothing is yet).
+ * @param {LayerState} layer
+ * @returns {{paint: Rect, valid: Rect} | null}
+ */
+export function nextFill(layer) {
+  const v = layer.valid;
+  if (!layer.origin || !v) return null;
+  if (v.y > 0) return { paint: { x: v.x, y: 0, w: v.w, h: v.y }, valid: { x: v.x, y: 0, w: v.w, h: v.y + v.h } };
+  if (v.y + v.h < layer.height) {
+    return { paint: { x: v.x, y: v.h, w: v.w, h: layer.height - v.h }, valid: { x: v.x, y: 0, w: v.w, h: layer.height } };
+  }
+  if (v.x > 0) return { paint: { x: 0, y: 0, w: v.x, h: v.h }, valid: { x: 0, y: 0, w: v.x + v.w, h: v.h } };
+  if (v.x + v.w < layer.width) {
+    return { paint: { x: v.w, y: 0, w: layer.width - v.w, h: v.h }, valid: { x: 0, y: 0, w: layer.width, h: v.h } };
+  }
+  return null;
+}
+
 /** @param {Rect} a @param {Rect} b @returns {Rect | null} */
 function intersect(a, b) {
   const x = Math.max(a.x, b.x), y = Math.max(a.y, b.y);
@@ -93,10 +120,19 @@ function contains(outer, inner) {
  * @typedef {(ctx: CanvasRenderingContext2D, v: Viewport, width: number, height: number) => void} PaintGround
  */
 
+/**
+ * What the layer is filled with while the page is idle: the ground of the last frame.
+ * @typedef {{view: {left: number, top: number, width: number, height: number}, margin: {x: number, y: number}, scale: number, dpr: number, paint: PaintGround}} Fill
+ */
+
 export class MapLayer {
-  /** @param {() => HTMLCanvasElement} makeCanvas */
-  constructor(makeCanvas) {
+  /**
+   * @param {() => HTMLCanvasElement} makeCanvas
+   * @param {(task: () => void) => void} whenIdle runs a task once the page is idle (the layer's filling)
+   */
+  constructor(makeCanvas, whenIdle) {
     this.makeCanvas = makeCanvas;
+    this.whenIdle = whenIdle;
     /** @type {HTMLCanvasElement | null} */
     this.canvas = null;
     /** @type {CanvasRenderingContext2D | null} */
@@ -105,6 +141,13 @@ export class MapLayer {
     this.key = [];
     /** @type {LayerState} */
     this.state = { width: 0, height: 0, origin: null, valid: null };
+    /** The layer's canvas has the size of `state` and nothing of another ground. */
+    this.ready = false;
+    /** No frame was drawn since the ground changed: the next one is painted straight onto the map. */
+    this.fresh = true;
+    /** @type {Fill | null} */
+    this.fill = null;
+    this.filling = false;
   }
 
   /** Gives the layer's pixels back (the map is not on the screen); the next frame paints anew. */
@@ -115,40 +158,86 @@ export class MapLayer {
     }
     this.key = [];
     this.state = { width: 0, height: 0, origin: null, valid: null };
+    this.ready = false;
+    this.fresh = true;
+    this.fill = null;
   }
 
   /**
-   * Copies the ground of view `v` onto `target`, a canvas of width × height CSS pixels at `dpr`,
-   * painting first what the layer lacks. `key` lists what the ground depends on besides the view's
-   * position (the scale among them): when one of them changes, the layer starts again.
+   * Draws `background`, then the ground of view `v` over it, onto `target`, a canvas of width ×
+   * height CSS pixels at `dpr`: the first frame after the ground changed paints it there, the
+   * others copy it from the layer, painting first what the layer lacks. `key` lists what the
+   * ground depends on besides the view's position (the scale among them): when one of them
+   * changes, the layer starts again.
    * @param {CanvasRenderingContext2D} target
    * @param {unknown[]} key
    * @param {Viewport} v @param {number} width @param {number} height @param {number} dpr
+   * @param {string} background
    * @param {PaintGround} paint
    */
-  draw(target, key, v, width, height, dpr, paint) {
+  draw(target, key, v, width, height, dpr, background, paint) {
     const view = { left: (v.cx * v.scale - width / 2) * dpr, top: (v.cy * v.scale - height / 2) * dpr,
       width: target.canvas.width, height: target.canvas.height };
     const margin = layerMargin(view.width, view.height);
     const size = { width: view.width + 2 * margin.x, height: view.height + 2 * margin.y };
+    if (key.length !== this.key.length || key.some((k, i) => k !== this.key[i])
+        || size.width !== this.state.width || size.height !== this.state.height) {
+      this.key = key;
+      this.state = { ...size, origin: null, valid: null };
+      this.ready = false;
+      this.fresh = true;
+    }
+    this.fill = { view, margin, scale: v.scale, dpr, paint };
+    target.save();
+    target.setTransform(1, 0, 0, 1, 0, 0);
+    if (this.fresh) {
+      this.fresh = false;
+      // Where the layer would paint the view, translated to the map's pixel (0, 0): the same
+      // pixels. The background goes under the ground as the copy would put it over the background.
+      const plan = planLayer(this.state, view, margin);
+      target.clearRect(0, 0, view.width, view.height);
+      this.paintRect(target, plan.origin, { ...plan.paint[0], x: 0, y: 0 }, plan.paint[0], this.fill);
+      target.globalCompositeOperation = 'destination-over';
+      target.fillStyle = background;
+      target.fillRect(0, 0, view.width, view.height);
+    } else {
+      const at = this.paintLayer(view, margin, v.scale, dpr, paint);
+      target.fillStyle = background;
+      target.fillRect(0, 0, view.width, view.height);
+      target.drawImage(/** @type {HTMLCanvasElement} */ (this.canvas), at.x, at.y, view.width, view.height, 0, 0, view.width, view.height);
+    }
+    target.restore();
+    if (!this.state.origin || nextFill(this.state)) this.fillWhenIdle();
+  }
+
+  /** The layer's canvas, the size of `state` and cleared of any other ground. */
+  layerContext() {
     if (!this.canvas || !this.ctx) {
       this.canvas = this.makeCanvas();
       const ctx = this.canvas.getContext('2d');
       if (!ctx) throw new Error('this browser cannot draw on a canvas');
       this.ctx = ctx;
     }
-    const ctx = this.ctx, canvas = this.canvas;
-    if (key.length !== this.key.length || key.some((k, i) => k !== this.key[i])
-        || size.width !== this.state.width || size.height !== this.state.height) {
-      this.key = key;
-      if (canvas.width !== size.width || canvas.height !== size.height) {
-        canvas.width = size.width;
-        canvas.height = size.height;
+    const canvas = this.canvas, ctx = this.ctx, { width, height } = this.state;
+    if (!this.ready) {
+      if (canvas.width !== width || canvas.height !== height) {
+        canvas.width = width;
+        canvas.height = height;
       }
       ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, size.width, size.height);
-      this.state = { ...size, origin: null, valid: null };
+      ctx.clearRect(0, 0, width, height);
+      this.ready = true;
     }
+    return ctx;
+  }
+
+  /**
+   * Paints into the layer what a view needs and it lacks; returns where the view's pixels are.
+   * @param {{left: number, top: number, width: number, height: number}} view
+   * @param {{x: number, y: number}} margin @param {number} scale @param {number} dpr @param {PaintGround} paint
+   */
+  paintLayer(view, margin, scale, dpr, paint) {
+    const ctx = this.layerContext(), canvas = /** @type {HTMLCanvasElement} */ (this.canvas);
     const plan = planLayer(this.state, view, margin);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (plan.shift) {
@@ -157,22 +246,57 @@ export class MapLayer {
       ctx.drawImage(canvas, -plan.shift.x, -plan.shift.y);
       ctx.globalCompositeOperation = 'source-over';
     }
-    for (const r of plan.paint) {
-      ctx.save();
-      ctx.clearRect(r.x, r.y, r.w, r.h);
-      ctx.beginPath();
-      ctx.rect(r.x, r.y, r.w, r.h);
-      ctx.clip();
-      // A view of the rectangle alone, so that what lies outside it is not even traced.
-      ctx.setTransform(dpr, 0, 0, dpr, r.x, r.y);
-      const k = dpr * v.scale;
-      paint(ctx, { cx: (plan.origin.x + r.x + r.w / 2) / k, cy: (plan.origin.y + r.y + r.h / 2) / k, scale: v.scale }, r.w / dpr, r.h / dpr);
-      ctx.restore();
+    for (const r of plan.paint) this.paintRect(ctx, plan.origin, r, r, { scale, dpr, paint });
+    this.state = { ...this.state, origin: plan.origin, valid: plan.valid };
+    return plan.at;
+  }
+
+  /**
+   * Paints the ground of the layer's rectangle `r` (the layer's pixel (0, 0) at `origin`) into
+   * `ctx` at `at`, the same rectangle elsewhere: the layer's own pixels, or the map's.
+   * @param {CanvasRenderingContext2D} ctx @param {{x: number, y: number}} origin @param {Rect} at @param {Rect} r
+   * @param {{scale: number, dpr: number, paint: PaintGround}} ground
+   */
+  paintRect(ctx, origin, at, r, { scale, dpr, paint }) {
+    ctx.save();
+    ctx.clearRect(at.x, at.y, r.w, r.h);
+    ctx.beginPath();
+    ctx.rect(at.x, at.y, r.w, r.h);
+    ctx.clip();
+    // A view of the rectangle alone, so that what lies outside it is not even traced.
+    ctx.setTransform(dpr, 0, 0, dpr, at.x, at.y);
+    const k = dpr * scale;
+    paint(ctx, { cx: (origin.x + r.x + r.w / 2) / k, cy: (origin.y + r.y + r.h / 2) / k, scale }, r.w / dpr, r.h / dpr);
+    ctx.restore();
+  }
+
+  /** Asks for the next rectangle of the layer's filling, once the page is idle (one request at a time). */
+  fillWhenIdle() {
+    if (this.filling || !this.fill) return;
+    this.filling = true;
+    this.whenIdle(() => {
+      this.filling = false;
+      this.fillStep();
+    });
+  }
+
+  /**
+   * Paints the next rectangle of the layer (the last frame's view when nothing is painted, else
+   * a margin) and rasterises it now, so that the pan that needs it only copies.
+   */
+  fillStep() {
+    const fill = this.fill;
+    if (!fill) return;
+    if (!this.state.origin) {
+      this.paintLayer(fill.view, fill.margin, fill.scale, fill.dpr, fill.paint);
+    } else {
+      const next = nextFill(this.state);
+      if (!next) { this.fill = null; return; }
+      const ctx = this.layerContext();
+      this.paintRect(ctx, this.state.origin, next.paint, next.paint, fill);
+      this.state = { ...this.state, valid: next.valid };
     }
-    this.state = { ...size, origin: plan.origin, valid: plan.valid };
-    target.save();
-    target.setTransform(1, 0, 0, 1, 0, 0);
-    target.drawImage(canvas, plan.at.x, plan.at.y, view.width, view.height, 0, 0, view.width, view.height);
-    target.restore();
+    this.layerContext().getImageData(0, 0, 1, 1);
+    this.fillWhenIdle();
   }
 }

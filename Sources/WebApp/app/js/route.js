@@ -73,6 +73,17 @@ function parseId(text) {
 }
 
 /**
+ * Whether an address opens the map of every station: it names no route (the default screen, 地図
+ * when there is a catalogue) or 地図 without a selection, and is no pairing link.
+ * @param {string} hash location.hash
+ */
+export function opensOnTheWholeMap(hash) {
+  if (hash.startsWith('#pair=')) return false;
+  const route = parseRoute(hash);
+  return route === null || (route.screen === 'map' && !route.filter);
+}
+
+/**
  * The route a hash names, or null (no route: the app's default screen).
  * @param {string} hash location.hash, with or without its '#'
  * @returns {Route | null}

@@ -49,6 +49,14 @@ export const POSITION_SCALE = 2.5;
 /** The height of the map's top controls (the chip, 全駅/済/未), kept clear when fitting a selection. */
 const SELECTION_INSET_TOP = 60;
 
+/**
+ * Runs a task once the page is idle (soon after, where the browser cannot say).
+ * @param {() => void} task
+ */
+function whenIdle(task) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1000 }); else setTimeout(task, 50);
+}
+
 export class MapScreen {
   /**
    * @param {App} app @param {Nav} nav
@@ -86,7 +94,7 @@ export class MapScreen {
     /** @type {import('./mapTiles.js').MapTiles | null} */
     this.tiles = null;
     /** The ground (base map, lines, dots) kept between frames: a pan copies it (mapLayer.js). */
-    this.ground = new MapLayer(() => document.createElement('canvas'));
+    this.ground = new MapLayer(() => document.createElement('canvas'), whenIdle);
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -122,7 +130,11 @@ export class MapScreen {
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
     }
-    new ResizeObserver(() => this.redraw()).observe(this.canvas);
+    // A canvas of the size last drawn needs no drawing again (the observer's first notice).
+    new ResizeObserver(() => {
+      const rect = this.canvas.getBoundingClientRect();
+      if (rect.width !== this.width || rect.height !== this.height) this.redraw();
+    }).observe(this.canvas);
     document.addEventListener('visibilitychange', () => this.setVisible(this.visible));
     void base.then((loaded) => { this.base = loaded; this.redraw(); });
   }
@@ -313,15 +325,15 @@ export class MapScreen {
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    this.ctx.fillStyle = STYLE.background;
-    this.ctx.fillRect(0, 0, this.width, this.height);
     const scene = this.scene, base = this.base, tiles = this.tiles, view = this.view, width = this.width, height = this.height;
     if (tiles?.drawing) {
       // Raster tiles arrive one by one and are asked for by the whole view they cover: with them
       // the ground is drawn whole for each frame, not kept in the layer (Schemas/map.md "Raster tiles").
+      this.ctx.fillStyle = STYLE.background;
+      this.ctx.fillRect(0, 0, width, height);
       drawGround(this.ctx, scene, view, width, height, base, (ctx) => tiles.draw(ctx, view, width, height, dpr));
     } else {
-      this.ground.draw(this.ctx, [scene, scene.revision, base, view.scale, dpr], view, width, height, dpr,
+      this.ground.draw(this.ctx, [scene, scene.revision, base, view.scale, dpr], view, width, height, dpr, STYLE.background,
         (ctx, v, w, h) => drawGround(ctx, scene, v, w, h, base));
     }
     drawOverlay(this.ctx, this.overlay, width, height);
