@@ -100,6 +100,13 @@ async function boot() {
     app.store = new MemoryStore();
     await app.start();
   }
+  // The map first, alone, when the address names it (or nothing) and there is a catalogue to draw;
+  // otherwise the other screens are loaded before anything changes on the page, so that the words
+  // of the chosen language and the screen the address names (設定 after its language reload)
+  // appear together.
+  const returnToSettings = takeReturnToSettings();
+  const mapFirst = app.catalog !== null && !returnToSettings && opensOnTheWholeMap(location.hash);
+  const otherScreensLoaded = mapFirst ? null : await import('./ui/otherScreens.js');
   // The language chosen under 設定, before any screen writes a word.
   const chosen = loadSettings(app.replica).language;
   if (chosen && chosen !== lang) translatePage(chosen);
@@ -180,16 +187,13 @@ async function boot() {
   app.on('change', (detail) => map.refresh(/** @type {number[] | null} */ (detail)));
   app.on('erased', () => map.setPinLimit(loadSettings(app.replica).pinLimit));
 
-  // The map first, alone, when the address names it (or nothing) and there is a catalogue to draw.
-  const returnToSettings = takeReturnToSettings();
-  const mapFirst = app.catalog !== null && !returnToSettings && opensOnTheWholeMap(location.hash);
   if (mapFirst) {
     map.setCatalog();
     showTab('map');
     // After the frame that draws it (or a second, where a hidden page draws no frame).
     await new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 1000); });
   }
-  const { openOtherScreens } = await import('./ui/otherScreens.js');
+  const { openOtherScreens } = otherScreensLoaded ?? await import('./ui/otherScreens.js');
   const screens = openOtherScreens({ app, map, nav, show: showTab, current: () => current, nextStep, toast });
   built = screens;
   const { navigation, sync, settings, tiles } = screens;
