@@ -129,6 +129,15 @@ package final class LedgerLock {
     }
 
     /// The pid of a process whose record lock stands in the way of this kind of lock.
+    /// The pid of a process (not this one) that holds `directory`'s lock, if any: what a refusal
+    /// names, read without taking the lock.
+    package static func holder(directory: String) -> Int32? {
+        let fd = open(Path.join(directory, "LOCK"), O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return holderPID(fd: fd, exclusive: true)
+    }
+
     private static func holderPID(fd: Int32, exclusive: Bool) -> Int32? {
         var probe = flockRecord(type: Int16(exclusive ? F_WRLCK : F_RDLCK))
         guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return nil }
