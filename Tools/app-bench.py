@@ -1344,7 +1344,8 @@ def render(args, figures, bytes_report, storage_first, storage_end, loads, saves
 
     # What the offline open spends its time on (the median reload with the worker stopped).
     mid = sorted(cold_loads, key=lambda x: x["drawn"])[len(cold_loads) // 2]
-    modules = len({r[2] for r in mid["requests"] if "/app/js/" in r[2]})
+    # The bundle's files under /app/bundle/ (the modules under /app/js/ before it).
+    modules = len({r[2] for r in mid["requests"] if re.search(r"/app/(js|bundle)/.*\.js$", r[2])})
     parse = mid["parses"][0] if mid["parses"] else None
     idb = mid["idb_read"]
     phases = [f"the service worker started and answered the navigation at {mid['response']:.0f} ms",

@@ -32,26 +32,6 @@ export function serviceWorkerDeclarations() {
   };
 }
 
-/**
- * The modules js/main.js imports, directly or through others (static imports), relative to the
- * app and sorted: index.html preloads them (update-preloads.mjs writes the list).
- */
-export function mainModules() {
-  const seen = new Set(['js/main.js']);
-  const visit = (file) => {
-    for (const m of readFileSync(path.join(appDir, file), 'utf8').matchAll(/^import [^;]*? from '([^']+)';/gm)) {
-      const dep = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]));
-      if (!seen.has(dep)) {
-        seen.add(dep);
-        visit(dep);
-      }
-    }
-  };
-  visit('js/main.js');
-  seen.delete('js/main.js');
-  return [...seen].sort();
-}
-
 /** The modules an index.html preloads (`<link rel="modulepreload">`), in its order. */
 export function declaredPreloads(html) {
   return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);

@@ -21,8 +21,11 @@
 /** @type {Messages} Each key's text as [Japanese, English]: empty until the table is loaded. */
 let words = {};
 
-/** Where the table is, beside this module. */
-export const MESSAGES_URL = new URL('./messages.json', import.meta.url).href;
+/**
+ * Where the table is, beside this module, relative to the page (/app/) as geo/japan.json is: the
+ * page runs this module from bundle/, where a URL relative to `import.meta.url` would point.
+ */
+export const MESSAGES_URL = 'js/messages.json';
 
 /**
  * Fetches messages.json and makes it the table `t` reads.
