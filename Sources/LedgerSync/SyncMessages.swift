@@ -47,12 +47,8 @@ package struct PullResponse: Codable, Sendable {
 
     package init(records: [WireRecord], more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?,
                  serverDigests: [String: String]) {
-        self.records = records
-        self.more = more
-        self.cursor = cursor
-        self.serverHas = serverHas
-        self.catalogVersion = catalogVersion
-        self.serverDigests = serverDigests
+        (self.records, self.more, self.cursor, self.serverHas) = (records, more, cursor, serverHas)
+        (self.catalogVersion, self.serverDigests) = (catalogVersion, serverDigests)
     }
 }
 

@@ -68,12 +68,8 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
 
     package init(_ category: Category, _ message: String, file: String? = nil, offset: Int? = nil, line: Int? = nil,
                  cause: Cause? = nil) {
-        self.category = category
-        self.message = message
-        self.cause = cause
-        self.file = file
-        self.offset = offset
-        self.line = line
+        (self.category, self.message, self.cause, self.file) = (category, message, cause, file)
+        (self.offset, self.line) = (offset, line)
     }
 
     /// One sentence: the message, then the location.

@@ -148,14 +148,8 @@ package struct StoredUser: Sendable, Equatable, Codable {
     package var tokens: [StoredToken]
     package init(name: String, activeTokens: Int, revokedTokens: Int, devices: Int, events: UInt64,
                  lastPush: Int64?, lastPull: Int64?, tokens: [StoredToken] = []) {
-        self.tokens = tokens
-        self.name = name
-        self.activeTokens = activeTokens
-        self.revokedTokens = revokedTokens
-        self.devices = devices
-        self.events = events
-        self.lastPush = lastPush
-        self.lastPull = lastPull
+        (self.tokens, self.name, self.activeTokens, self.revokedTokens) = (tokens, name, activeTokens, revokedTokens)
+        (self.devices, self.events, self.lastPush, self.lastPull) = (devices, events, lastPush, lastPull)
     }
 }
 
@@ -183,12 +177,8 @@ package struct StoreDamage: Sendable, Equatable, Codable {
     package var message: String
     package init(user: String, location: String, offset: UInt64? = nil, device: String? = nil,
                  seq: UInt64? = nil, message: String) {
-        self.user = user
-        self.location = location
-        self.offset = offset
-        self.device = device
-        self.seq = seq
-        self.message = message
+        (self.user, self.location, self.offset, self.device) = (user, location, offset, device)
+        (self.seq, self.message) = (seq, message)
     }
 }
 

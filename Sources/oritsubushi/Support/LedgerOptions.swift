@@ -12,9 +12,8 @@ struct LedgerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The ledger directory (default: $ORITSUBUSHI_LEDGER, else ./oritsubushi.ledger).", valueName: "dir"))
     var ledger: String?
-    @Option(help: ArgumentHelp(
-        "Wait up to this many seconds for another program that holds the ledger (0: refuse at once; readers never wait for readers).",
-        valueName: "seconds"))
+    @Option(help: .seconds(
+        "Wait up to this many seconds for another program that holds the ledger (0: refuse at once; readers never wait for readers)."))
     var wait: Double = 10
 
     func validate() throws {
