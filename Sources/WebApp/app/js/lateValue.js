@@ -10,11 +10,6 @@ export class LateValue {
     this.waiting = [];
   }
 
-  /** The value, or null before it comes. */
-  get value() {
-    return this.came ? this.came.value : null;
-  }
-
   /**
    * Runs `use` with the value: at once when it has come, else when it comes.
    * @param {(value: T) => void} use
