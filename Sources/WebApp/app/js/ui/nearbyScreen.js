@@ -14,8 +14,7 @@ import { accuracyLabel, nearestCandidates } from '../nearestCandidates.js';
 import { language, t } from '../i18n.js';
 import { byId, elements, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
-import { StationPicks } from '../stationPicks.js';
-import { pickBox } from './pickBox.js';
+import { BatchPicking } from './batchPicking.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../catalog.js').Station} Station */
@@ -30,15 +29,12 @@ const CANDIDATES_NAMED = 6;
 export class NearbyScreen {
   /**
    * @param {App} app @param {Nav} nav
-   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   * @param {import('./batchPicking.js').Bar} bar the まとめて記録 bar
    */
-  constructor(app, nav, batch) {
+  constructor(app, nav, bar) {
     this.app = app;
     this.nav = nav;
-    this.batch = batch;
-    this.picks = new StationPicks();
-    /** @type {import('./batchBar.js').BatchSource} */
-    this.batchSource = { picks: this.picks, recorded: () => this.render() };
+    this.batch = new BatchPicking(bar, () => this.render());
     this.el = elements('nearby-', ['list', 'status', 'incomplete', 'selected', 'result', 'candidates', 'locate']);
     this.todayButton = byId('today-button', HTMLButtonElement);
     /** @type {{lat: number, lng: number, accuracy: number} | null} */
@@ -68,8 +64,7 @@ export class NearbyScreen {
     this.selected = null;
     this.clearResult();
     this.el.list.replaceChildren();
-    this.picks.clear();
-    this.batch.changed();
+    this.batch.emptied();
     this.el.incomplete.hidden = true;
     this.el.candidates.hidden = true;
     this.renderSelection();
@@ -110,9 +105,8 @@ export class NearbyScreen {
     this.renderCandidates(ambiguous ? candidates : [], accuracy);
     if (this.selected !== null && !hits.some((hit) => hit.station.id === this.selected)) this.selected = null;
     if (this.selected === null && !ambiguous) this.selected = hits[0]?.station.id ?? null;
-    this.picks.keepListed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
     this.el.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
-    this.batch.changed();
+    this.batch.listed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
     const first = hits[0];
     if (first && !withinReach(first.metres, accuracy)) {
       this.el.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
@@ -145,7 +139,7 @@ export class NearbyScreen {
     const code = this.app.compDate(s.id);
     const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => this.select(s.id) } },
-      pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
+      this.batch.box(s.id, code, s.name),
       h('span', { class: code > 0 ? 'mark done' : 'mark' }),
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },

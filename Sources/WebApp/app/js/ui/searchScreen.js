@@ -7,10 +7,9 @@
 import { PREFECTURES } from '../catalog.js';
 import { label, parseDateGroup } from '../dates.js';
 import { searchStations } from '../search.js';
-import { StationPicks } from '../stationPicks.js';
 import { language, t } from '../i18n.js';
 import { elements, h } from './dom.js';
-import { pickBox } from './pickBox.js';
+import { BatchPicking } from './batchPicking.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../route.js').MapFilter} MapFilter */
@@ -24,21 +23,18 @@ const SHOWN = 200;
 export class SearchScreen {
   /**
    * @param {App} app @param {Nav} nav
-   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   * @param {import('./batchPicking.js').Bar} bar the まとめて記録 bar
    */
-  constructor(app, nav, batch) {
+  constructor(app, nav, bar) {
     this.app = app;
     this.nav = nav;
-    this.batch = batch;
+    this.batch = new BatchPicking(bar, () => this.run());
     this.el = elements('search-', ['count', 'results'], { input: HTMLInputElement, pref: HTMLSelectElement,
       date: HTMLInputElement, completion: HTMLSelectElement, mapSelect: HTMLButtonElement });
     /** @type {SearchBy} */
     this.by = 'any';
     /** @type {SearchMatch} */
     this.match = 'prefix';
-    this.picks = new StationPicks();
-    /** @type {import('./batchBar.js').BatchSource} */
-    this.batchSource = { picks: this.picks, recorded: () => this.run() };
     this.el.input.placeholder = t('search.placeholder');
     this.el.date.placeholder = t('search.date');
     this.el.pref.replaceChildren(h('option', { attrs: { value: '' }, text: t('search.allPrefs') }),
@@ -128,17 +124,16 @@ export class SearchScreen {
   drawResults(ids) {
     const catalog = this.app.catalog;
     const listed = new Set(ids);
-    this.picks.keepListed((id) => (listed.has(id) ? this.app.compDate(id) : undefined));
     this.el.results.replaceChildren(...(catalog ? ids : []).map((id) => {
       const s = /** @type {import('../catalog.js').Station} */ (catalog?.station(id));
       const code = this.app.compDate(id);
       return h('li', { data: { station: String(id) }, on: { click: () => this.nav.openStation(id) } },
-        pickBox(this.picks, id, code, s.name, () => this.batch.picked()),
+        this.batch.box(id, code, s.name),
         h('span', { class: code > 0 ? 'mark done' : 'mark' }),
         h('span', { class: 'main' },
           h('div', { class: 'name', text: s.name }),
           h('div', { class: 'detail', text: `${s.yomi} · ${catalog?.operatorName(s.operator) ?? ''} · ${PREFECTURES[s.pref - 1] ?? ''} · ${label(code, language())}` })));
     }));
-    this.batch.changed();
+    this.batch.listed((id) => (listed.has(id) ? this.app.compDate(id) : undefined));
   }
 }
