@@ -133,8 +133,7 @@ export class MapLayer {
   constructor(makeCanvas, whenIdle) {
     this.makeCanvas = makeCanvas;
     this.whenIdle = whenIdle;
-    /** @type {HTMLCanvasElement | null} */
-    this.canvas = null;
+    /** The layer's canvas, as its context (`ctx.canvas`), made at the first frame that needs it. */
     /** @type {CanvasRenderingContext2D | null} */
     this.ctx = null;
     /** @type {unknown[]} */
@@ -152,9 +151,9 @@ export class MapLayer {
 
   /** Gives the layer's pixels back (the map is not on the screen); the next frame paints anew. */
   release() {
-    if (this.canvas) {
-      this.canvas.width = 0;
-      this.canvas.height = 0;
+    if (this.ctx) {
+      this.ctx.canvas.width = 0;
+      this.ctx.canvas.height = 0;
     }
     this.key = [];
     this.state = { width: 0, height: 0, origin: null, valid: null };
@@ -204,7 +203,7 @@ export class MapLayer {
       const at = this.paintLayer(view, margin, v.scale, dpr, paint);
       target.fillStyle = background;
       target.fillRect(0, 0, view.width, view.height);
-      target.drawImage(/** @type {HTMLCanvasElement} */ (this.canvas), at.x, at.y, view.width, view.height, 0, 0, view.width, view.height);
+      target.drawImage(/** @type {CanvasRenderingContext2D} */ (this.ctx).canvas, at.x, at.y, view.width, view.height, 0, 0, view.width, view.height);
     }
     target.restore();
     if (!this.state.origin || nextFill(this.state)) this.fillWhenIdle();
@@ -212,13 +211,12 @@ export class MapLayer {
 
   /** The layer's canvas, the size of `state` and cleared of any other ground. */
   layerContext() {
-    if (!this.canvas || !this.ctx) {
-      this.canvas = this.makeCanvas();
-      const ctx = this.canvas.getContext('2d');
+    if (!this.ctx) {
+      const ctx = this.makeCanvas().getContext('2d');
       if (!ctx) throw new Error('this browser cannot draw on a canvas');
       this.ctx = ctx;
     }
-    const canvas = this.canvas, ctx = this.ctx, { width, height } = this.state;
+    const ctx = this.ctx, canvas = ctx.canvas, { width, height } = this.state;
     if (!this.ready) {
       if (canvas.width !== width || canvas.height !== height) {
         canvas.width = width;
@@ -237,7 +235,7 @@ export class MapLayer {
    * @param {{x: number, y: number}} margin @param {number} scale @param {number} dpr @param {PaintGround} paint
    */
   paintLayer(view, margin, scale, dpr, paint) {
-    const ctx = this.layerContext(), canvas = /** @type {HTMLCanvasElement} */ (this.canvas);
+    const ctx = this.layerContext(), canvas = ctx.canvas;
     const plan = planLayer(this.state, view, margin);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     if (plan.shift) {

@@ -94,9 +94,8 @@ export class SyncSession {
     this.api = api;
     this.now = now;
     this.newDevice = newDevice;
-    this.pageSize = pageSize;
-    this.pushSize = pushSize;
-    this.maxRounds = maxRounds;
+    /** How many records a pull page asks for and a push carries, and how many rounds a sync takes at most. */
+    this.limits = { pageSize, pushSize, maxRounds };
     this.onProgress = onProgress;
     this.online = online;
   }
@@ -152,7 +151,7 @@ export class SyncSession {
     const ledger = this.ledger;
     /** @type {SyncReport} */
     const report = { pulled: 0, pushed: 0, rounds: 0, serverHas: new Map(), reidentified: null };
-    while (report.rounds < this.maxRounds) {
+    while (report.rounds < this.limits.maxRounds) {
       report.rounds++;
       /** @type {Map<string, bigint>} */
       let serverHas = new Map();
@@ -208,7 +207,7 @@ export class SyncSession {
       let start = 0;
       while (start < outgoing.length && events > 0) {
         let end = start, bytes = 0;
-        while (end < outgoing.length && end - start < this.pushSize && (bytes < PUSH_BYTES || end === start)) {
+        while (end < outgoing.length && end - start < this.limits.pushSize && (bytes < PUSH_BYTES || end === start)) {
           bytes += encode(outgoing[end]).length * 2 + 160;
           end++;
         }
@@ -233,7 +232,7 @@ export class SyncSession {
    */
   async pullRequest(token, have, digests, cursor, slice) {
     /** @type {Record<string, unknown>} */
-    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.pageSize };
+    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.limits.pageSize };
     if (cursor !== null) body.cursor = cursor;
     try {
       return await this.api.pull(token, body, slice);

@@ -72,18 +72,15 @@ export class MapScreen {
     this.ctx = ctx;
     /** @type {Scene | null} */
     this.scene = null;
-    /** @type {MapIndex | null} */
-    this.index = null;
-    /** @type {Landmarks | null} */
-    this.landmarks = null;
+    /**
+     * How the pins are chosen: the index of the stations the filter (全駅/済/未) shows and their
+     * landmarks, built together; pins per view, 0 for every station (設定's ピンの数); and whether
+     * completions changed since the index was built (it is built again at the next drawing).
+     * @type {{index: MapIndex | null, landmarks: Landmarks | null, show: Show, limit: number, stale: boolean}}
+     */
+    this.pins = { index: null, landmarks: null, show: 'all', limit: PIN_LIMIT, stale: false };
     /** @type {Viewport | null} */
     this.view = null;
-    /** @type {Show} */
-    this.show = 'all';
-    /** Completions changed since the filter's index was built: it is built again at the next drawing. */
-    this.indexBehind = false;
-    /** Pins per view, 0 for every station (設定's ピンの数). */
-    this.pinLimit = PIN_LIMIT;
     /** @type {number | null} */
     this.selected = null;
     /** @type {Overlay} */
@@ -174,7 +171,7 @@ export class MapScreen {
     const catalog = this.app.catalog;
     this.message.hidden = !!catalog;
     this.message.textContent = catalog ? '' : t('noCatalog');
-    if (!catalog) { this.scene = null; this.fullScene = null; this.index = null; this.landmarks = null; this.redraw(); return; }
+    if (!catalog) { this.scene = null; this.fullScene = null; this.pins.index = null; this.pins.landmarks = null; this.redraw(); return; }
     this.scene = buildScene(catalog, (id) => this.app.compDate(id));
     this.fullScene = this.scene;
     this.applySelection();
@@ -186,14 +183,14 @@ export class MapScreen {
   /** The pin index of the current filter (completed / incomplete stations are ranked among themselves). */
   rebuildIndex() {
     const catalog = this.app.catalog, scene = this.scene;
-    this.indexBehind = false;
+    this.pins.stale = false;
     if (!catalog || !scene) return;
     const entries = catalog.enabledStations
-      .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
+      .filter((s) => this.pins.show === 'all' || (this.pins.show === 'completed') === (this.app.compDate(s.id) > 0))
       .filter((s) => !this.selectedIds || this.selectedIds.has(s.id))
       .map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
-    this.index = new MapIndex(entries, this.pinLimit);
-    this.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
+    this.pins.index = new MapIndex(entries, this.pins.limit);
+    this.pins.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
   }
 
   /**
@@ -201,15 +198,15 @@ export class MapScreen {
    * @param {number} limit
    */
   setPinLimit(limit) {
-    if (limit === this.pinLimit) return;
-    this.pinLimit = limit;
+    if (limit === this.pins.limit) return;
+    this.pins.limit = limit;
     this.rebuildIndex();
     this.redraw();
   }
 
   /** @param {Show} show */
   setShow(show) {
-    this.show = show;
+    this.pins.show = show;
     for (const b of document.querySelectorAll('.map-show button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.show === show);
     this.applySelection();
     this.rebuildIndex();
@@ -231,7 +228,7 @@ export class MapScreen {
     // While a sync stores pages, the map is drawn again when it ends (the last notice names every
     // station it changed), when the tab appears or when the person moves it: a drawing held the
     // page for 150–400 ms at 4× CPU throttling (BENCHMARKS.md §14).
-    if (this.selection || this.show !== 'all') this.indexBehind = true;
+    if (this.selection || this.pins.show !== 'all') this.pins.stale = true;
     if (this.app.running) return;
     this.redraw();
   }
@@ -289,7 +286,7 @@ export class MapScreen {
       if (this.fullScene) this.scene = this.fullScene;
     } else {
       const compDate = (/** @type {number} */ id) => this.app.compDate(id);
-      const shown = shownBy(this.selection.stations, this.show, compDate);
+      const shown = shownBy(this.selection.stations, this.pins.show, compDate);
       this.selectedIds = new Set(shown);
       this.scene = selectionScene(catalog, shown, compDate, this.selection.line ?? null);
     }
@@ -312,15 +309,15 @@ export class MapScreen {
       this.canvas.height = Math.round(rect.height * dpr);
     }
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    if (!this.scene || !this.index || !this.landmarks) {
+    if (!this.scene || !this.pins.index || !this.pins.landmarks) {
       this.ctx.clearRect(0, 0, this.width, this.height);
       return;
     }
-    if (this.indexBehind) this.rebuildIndex();
+    if (this.pins.stale) this.rebuildIndex();
     if (!this.view) this.view = fitView(this.scene, this.width, this.height);
     this.ctx.font = STYLE.font;
     this.overlay = buildOverlay({
-      index: this.index, landmarks: this.landmarks, scene: this.scene, view: this.view, width: this.width, height: this.height,
+      index: this.pins.index, landmarks: this.pins.landmarks, scene: this.scene, view: this.view, width: this.width, height: this.height,
       nameOf: (id) => this.app.catalog?.station(id)?.name.trim() ?? '',
       measure: (text) => this.measure(text),
       selected: this.selected,

@@ -115,7 +115,7 @@ export function openOtherScreens({ app, map, nav, show, current, nextStep, toast
       if (tab === 'stats') { stats.show(); progress.show(); }
       if (tab === 'sync') sync.shown();
       // まとめて記録 follows the list on screen.
-      batch.attach(tab === 'line' ? line.batchSource : tab === 'search' ? search.batchSource : tab === 'nearby' ? nearby.batchSource : null);
+      batch.attach(tab === 'line' ? line.batch.source : tab === 'search' ? search.batch.source : tab === 'nearby' ? nearby.batch.source : null);
     },
   };
 }
