@@ -82,7 +82,7 @@ package struct StationResolver {
     package static func prefectureCodes(matching text: String) -> [Int64]? {
         let folded = StationNameFolding.fold(text)
         if let code = StationNameFolding.number(folded) { return (1...47).contains(code) ? [code] : nil }
-        let codes = CatalogNames.prefectures.indices.filter { !folded.isEmpty && CatalogNames.prefectures[$0].hasPrefix(folded) }
+        let codes = CatalogNames.prefectureNames.indices.filter { !folded.isEmpty && CatalogNames.prefectureNames[$0].japanese.hasPrefix(folded) }
         return codes.isEmpty ? nil : codes.map { Int64($0 + 1) }
     }
 

@@ -16,6 +16,14 @@ package struct CompletionRow: Sendable, Equatable {
     }
 }
 
+/// A row as `CompletionsFile.jsonl` writes it: these keys in this order, without `line` (where a
+/// row came from is not part of the record).
+extension CompletionRow: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case station, compDate = "comp_date", updateDate = "update_date", memo
+    }
+}
+
 /// The original sync upload format (Schemas/domain-rules.md §14): `s_id⇥comp_date⇥update_date⇥memo⏎`, with a
 /// backslash written `\\` and a newline `\n` in the memo; TAB and CR are not escaped, so the
 /// memo is everything after the third TAB.

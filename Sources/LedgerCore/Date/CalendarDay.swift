@@ -1,8 +1,6 @@
 /// A Gregorian calendar day, used to validate completion dates against "today".
 package struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible {
-    package var year: Int
-    package var month: Int
-    package var day: Int
+    package var year, month, day: Int
 
     package init(year: Int, month: Int, day: Int) {
         (self.year, self.month, self.day) = (year, month, day)

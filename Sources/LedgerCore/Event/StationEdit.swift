@@ -54,10 +54,12 @@ package struct DeviceNameRecord: Hashable, Sendable {
     package var device: DeviceID
     package var hlc: HybridTimestamp
     package var name: String
+    /// The longest name, in UTF-8 bytes.
+    package static let maximumNameBytes = 255
+
     package init(device: DeviceID, hlc: HybridTimestamp, name: String) {
         (self.device, self.hlc, self.name) = (device, hlc, name)
     }
-    package static let maximumNameBytes = 255
 }
 
 /// What a device had seen when it wrote this mark: its version vector {device → highest

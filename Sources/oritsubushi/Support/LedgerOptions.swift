@@ -59,6 +59,24 @@ struct LedgerOptions: ParsableArguments {
         return ledger
     }
 
+    /// Another ledger the command only reads (merge's source, reidentify's original, repair's
+    /// replica), its lock held shared; refused with `sameLedger` when it is this very ledger
+    /// under another path (a link, `..`), which would read and write one log at once.
+    func openOther(_ path: String, refusingSelf sameLedger: @autoclosure () -> String) throws -> Ledger {
+        if let other = Self.canonical(path), other == Self.canonical(directory) {
+            throw LedgerError(.usage, sameLedger())
+        }
+        return try Ledger.open(directory: path, fileSystem: try Environment.fileSystem(), clock: try Environment.clock(),
+                               lock: lockRequest(.shared))
+    }
+
+    /// The path with links and `..` resolved, or nil when it does not exist.
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// A lock of `mode`, waited for as `--wait` says.
     func lockRequest(_ mode: LedgerLock.Request.Mode) -> LedgerLock.Request {
         LedgerLock.Request(mode: mode, waitSeconds: wait)

@@ -41,9 +41,7 @@ extension Server {
     /// One user in `server users --json`: nil times are written as null, not left out.
     struct UserLine: Encodable {
         var name: String
-        var activeTokens: Int
-        var revokedTokens: Int
-        var devices: Int
+        var activeTokens, revokedTokens, devices: Int
         var events: UInt64
         @NullWhenAbsent var lastPush: String?
         @NullWhenAbsent var lastPull: String?
@@ -56,11 +54,8 @@ extension Server {
         }
 
         init(_ user: StoredUser) {
-            name = user.name
-            activeTokens = user.activeTokens
-            revokedTokens = user.revokedTokens
-            devices = user.devices
-            events = user.events
+            (name, activeTokens, revokedTokens) = (user.name, user.activeTokens, user.revokedTokens)
+            (devices, events) = (user.devices, user.events)
             lastPush = user.lastPush.map { ISO8601.format(milliseconds: $0) }
             lastPull = user.lastPull.map { ISO8601.format(milliseconds: $0) }
             tokens = user.tokens.map { TokenLine(created: ISO8601.format(milliseconds: $0.created), device: $0.device, revoked: $0.revoked) }
