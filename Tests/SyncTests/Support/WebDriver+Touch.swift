@@ -26,13 +26,19 @@ extension WebDriver {
         try await tap(try await centre(of: testID))
     }
 
-    /// A one-finger drag from `start` to `end` in `steps` moves, as a person pans the map.
+    /// A one-finger drag from `start` to `end` in `steps` moves, as a person places the map: the
+    /// finger rests at `end` before it lifts, so the drag ends with no speed (a finger lifted
+    /// while moving is a fling, and the next touch only stops it).
     func drag(from start: Point, to end: Point, steps: Int = 12) async throws {
         try await touch("touchStart", at: start)
         for step in 1...steps {
             let f = Double(step) / Double(steps)
             try await touch("touchMove", at: Point(x: start.x + (end.x - start.x) * f, y: start.y + (end.y - start.y) * f))
             try await Task.sleep(for: .milliseconds(16))
+        }
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(50))
+            try await touch("touchMove", at: end)
         }
         try await cdp("Input.dispatchTouchEvent", ["type": "touchEnd", "touchPoints": [] as [Any]])
     }

@@ -84,5 +84,8 @@ export class MapGestures {
       on.zoom(e.offsetX, e.offsetY, Math.pow(1.0015, -e.deltaY));
     }, { passive: false });
     c.addEventListener('dblclick', (e) => on.zoom(e.offsetX, e.offsetY, 2));
+    // A finger that rests before it pans is a long press to the browser: no context menu on the
+    // map, for one open would take the next tap (on a pin) to close it.
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
   }
 }
