@@ -238,6 +238,21 @@ let package = Package(
     ]
 )
 
+// ThreadSanitizer's build (Tools/ci-sanitizers) runs only the concurrency suites: with
+// ORITSUBUSHI_TEST_TARGETS (a comma-separated list of test targets) the other test targets and
+// the tools no test in those targets starts (the baselines, the crash harness, the fuzzers) are
+// left out of the manifest, so that an instrumented build compiles only what its suites run
+// (RELIABILITY.md "How long the tests take"). A plain build declares everything.
+if let wanted = Context.environment["ORITSUBUSHI_TEST_TARGETS"] {
+    let kept = Set(wanted.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    let toolsNoKeptTestStarts: Set<String> = [
+        "bench-baseline", "wire-json-bench", "crash-harness", "FuzzSegment", "FuzzCatalogDump", "FuzzTSV", "FuzzSyncRequest",
+    ]
+    package.targets.removeAll { target in
+        target.type == .test ? !kept.contains(target.name) : toolsNoKeptTestStarts.contains(target.name)
+    }
+}
+
 // The package-benchmark suite (Benchmarks/LedgerBenchmarks), only when asked for, so that a plain
 // build and CI never resolve or build the benchmark plugin and its dependencies (hummingbird gates
 // its benchmarks the same way): ORITSUBUSHI_BENCHMARKS=1 swift package benchmark
