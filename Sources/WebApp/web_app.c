@@ -16,99 +16,104 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_10:\n" ".incbin \"" WEB_APP_DIR "/js/batchPlan.js\"\n" "oritsubushi_web_10_end:\n"
         ".balign 16\n" "oritsubushi_web_11:\n" ".incbin \"" WEB_APP_DIR "/js/batchText.js\"\n" "oritsubushi_web_11_end:\n"
         ".balign 16\n" "oritsubushi_web_12:\n" ".incbin \"" WEB_APP_DIR "/js/bigjson.js\"\n" "oritsubushi_web_12_end:\n"
-        ".balign 16\n" "oritsubushi_web_13:\n" ".incbin \"" WEB_APP_DIR "/js/catalog.js\"\n" "oritsubushi_web_13_end:\n"
-        ".balign 16\n" "oritsubushi_web_14:\n" ".incbin \"" WEB_APP_DIR "/js/causalHistory.js\"\n" "oritsubushi_web_14_end:\n"
-        ".balign 16\n" "oritsubushi_web_15:\n" ".incbin \"" WEB_APP_DIR "/js/changeBatch.js\"\n" "oritsubushi_web_15_end:\n"
-        ".balign 16\n" "oritsubushi_web_16:\n" ".incbin \"" WEB_APP_DIR "/js/completionColours.js\"\n" "oritsubushi_web_16_end:\n"
-        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/completionFold.js\"\n" "oritsubushi_web_17_end:\n"
-        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/conflictSettlement.js\"\n" "oritsubushi_web_18_end:\n"
-        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/conflicts.js\"\n" "oritsubushi_web_19_end:\n"
-        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_20_end:\n"
-        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_21_end:\n"
-        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_22_end:\n"
-        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_23_end:\n"
-        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_24_end:\n"
-        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_25_end:\n"
-        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_26_end:\n"
-        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_27_end:\n"
-        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/i18nRefusals.js\"\n" "oritsubushi_web_28_end:\n"
-        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/importPlan.js\"\n" "oritsubushi_web_29_end:\n"
-        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/importReport.js\"\n" "oritsubushi_web_30_end:\n"
-        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_31_end:\n"
-        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerBatch.js\"\n" "oritsubushi_web_32_end:\n"
-        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_33_end:\n"
-        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerImport.js\"\n" "oritsubushi_web_34_end:\n"
-        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/lineSections.js\"\n" "oritsubushi_web_35_end:\n"
-        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_36_end:\n"
-        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_37_end:\n"
-        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_38_end:\n"
-        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/mapLabels.js\"\n" "oritsubushi_web_39_end:\n"
-        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/mapLandmarks.js\"\n" "oritsubushi_web_40_end:\n"
-        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_41_end:\n"
-        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_42_end:\n"
-        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_43_end:\n"
-        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_44_end:\n"
-        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/nameFolding.js\"\n" "oritsubushi_web_45_end:\n"
-        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_46_end:\n"
-        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/nearestCandidates.js\"\n" "oritsubushi_web_47_end:\n"
-        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/ownCommit.js\"\n" "oritsubushi_web_48_end:\n"
-        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/ownEdits.js\"\n" "oritsubushi_web_49_end:\n"
-        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/positionWatch.js\"\n" "oritsubushi_web_50_end:\n"
-        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/progress.js\"\n" "oritsubushi_web_51_end:\n"
-        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/progressCard.js\"\n" "oritsubushi_web_52_end:\n"
-        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/pullPage.js\"\n" "oritsubushi_web_53_end:\n"
-        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_54_end:\n"
-        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_55_end:\n"
-        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/refusals.js\"\n" "oritsubushi_web_56_end:\n"
-        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_57_end:\n"
-        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_58_end:\n"
-        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_59_end:\n"
-        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_60_end:\n"
-        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_61_end:\n"
-        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_62_end:\n"
-        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_63_end:\n"
-        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_64_end:\n"
-        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_65_end:\n"
-        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_66_end:\n"
-        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_67_end:\n"
-        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_68_end:\n"
-        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_69_end:\n"
-        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_70_end:\n"
-        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/tileConfig.js\"\n" "oritsubushi_web_71_end:\n"
-        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/tileGrid.js\"\n" "oritsubushi_web_72_end:\n"
-        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/tileLayer.js\"\n" "oritsubushi_web_73_end:\n"
-        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/tileLru.js\"\n" "oritsubushi_web_74_end:\n"
-        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/tileStore.js\"\n" "oritsubushi_web_75_end:\n"
-        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/timeSlice.js\"\n" "oritsubushi_web_76_end:\n"
-        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_77_end:\n"
-        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_78_end:\n"
-        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_79_end:\n"
-        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_80_end:\n"
-        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_81_end:\n"
-        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_82_end:\n"
-        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_83_end:\n"
-        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_84_end:\n"
-        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_85_end:\n"
-        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_86_end:\n"
-        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_87_end:\n"
-        ".balign 16\n" "oritsubushi_web_88:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapTiles.js\"\n" "oritsubushi_web_88_end:\n"
-        ".balign 16\n" "oritsubushi_web_89:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_89_end:\n"
-        ".balign 16\n" "oritsubushi_web_90:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_90_end:\n"
-        ".balign 16\n" "oritsubushi_web_91:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_91_end:\n"
-        ".balign 16\n" "oritsubushi_web_92:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_92_end:\n"
-        ".balign 16\n" "oritsubushi_web_93:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_93_end:\n"
-        ".balign 16\n" "oritsubushi_web_94:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_94_end:\n"
-        ".balign 16\n" "oritsubushi_web_95:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_95_end:\n"
-        ".balign 16\n" "oritsubushi_web_96:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_96_end:\n"
-        ".balign 16\n" "oritsubushi_web_97:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_97_end:\n"
-        ".balign 16\n" "oritsubushi_web_98:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_98_end:\n"
-        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_99_end:\n"
-        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_100_end:\n"
-        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_101_end:\n"
-        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_102_end:\n"
-        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_103_end:\n"
-        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_104_end:\n"
-        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_105_end:\n"
+        ".balign 16\n" "oritsubushi_web_13:\n" ".incbin \"" WEB_APP_DIR "/js/blockDecoder.js\"\n" "oritsubushi_web_13_end:\n"
+        ".balign 16\n" "oritsubushi_web_14:\n" ".incbin \"" WEB_APP_DIR "/js/blockEncoder.js\"\n" "oritsubushi_web_14_end:\n"
+        ".balign 16\n" "oritsubushi_web_15:\n" ".incbin \"" WEB_APP_DIR "/js/catalog.js\"\n" "oritsubushi_web_15_end:\n"
+        ".balign 16\n" "oritsubushi_web_16:\n" ".incbin \"" WEB_APP_DIR "/js/causalHistory.js\"\n" "oritsubushi_web_16_end:\n"
+        ".balign 16\n" "oritsubushi_web_17:\n" ".incbin \"" WEB_APP_DIR "/js/changeBatch.js\"\n" "oritsubushi_web_17_end:\n"
+        ".balign 16\n" "oritsubushi_web_18:\n" ".incbin \"" WEB_APP_DIR "/js/completionColours.js\"\n" "oritsubushi_web_18_end:\n"
+        ".balign 16\n" "oritsubushi_web_19:\n" ".incbin \"" WEB_APP_DIR "/js/completionFold.js\"\n" "oritsubushi_web_19_end:\n"
+        ".balign 16\n" "oritsubushi_web_20:\n" ".incbin \"" WEB_APP_DIR "/js/conflictSettlement.js\"\n" "oritsubushi_web_20_end:\n"
+        ".balign 16\n" "oritsubushi_web_21:\n" ".incbin \"" WEB_APP_DIR "/js/conflicts.js\"\n" "oritsubushi_web_21_end:\n"
+        ".balign 16\n" "oritsubushi_web_22:\n" ".incbin \"" WEB_APP_DIR "/js/dates.js\"\n" "oritsubushi_web_22_end:\n"
+        ".balign 16\n" "oritsubushi_web_23:\n" ".incbin \"" WEB_APP_DIR "/js/device.js\"\n" "oritsubushi_web_23_end:\n"
+        ".balign 16\n" "oritsubushi_web_24:\n" ".incbin \"" WEB_APP_DIR "/js/deviceManager.js\"\n" "oritsubushi_web_24_end:\n"
+        ".balign 16\n" "oritsubushi_web_25:\n" ".incbin \"" WEB_APP_DIR "/js/devices.js\"\n" "oritsubushi_web_25_end:\n"
+        ".balign 16\n" "oritsubushi_web_26:\n" ".incbin \"" WEB_APP_DIR "/js/editDraft.js\"\n" "oritsubushi_web_26_end:\n"
+        ".balign 16\n" "oritsubushi_web_27:\n" ".incbin \"" WEB_APP_DIR "/js/exporters.js\"\n" "oritsubushi_web_27_end:\n"
+        ".balign 16\n" "oritsubushi_web_28:\n" ".incbin \"" WEB_APP_DIR "/js/hlc.js\"\n" "oritsubushi_web_28_end:\n"
+        ".balign 16\n" "oritsubushi_web_29:\n" ".incbin \"" WEB_APP_DIR "/js/i18n.js\"\n" "oritsubushi_web_29_end:\n"
+        ".balign 16\n" "oritsubushi_web_30:\n" ".incbin \"" WEB_APP_DIR "/js/i18nRefusals.js\"\n" "oritsubushi_web_30_end:\n"
+        ".balign 16\n" "oritsubushi_web_31:\n" ".incbin \"" WEB_APP_DIR "/js/importPlan.js\"\n" "oritsubushi_web_31_end:\n"
+        ".balign 16\n" "oritsubushi_web_32:\n" ".incbin \"" WEB_APP_DIR "/js/importReport.js\"\n" "oritsubushi_web_32_end:\n"
+        ".balign 16\n" "oritsubushi_web_33:\n" ".incbin \"" WEB_APP_DIR "/js/ledger.js\"\n" "oritsubushi_web_33_end:\n"
+        ".balign 16\n" "oritsubushi_web_34:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerBatch.js\"\n" "oritsubushi_web_34_end:\n"
+        ".balign 16\n" "oritsubushi_web_35:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerErrors.js\"\n" "oritsubushi_web_35_end:\n"
+        ".balign 16\n" "oritsubushi_web_36:\n" ".incbin \"" WEB_APP_DIR "/js/ledgerImport.js\"\n" "oritsubushi_web_36_end:\n"
+        ".balign 16\n" "oritsubushi_web_37:\n" ".incbin \"" WEB_APP_DIR "/js/lineSections.js\"\n" "oritsubushi_web_37_end:\n"
+        ".balign 16\n" "oritsubushi_web_38:\n" ".incbin \"" WEB_APP_DIR "/js/lz4.js\"\n" "oritsubushi_web_38_end:\n"
+        ".balign 16\n" "oritsubushi_web_39:\n" ".incbin \"" WEB_APP_DIR "/js/main.js\"\n" "oritsubushi_web_39_end:\n"
+        ".balign 16\n" "oritsubushi_web_40:\n" ".incbin \"" WEB_APP_DIR "/js/map.js\"\n" "oritsubushi_web_40_end:\n"
+        ".balign 16\n" "oritsubushi_web_41:\n" ".incbin \"" WEB_APP_DIR "/js/mapCore.js\"\n" "oritsubushi_web_41_end:\n"
+        ".balign 16\n" "oritsubushi_web_42:\n" ".incbin \"" WEB_APP_DIR "/js/mapLabels.js\"\n" "oritsubushi_web_42_end:\n"
+        ".balign 16\n" "oritsubushi_web_43:\n" ".incbin \"" WEB_APP_DIR "/js/mapLandmarks.js\"\n" "oritsubushi_web_43_end:\n"
+        ".balign 16\n" "oritsubushi_web_44:\n" ".incbin \"" WEB_APP_DIR "/js/mapOverlay.js\"\n" "oritsubushi_web_44_end:\n"
+        ".balign 16\n" "oritsubushi_web_45:\n" ".incbin \"" WEB_APP_DIR "/js/mapRule.js\"\n" "oritsubushi_web_45_end:\n"
+        ".balign 16\n" "oritsubushi_web_46:\n" ".incbin \"" WEB_APP_DIR "/js/mapSelection.js\"\n" "oritsubushi_web_46_end:\n"
+        ".balign 16\n" "oritsubushi_web_47:\n" ".incbin \"" WEB_APP_DIR "/js/milestones.js\"\n" "oritsubushi_web_47_end:\n"
+        ".balign 16\n" "oritsubushi_web_48:\n" ".incbin \"" WEB_APP_DIR "/js/nameFolding.js\"\n" "oritsubushi_web_48_end:\n"
+        ".balign 16\n" "oritsubushi_web_49:\n" ".incbin \"" WEB_APP_DIR "/js/nearby.js\"\n" "oritsubushi_web_49_end:\n"
+        ".balign 16\n" "oritsubushi_web_50:\n" ".incbin \"" WEB_APP_DIR "/js/nearestCandidates.js\"\n" "oritsubushi_web_50_end:\n"
+        ".balign 16\n" "oritsubushi_web_51:\n" ".incbin \"" WEB_APP_DIR "/js/ownCommit.js\"\n" "oritsubushi_web_51_end:\n"
+        ".balign 16\n" "oritsubushi_web_52:\n" ".incbin \"" WEB_APP_DIR "/js/ownEdits.js\"\n" "oritsubushi_web_52_end:\n"
+        ".balign 16\n" "oritsubushi_web_53:\n" ".incbin \"" WEB_APP_DIR "/js/positionWatch.js\"\n" "oritsubushi_web_53_end:\n"
+        ".balign 16\n" "oritsubushi_web_54:\n" ".incbin \"" WEB_APP_DIR "/js/progress.js\"\n" "oritsubushi_web_54_end:\n"
+        ".balign 16\n" "oritsubushi_web_55:\n" ".incbin \"" WEB_APP_DIR "/js/progressCard.js\"\n" "oritsubushi_web_55_end:\n"
+        ".balign 16\n" "oritsubushi_web_56:\n" ".incbin \"" WEB_APP_DIR "/js/pullPage.js\"\n" "oritsubushi_web_56_end:\n"
+        ".balign 16\n" "oritsubushi_web_57:\n" ".incbin \"" WEB_APP_DIR "/js/qrCode.js\"\n" "oritsubushi_web_57_end:\n"
+        ".balign 16\n" "oritsubushi_web_58:\n" ".incbin \"" WEB_APP_DIR "/js/recordFrames.js\"\n" "oritsubushi_web_58_end:\n"
+        ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_59_end:\n"
+        ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/refusals.js\"\n" "oritsubushi_web_60_end:\n"
+        ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_61_end:\n"
+        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_62_end:\n"
+        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_63_end:\n"
+        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_64_end:\n"
+        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_65_end:\n"
+        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_66_end:\n"
+        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_67_end:\n"
+        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_68_end:\n"
+        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_69_end:\n"
+        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_70_end:\n"
+        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_71_end:\n"
+        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_72_end:\n"
+        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_73_end:\n"
+        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_74_end:\n"
+        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/tileConfig.js\"\n" "oritsubushi_web_75_end:\n"
+        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/tileGrid.js\"\n" "oritsubushi_web_76_end:\n"
+        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/tileLayer.js\"\n" "oritsubushi_web_77_end:\n"
+        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/tileLru.js\"\n" "oritsubushi_web_78_end:\n"
+        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/tileStore.js\"\n" "oritsubushi_web_79_end:\n"
+        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/timeSlice.js\"\n" "oritsubushi_web_80_end:\n"
+        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_81_end:\n"
+        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_82_end:\n"
+        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_83_end:\n"
+        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_84_end:\n"
+        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_85_end:\n"
+        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_86_end:\n"
+        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_87_end:\n"
+        ".balign 16\n" "oritsubushi_web_88:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_88_end:\n"
+        ".balign 16\n" "oritsubushi_web_89:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_89_end:\n"
+        ".balign 16\n" "oritsubushi_web_90:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_90_end:\n"
+        ".balign 16\n" "oritsubushi_web_91:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_91_end:\n"
+        ".balign 16\n" "oritsubushi_web_92:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapTiles.js\"\n" "oritsubushi_web_92_end:\n"
+        ".balign 16\n" "oritsubushi_web_93:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_93_end:\n"
+        ".balign 16\n" "oritsubushi_web_94:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_94_end:\n"
+        ".balign 16\n" "oritsubushi_web_95:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_95_end:\n"
+        ".balign 16\n" "oritsubushi_web_96:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_96_end:\n"
+        ".balign 16\n" "oritsubushi_web_97:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_97_end:\n"
+        ".balign 16\n" "oritsubushi_web_98:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_98_end:\n"
+        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_99_end:\n"
+        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_100_end:\n"
+        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_101_end:\n"
+        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_102_end:\n"
+        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_103_end:\n"
+        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_104_end:\n"
+        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_105_end:\n"
+        ".balign 16\n" "oritsubushi_web_106:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_106_end:\n"
+        ".balign 16\n" "oritsubushi_web_107:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_107_end:\n"
+        ".balign 16\n" "oritsubushi_web_108:\n" ".incbin \"" WEB_APP_DIR "/js/xxhash32.js\"\n" "oritsubushi_web_108_end:\n"
+        ".balign 16\n" "oritsubushi_web_109:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_109_end:\n"
+        ".balign 16\n" "oritsubushi_web_110:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_110_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -217,6 +222,11 @@ extern const unsigned char oritsubushi_web_102[], oritsubushi_web_102_end[];
 extern const unsigned char oritsubushi_web_103[], oritsubushi_web_103_end[];
 extern const unsigned char oritsubushi_web_104[], oritsubushi_web_104_end[];
 extern const unsigned char oritsubushi_web_105[], oritsubushi_web_105_end[];
+extern const unsigned char oritsubushi_web_106[], oritsubushi_web_106_end[];
+extern const unsigned char oritsubushi_web_107[], oritsubushi_web_107_end[];
+extern const unsigned char oritsubushi_web_108[], oritsubushi_web_108_end[];
+extern const unsigned char oritsubushi_web_109[], oritsubushi_web_109_end[];
+extern const unsigned char oritsubushi_web_110[], oritsubushi_web_110_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -232,99 +242,104 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/batchPlan.js", oritsubushi_web_10, oritsubushi_web_10_end},
     {"js/batchText.js", oritsubushi_web_11, oritsubushi_web_11_end},
     {"js/bigjson.js", oritsubushi_web_12, oritsubushi_web_12_end},
-    {"js/catalog.js", oritsubushi_web_13, oritsubushi_web_13_end},
-    {"js/causalHistory.js", oritsubushi_web_14, oritsubushi_web_14_end},
-    {"js/changeBatch.js", oritsubushi_web_15, oritsubushi_web_15_end},
-    {"js/completionColours.js", oritsubushi_web_16, oritsubushi_web_16_end},
-    {"js/completionFold.js", oritsubushi_web_17, oritsubushi_web_17_end},
-    {"js/conflictSettlement.js", oritsubushi_web_18, oritsubushi_web_18_end},
-    {"js/conflicts.js", oritsubushi_web_19, oritsubushi_web_19_end},
-    {"js/dates.js", oritsubushi_web_20, oritsubushi_web_20_end},
-    {"js/device.js", oritsubushi_web_21, oritsubushi_web_21_end},
-    {"js/deviceManager.js", oritsubushi_web_22, oritsubushi_web_22_end},
-    {"js/devices.js", oritsubushi_web_23, oritsubushi_web_23_end},
-    {"js/editDraft.js", oritsubushi_web_24, oritsubushi_web_24_end},
-    {"js/exporters.js", oritsubushi_web_25, oritsubushi_web_25_end},
-    {"js/hlc.js", oritsubushi_web_26, oritsubushi_web_26_end},
-    {"js/i18n.js", oritsubushi_web_27, oritsubushi_web_27_end},
-    {"js/i18nRefusals.js", oritsubushi_web_28, oritsubushi_web_28_end},
-    {"js/importPlan.js", oritsubushi_web_29, oritsubushi_web_29_end},
-    {"js/importReport.js", oritsubushi_web_30, oritsubushi_web_30_end},
-    {"js/ledger.js", oritsubushi_web_31, oritsubushi_web_31_end},
-    {"js/ledgerBatch.js", oritsubushi_web_32, oritsubushi_web_32_end},
-    {"js/ledgerErrors.js", oritsubushi_web_33, oritsubushi_web_33_end},
-    {"js/ledgerImport.js", oritsubushi_web_34, oritsubushi_web_34_end},
-    {"js/lineSections.js", oritsubushi_web_35, oritsubushi_web_35_end},
-    {"js/main.js", oritsubushi_web_36, oritsubushi_web_36_end},
-    {"js/map.js", oritsubushi_web_37, oritsubushi_web_37_end},
-    {"js/mapCore.js", oritsubushi_web_38, oritsubushi_web_38_end},
-    {"js/mapLabels.js", oritsubushi_web_39, oritsubushi_web_39_end},
-    {"js/mapLandmarks.js", oritsubushi_web_40, oritsubushi_web_40_end},
-    {"js/mapOverlay.js", oritsubushi_web_41, oritsubushi_web_41_end},
-    {"js/mapRule.js", oritsubushi_web_42, oritsubushi_web_42_end},
-    {"js/mapSelection.js", oritsubushi_web_43, oritsubushi_web_43_end},
-    {"js/milestones.js", oritsubushi_web_44, oritsubushi_web_44_end},
-    {"js/nameFolding.js", oritsubushi_web_45, oritsubushi_web_45_end},
-    {"js/nearby.js", oritsubushi_web_46, oritsubushi_web_46_end},
-    {"js/nearestCandidates.js", oritsubushi_web_47, oritsubushi_web_47_end},
-    {"js/ownCommit.js", oritsubushi_web_48, oritsubushi_web_48_end},
-    {"js/ownEdits.js", oritsubushi_web_49, oritsubushi_web_49_end},
-    {"js/positionWatch.js", oritsubushi_web_50, oritsubushi_web_50_end},
-    {"js/progress.js", oritsubushi_web_51, oritsubushi_web_51_end},
-    {"js/progressCard.js", oritsubushi_web_52, oritsubushi_web_52_end},
-    {"js/pullPage.js", oritsubushi_web_53, oritsubushi_web_53_end},
-    {"js/qrCode.js", oritsubushi_web_54, oritsubushi_web_54_end},
-    {"js/records.js", oritsubushi_web_55, oritsubushi_web_55_end},
-    {"js/refusals.js", oritsubushi_web_56, oritsubushi_web_56_end},
-    {"js/reidentification.js", oritsubushi_web_57, oritsubushi_web_57_end},
-    {"js/retrySchedule.js", oritsubushi_web_58, oritsubushi_web_58_end},
-    {"js/route.js", oritsubushi_web_59, oritsubushi_web_59_end},
-    {"js/savedState.js", oritsubushi_web_60, oritsubushi_web_60_end},
-    {"js/search.js", oritsubushi_web_61, oritsubushi_web_61_end},
-    {"js/selectionScene.js", oritsubushi_web_62, oritsubushi_web_62_end},
-    {"js/settings.js", oritsubushi_web_63, oritsubushi_web_63_end},
-    {"js/sha256.js", oritsubushi_web_64, oritsubushi_web_64_end},
-    {"js/stationPicks.js", oritsubushi_web_65, oritsubushi_web_65_end},
-    {"js/stats.js", oritsubushi_web_66, oritsubushi_web_66_end},
-    {"js/storageInfo.js", oritsubushi_web_67, oritsubushi_web_67_end},
-    {"js/store.js", oritsubushi_web_68, oritsubushi_web_68_end},
-    {"js/sync.js", oritsubushi_web_69, oritsubushi_web_69_end},
-    {"js/textLimits.js", oritsubushi_web_70, oritsubushi_web_70_end},
-    {"js/tileConfig.js", oritsubushi_web_71, oritsubushi_web_71_end},
-    {"js/tileGrid.js", oritsubushi_web_72, oritsubushi_web_72_end},
-    {"js/tileLayer.js", oritsubushi_web_73, oritsubushi_web_73_end},
-    {"js/tileLru.js", oritsubushi_web_74, oritsubushi_web_74_end},
-    {"js/tileStore.js", oritsubushi_web_75, oritsubushi_web_75_end},
-    {"js/timeSlice.js", oritsubushi_web_76, oritsubushi_web_76_end},
-    {"js/tsvImport.js", oritsubushi_web_77, oritsubushi_web_77_end},
-    {"js/ui/activationGuard.js", oritsubushi_web_78, oritsubushi_web_78_end},
-    {"js/ui/batchBar.js", oritsubushi_web_79, oritsubushi_web_79_end},
-    {"js/ui/conflictPanel.js", oritsubushi_web_80, oritsubushi_web_80_end},
-    {"js/ui/datePicker.js", oritsubushi_web_81, oritsubushi_web_81_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_82, oritsubushi_web_82_end},
-    {"js/ui/dom.js", oritsubushi_web_83, oritsubushi_web_83_end},
-    {"js/ui/importPanel.js", oritsubushi_web_84, oritsubushi_web_84_end},
-    {"js/ui/lineScreen.js", oritsubushi_web_85, oritsubushi_web_85_end},
-    {"js/ui/mapPosition.js", oritsubushi_web_86, oritsubushi_web_86_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_87, oritsubushi_web_87_end},
-    {"js/ui/mapTiles.js", oritsubushi_web_88, oritsubushi_web_88_end},
-    {"js/ui/milestoneBanner.js", oritsubushi_web_89, oritsubushi_web_89_end},
-    {"js/ui/navigation.js", oritsubushi_web_90, oritsubushi_web_90_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_91, oritsubushi_web_91_end},
-    {"js/ui/pickBox.js", oritsubushi_web_92, oritsubushi_web_92_end},
-    {"js/ui/progressChart.js", oritsubushi_web_93, oritsubushi_web_93_end},
-    {"js/ui/progressPanel.js", oritsubushi_web_94, oritsubushi_web_94_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_95, oritsubushi_web_95_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_96, oritsubushi_web_96_end},
-    {"js/ui/settingsPanel.js", oritsubushi_web_97, oritsubushi_web_97_end},
-    {"js/ui/shareCard.js", oritsubushi_web_98, oritsubushi_web_98_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_99, oritsubushi_web_99_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_100, oritsubushi_web_100_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_101, oritsubushi_web_101_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_102, oritsubushi_web_102_end},
-    {"js/unsavedEdits.js", oritsubushi_web_103, oritsubushi_web_103_end},
-    {"manifest.webmanifest", oritsubushi_web_104, oritsubushi_web_104_end},
-    {"sw.js", oritsubushi_web_105, oritsubushi_web_105_end},
+    {"js/blockDecoder.js", oritsubushi_web_13, oritsubushi_web_13_end},
+    {"js/blockEncoder.js", oritsubushi_web_14, oritsubushi_web_14_end},
+    {"js/catalog.js", oritsubushi_web_15, oritsubushi_web_15_end},
+    {"js/causalHistory.js", oritsubushi_web_16, oritsubushi_web_16_end},
+    {"js/changeBatch.js", oritsubushi_web_17, oritsubushi_web_17_end},
+    {"js/completionColours.js", oritsubushi_web_18, oritsubushi_web_18_end},
+    {"js/completionFold.js", oritsubushi_web_19, oritsubushi_web_19_end},
+    {"js/conflictSettlement.js", oritsubushi_web_20, oritsubushi_web_20_end},
+    {"js/conflicts.js", oritsubushi_web_21, oritsubushi_web_21_end},
+    {"js/dates.js", oritsubushi_web_22, oritsubushi_web_22_end},
+    {"js/device.js", oritsubushi_web_23, oritsubushi_web_23_end},
+    {"js/deviceManager.js", oritsubushi_web_24, oritsubushi_web_24_end},
+    {"js/devices.js", oritsubushi_web_25, oritsubushi_web_25_end},
+    {"js/editDraft.js", oritsubushi_web_26, oritsubushi_web_26_end},
+    {"js/exporters.js", oritsubushi_web_27, oritsubushi_web_27_end},
+    {"js/hlc.js", oritsubushi_web_28, oritsubushi_web_28_end},
+    {"js/i18n.js", oritsubushi_web_29, oritsubushi_web_29_end},
+    {"js/i18nRefusals.js", oritsubushi_web_30, oritsubushi_web_30_end},
+    {"js/importPlan.js", oritsubushi_web_31, oritsubushi_web_31_end},
+    {"js/importReport.js", oritsubushi_web_32, oritsubushi_web_32_end},
+    {"js/ledger.js", oritsubushi_web_33, oritsubushi_web_33_end},
+    {"js/ledgerBatch.js", oritsubushi_web_34, oritsubushi_web_34_end},
+    {"js/ledgerErrors.js", oritsubushi_web_35, oritsubushi_web_35_end},
+    {"js/ledgerImport.js", oritsubushi_web_36, oritsubushi_web_36_end},
+    {"js/lineSections.js", oritsubushi_web_37, oritsubushi_web_37_end},
+    {"js/lz4.js", oritsubushi_web_38, oritsubushi_web_38_end},
+    {"js/main.js", oritsubushi_web_39, oritsubushi_web_39_end},
+    {"js/map.js", oritsubushi_web_40, oritsubushi_web_40_end},
+    {"js/mapCore.js", oritsubushi_web_41, oritsubushi_web_41_end},
+    {"js/mapLabels.js", oritsubushi_web_42, oritsubushi_web_42_end},
+    {"js/mapLandmarks.js", oritsubushi_web_43, oritsubushi_web_43_end},
+    {"js/mapOverlay.js", oritsubushi_web_44, oritsubushi_web_44_end},
+    {"js/mapRule.js", oritsubushi_web_45, oritsubushi_web_45_end},
+    {"js/mapSelection.js", oritsubushi_web_46, oritsubushi_web_46_end},
+    {"js/milestones.js", oritsubushi_web_47, oritsubushi_web_47_end},
+    {"js/nameFolding.js", oritsubushi_web_48, oritsubushi_web_48_end},
+    {"js/nearby.js", oritsubushi_web_49, oritsubushi_web_49_end},
+    {"js/nearestCandidates.js", oritsubushi_web_50, oritsubushi_web_50_end},
+    {"js/ownCommit.js", oritsubushi_web_51, oritsubushi_web_51_end},
+    {"js/ownEdits.js", oritsubushi_web_52, oritsubushi_web_52_end},
+    {"js/positionWatch.js", oritsubushi_web_53, oritsubushi_web_53_end},
+    {"js/progress.js", oritsubushi_web_54, oritsubushi_web_54_end},
+    {"js/progressCard.js", oritsubushi_web_55, oritsubushi_web_55_end},
+    {"js/pullPage.js", oritsubushi_web_56, oritsubushi_web_56_end},
+    {"js/qrCode.js", oritsubushi_web_57, oritsubushi_web_57_end},
+    {"js/recordFrames.js", oritsubushi_web_58, oritsubushi_web_58_end},
+    {"js/records.js", oritsubushi_web_59, oritsubushi_web_59_end},
+    {"js/refusals.js", oritsubushi_web_60, oritsubushi_web_60_end},
+    {"js/reidentification.js", oritsubushi_web_61, oritsubushi_web_61_end},
+    {"js/retrySchedule.js", oritsubushi_web_62, oritsubushi_web_62_end},
+    {"js/route.js", oritsubushi_web_63, oritsubushi_web_63_end},
+    {"js/savedState.js", oritsubushi_web_64, oritsubushi_web_64_end},
+    {"js/search.js", oritsubushi_web_65, oritsubushi_web_65_end},
+    {"js/selectionScene.js", oritsubushi_web_66, oritsubushi_web_66_end},
+    {"js/settings.js", oritsubushi_web_67, oritsubushi_web_67_end},
+    {"js/sha256.js", oritsubushi_web_68, oritsubushi_web_68_end},
+    {"js/stationPicks.js", oritsubushi_web_69, oritsubushi_web_69_end},
+    {"js/stats.js", oritsubushi_web_70, oritsubushi_web_70_end},
+    {"js/storageInfo.js", oritsubushi_web_71, oritsubushi_web_71_end},
+    {"js/store.js", oritsubushi_web_72, oritsubushi_web_72_end},
+    {"js/sync.js", oritsubushi_web_73, oritsubushi_web_73_end},
+    {"js/textLimits.js", oritsubushi_web_74, oritsubushi_web_74_end},
+    {"js/tileConfig.js", oritsubushi_web_75, oritsubushi_web_75_end},
+    {"js/tileGrid.js", oritsubushi_web_76, oritsubushi_web_76_end},
+    {"js/tileLayer.js", oritsubushi_web_77, oritsubushi_web_77_end},
+    {"js/tileLru.js", oritsubushi_web_78, oritsubushi_web_78_end},
+    {"js/tileStore.js", oritsubushi_web_79, oritsubushi_web_79_end},
+    {"js/timeSlice.js", oritsubushi_web_80, oritsubushi_web_80_end},
+    {"js/tsvImport.js", oritsubushi_web_81, oritsubushi_web_81_end},
+    {"js/ui/activationGuard.js", oritsubushi_web_82, oritsubushi_web_82_end},
+    {"js/ui/batchBar.js", oritsubushi_web_83, oritsubushi_web_83_end},
+    {"js/ui/conflictPanel.js", oritsubushi_web_84, oritsubushi_web_84_end},
+    {"js/ui/datePicker.js", oritsubushi_web_85, oritsubushi_web_85_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_86, oritsubushi_web_86_end},
+    {"js/ui/dom.js", oritsubushi_web_87, oritsubushi_web_87_end},
+    {"js/ui/importPanel.js", oritsubushi_web_88, oritsubushi_web_88_end},
+    {"js/ui/lineScreen.js", oritsubushi_web_89, oritsubushi_web_89_end},
+    {"js/ui/mapPosition.js", oritsubushi_web_90, oritsubushi_web_90_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_91, oritsubushi_web_91_end},
+    {"js/ui/mapTiles.js", oritsubushi_web_92, oritsubushi_web_92_end},
+    {"js/ui/milestoneBanner.js", oritsubushi_web_93, oritsubushi_web_93_end},
+    {"js/ui/navigation.js", oritsubushi_web_94, oritsubushi_web_94_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_95, oritsubushi_web_95_end},
+    {"js/ui/pickBox.js", oritsubushi_web_96, oritsubushi_web_96_end},
+    {"js/ui/progressChart.js", oritsubushi_web_97, oritsubushi_web_97_end},
+    {"js/ui/progressPanel.js", oritsubushi_web_98, oritsubushi_web_98_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_99, oritsubushi_web_99_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_100, oritsubushi_web_100_end},
+    {"js/ui/settingsPanel.js", oritsubushi_web_101, oritsubushi_web_101_end},
+    {"js/ui/shareCard.js", oritsubushi_web_102, oritsubushi_web_102_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_103, oritsubushi_web_103_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_104, oritsubushi_web_104_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_105, oritsubushi_web_105_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_106, oritsubushi_web_106_end},
+    {"js/unsavedEdits.js", oritsubushi_web_107, oritsubushi_web_107_end},
+    {"js/xxhash32.js", oritsubushi_web_108, oritsubushi_web_108_end},
+    {"manifest.webmanifest", oritsubushi_web_109, oritsubushi_web_109_end},
+    {"sw.js", oritsubushi_web_110, oritsubushi_web_110_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

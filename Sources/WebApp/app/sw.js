@@ -12,7 +12,7 @@
 // VERSION is a digest of the other files: a change to any of them changes this file, so browsers
 // install the new version (Tests/WebApp/assets.test.mjs says the value to write).
 
-const VERSION = 'f5b2c2cbcb5a';
+const VERSION = '8b7582fc747d';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const CONFIG_CACHE = 'oritsubushi-config';
@@ -30,6 +30,8 @@ const APP_FILES = [
   'js/batchPlan.js',
   'js/batchText.js',
   'js/bigjson.js',
+  'js/blockDecoder.js',
+  'js/blockEncoder.js',
   'js/catalog.js',
   'js/causalHistory.js',
   'js/changeBatch.js',
@@ -53,6 +55,7 @@ const APP_FILES = [
   'js/ledgerErrors.js',
   'js/ledgerImport.js',
   'js/lineSections.js',
+  'js/lz4.js',
   'js/main.js',
   'js/map.js',
   'js/mapCore.js',
@@ -72,6 +75,7 @@ const APP_FILES = [
   'js/progressCard.js',
   'js/pullPage.js',
   'js/qrCode.js',
+  'js/recordFrames.js',
   'js/records.js',
   'js/refusals.js',
   'js/reidentification.js',
@@ -121,6 +125,7 @@ const APP_FILES = [
   'js/ui/statsScreen.js',
   'js/ui/syncScreen.js',
   'js/unsavedEdits.js',
+  'js/xxhash32.js',
   'manifest.webmanifest',
   'sw.js',
 ];
