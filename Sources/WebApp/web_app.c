@@ -65,55 +65,56 @@ __asm__(".section .rodata\n"
         ".balign 16\n" "oritsubushi_web_59:\n" ".incbin \"" WEB_APP_DIR "/js/records.js\"\n" "oritsubushi_web_59_end:\n"
         ".balign 16\n" "oritsubushi_web_60:\n" ".incbin \"" WEB_APP_DIR "/js/refusals.js\"\n" "oritsubushi_web_60_end:\n"
         ".balign 16\n" "oritsubushi_web_61:\n" ".incbin \"" WEB_APP_DIR "/js/reidentification.js\"\n" "oritsubushi_web_61_end:\n"
-        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_62_end:\n"
-        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_63_end:\n"
-        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_64_end:\n"
-        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_65_end:\n"
-        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_66_end:\n"
-        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_67_end:\n"
-        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_68_end:\n"
-        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_69_end:\n"
-        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_70_end:\n"
-        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_71_end:\n"
-        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_72_end:\n"
-        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_73_end:\n"
-        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_74_end:\n"
-        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/tileConfig.js\"\n" "oritsubushi_web_75_end:\n"
-        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/tileGrid.js\"\n" "oritsubushi_web_76_end:\n"
-        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/tileLayer.js\"\n" "oritsubushi_web_77_end:\n"
-        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/tileLru.js\"\n" "oritsubushi_web_78_end:\n"
-        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/tileStore.js\"\n" "oritsubushi_web_79_end:\n"
-        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/timeSlice.js\"\n" "oritsubushi_web_80_end:\n"
-        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_81_end:\n"
-        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_82_end:\n"
-        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_83_end:\n"
-        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_84_end:\n"
-        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_85_end:\n"
-        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_86_end:\n"
-        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_87_end:\n"
-        ".balign 16\n" "oritsubushi_web_88:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_88_end:\n"
-        ".balign 16\n" "oritsubushi_web_89:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_89_end:\n"
-        ".balign 16\n" "oritsubushi_web_90:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_90_end:\n"
-        ".balign 16\n" "oritsubushi_web_91:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_91_end:\n"
-        ".balign 16\n" "oritsubushi_web_92:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapTiles.js\"\n" "oritsubushi_web_92_end:\n"
-        ".balign 16\n" "oritsubushi_web_93:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_93_end:\n"
-        ".balign 16\n" "oritsubushi_web_94:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_94_end:\n"
-        ".balign 16\n" "oritsubushi_web_95:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_95_end:\n"
-        ".balign 16\n" "oritsubushi_web_96:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_96_end:\n"
-        ".balign 16\n" "oritsubushi_web_97:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_97_end:\n"
-        ".balign 16\n" "oritsubushi_web_98:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_98_end:\n"
-        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_99_end:\n"
-        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_100_end:\n"
-        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_101_end:\n"
-        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_102_end:\n"
-        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_103_end:\n"
-        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_104_end:\n"
-        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_105_end:\n"
-        ".balign 16\n" "oritsubushi_web_106:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_106_end:\n"
-        ".balign 16\n" "oritsubushi_web_107:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_107_end:\n"
-        ".balign 16\n" "oritsubushi_web_108:\n" ".incbin \"" WEB_APP_DIR "/js/xxhash32.js\"\n" "oritsubushi_web_108_end:\n"
-        ".balign 16\n" "oritsubushi_web_109:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_109_end:\n"
-        ".balign 16\n" "oritsubushi_web_110:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_110_end:\n"
+        ".balign 16\n" "oritsubushi_web_62:\n" ".incbin \"" WEB_APP_DIR "/js/replicaRecords.js\"\n" "oritsubushi_web_62_end:\n"
+        ".balign 16\n" "oritsubushi_web_63:\n" ".incbin \"" WEB_APP_DIR "/js/retrySchedule.js\"\n" "oritsubushi_web_63_end:\n"
+        ".balign 16\n" "oritsubushi_web_64:\n" ".incbin \"" WEB_APP_DIR "/js/route.js\"\n" "oritsubushi_web_64_end:\n"
+        ".balign 16\n" "oritsubushi_web_65:\n" ".incbin \"" WEB_APP_DIR "/js/savedState.js\"\n" "oritsubushi_web_65_end:\n"
+        ".balign 16\n" "oritsubushi_web_66:\n" ".incbin \"" WEB_APP_DIR "/js/search.js\"\n" "oritsubushi_web_66_end:\n"
+        ".balign 16\n" "oritsubushi_web_67:\n" ".incbin \"" WEB_APP_DIR "/js/selectionScene.js\"\n" "oritsubushi_web_67_end:\n"
+        ".balign 16\n" "oritsubushi_web_68:\n" ".incbin \"" WEB_APP_DIR "/js/settings.js\"\n" "oritsubushi_web_68_end:\n"
+        ".balign 16\n" "oritsubushi_web_69:\n" ".incbin \"" WEB_APP_DIR "/js/sha256.js\"\n" "oritsubushi_web_69_end:\n"
+        ".balign 16\n" "oritsubushi_web_70:\n" ".incbin \"" WEB_APP_DIR "/js/stationPicks.js\"\n" "oritsubushi_web_70_end:\n"
+        ".balign 16\n" "oritsubushi_web_71:\n" ".incbin \"" WEB_APP_DIR "/js/stats.js\"\n" "oritsubushi_web_71_end:\n"
+        ".balign 16\n" "oritsubushi_web_72:\n" ".incbin \"" WEB_APP_DIR "/js/storageInfo.js\"\n" "oritsubushi_web_72_end:\n"
+        ".balign 16\n" "oritsubushi_web_73:\n" ".incbin \"" WEB_APP_DIR "/js/store.js\"\n" "oritsubushi_web_73_end:\n"
+        ".balign 16\n" "oritsubushi_web_74:\n" ".incbin \"" WEB_APP_DIR "/js/sync.js\"\n" "oritsubushi_web_74_end:\n"
+        ".balign 16\n" "oritsubushi_web_75:\n" ".incbin \"" WEB_APP_DIR "/js/textLimits.js\"\n" "oritsubushi_web_75_end:\n"
+        ".balign 16\n" "oritsubushi_web_76:\n" ".incbin \"" WEB_APP_DIR "/js/tileConfig.js\"\n" "oritsubushi_web_76_end:\n"
+        ".balign 16\n" "oritsubushi_web_77:\n" ".incbin \"" WEB_APP_DIR "/js/tileGrid.js\"\n" "oritsubushi_web_77_end:\n"
+        ".balign 16\n" "oritsubushi_web_78:\n" ".incbin \"" WEB_APP_DIR "/js/tileLayer.js\"\n" "oritsubushi_web_78_end:\n"
+        ".balign 16\n" "oritsubushi_web_79:\n" ".incbin \"" WEB_APP_DIR "/js/tileLru.js\"\n" "oritsubushi_web_79_end:\n"
+        ".balign 16\n" "oritsubushi_web_80:\n" ".incbin \"" WEB_APP_DIR "/js/tileStore.js\"\n" "oritsubushi_web_80_end:\n"
+        ".balign 16\n" "oritsubushi_web_81:\n" ".incbin \"" WEB_APP_DIR "/js/timeSlice.js\"\n" "oritsubushi_web_81_end:\n"
+        ".balign 16\n" "oritsubushi_web_82:\n" ".incbin \"" WEB_APP_DIR "/js/tsvImport.js\"\n" "oritsubushi_web_82_end:\n"
+        ".balign 16\n" "oritsubushi_web_83:\n" ".incbin \"" WEB_APP_DIR "/js/ui/activationGuard.js\"\n" "oritsubushi_web_83_end:\n"
+        ".balign 16\n" "oritsubushi_web_84:\n" ".incbin \"" WEB_APP_DIR "/js/ui/batchBar.js\"\n" "oritsubushi_web_84_end:\n"
+        ".balign 16\n" "oritsubushi_web_85:\n" ".incbin \"" WEB_APP_DIR "/js/ui/conflictPanel.js\"\n" "oritsubushi_web_85_end:\n"
+        ".balign 16\n" "oritsubushi_web_86:\n" ".incbin \"" WEB_APP_DIR "/js/ui/datePicker.js\"\n" "oritsubushi_web_86_end:\n"
+        ".balign 16\n" "oritsubushi_web_87:\n" ".incbin \"" WEB_APP_DIR "/js/ui/devicesPanel.js\"\n" "oritsubushi_web_87_end:\n"
+        ".balign 16\n" "oritsubushi_web_88:\n" ".incbin \"" WEB_APP_DIR "/js/ui/dom.js\"\n" "oritsubushi_web_88_end:\n"
+        ".balign 16\n" "oritsubushi_web_89:\n" ".incbin \"" WEB_APP_DIR "/js/ui/importPanel.js\"\n" "oritsubushi_web_89_end:\n"
+        ".balign 16\n" "oritsubushi_web_90:\n" ".incbin \"" WEB_APP_DIR "/js/ui/lineScreen.js\"\n" "oritsubushi_web_90_end:\n"
+        ".balign 16\n" "oritsubushi_web_91:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapPosition.js\"\n" "oritsubushi_web_91_end:\n"
+        ".balign 16\n" "oritsubushi_web_92:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapScreen.js\"\n" "oritsubushi_web_92_end:\n"
+        ".balign 16\n" "oritsubushi_web_93:\n" ".incbin \"" WEB_APP_DIR "/js/ui/mapTiles.js\"\n" "oritsubushi_web_93_end:\n"
+        ".balign 16\n" "oritsubushi_web_94:\n" ".incbin \"" WEB_APP_DIR "/js/ui/milestoneBanner.js\"\n" "oritsubushi_web_94_end:\n"
+        ".balign 16\n" "oritsubushi_web_95:\n" ".incbin \"" WEB_APP_DIR "/js/ui/navigation.js\"\n" "oritsubushi_web_95_end:\n"
+        ".balign 16\n" "oritsubushi_web_96:\n" ".incbin \"" WEB_APP_DIR "/js/ui/nearbyScreen.js\"\n" "oritsubushi_web_96_end:\n"
+        ".balign 16\n" "oritsubushi_web_97:\n" ".incbin \"" WEB_APP_DIR "/js/ui/pickBox.js\"\n" "oritsubushi_web_97_end:\n"
+        ".balign 16\n" "oritsubushi_web_98:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressChart.js\"\n" "oritsubushi_web_98_end:\n"
+        ".balign 16\n" "oritsubushi_web_99:\n" ".incbin \"" WEB_APP_DIR "/js/ui/progressPanel.js\"\n" "oritsubushi_web_99_end:\n"
+        ".balign 16\n" "oritsubushi_web_100:\n" ".incbin \"" WEB_APP_DIR "/js/ui/qrSvg.js\"\n" "oritsubushi_web_100_end:\n"
+        ".balign 16\n" "oritsubushi_web_101:\n" ".incbin \"" WEB_APP_DIR "/js/ui/searchScreen.js\"\n" "oritsubushi_web_101_end:\n"
+        ".balign 16\n" "oritsubushi_web_102:\n" ".incbin \"" WEB_APP_DIR "/js/ui/settingsPanel.js\"\n" "oritsubushi_web_102_end:\n"
+        ".balign 16\n" "oritsubushi_web_103:\n" ".incbin \"" WEB_APP_DIR "/js/ui/shareCard.js\"\n" "oritsubushi_web_103_end:\n"
+        ".balign 16\n" "oritsubushi_web_104:\n" ".incbin \"" WEB_APP_DIR "/js/ui/signOutPanel.js\"\n" "oritsubushi_web_104_end:\n"
+        ".balign 16\n" "oritsubushi_web_105:\n" ".incbin \"" WEB_APP_DIR "/js/ui/stationScreen.js\"\n" "oritsubushi_web_105_end:\n"
+        ".balign 16\n" "oritsubushi_web_106:\n" ".incbin \"" WEB_APP_DIR "/js/ui/statsScreen.js\"\n" "oritsubushi_web_106_end:\n"
+        ".balign 16\n" "oritsubushi_web_107:\n" ".incbin \"" WEB_APP_DIR "/js/ui/syncScreen.js\"\n" "oritsubushi_web_107_end:\n"
+        ".balign 16\n" "oritsubushi_web_108:\n" ".incbin \"" WEB_APP_DIR "/js/unsavedEdits.js\"\n" "oritsubushi_web_108_end:\n"
+        ".balign 16\n" "oritsubushi_web_109:\n" ".incbin \"" WEB_APP_DIR "/js/xxhash32.js\"\n" "oritsubushi_web_109_end:\n"
+        ".balign 16\n" "oritsubushi_web_110:\n" ".incbin \"" WEB_APP_DIR "/manifest.webmanifest\"\n" "oritsubushi_web_110_end:\n"
+        ".balign 16\n" "oritsubushi_web_111:\n" ".incbin \"" WEB_APP_DIR "/sw.js\"\n" "oritsubushi_web_111_end:\n"
         ".previous\n");
 
 extern const unsigned char oritsubushi_web_0[], oritsubushi_web_0_end[];
@@ -227,6 +228,7 @@ extern const unsigned char oritsubushi_web_107[], oritsubushi_web_107_end[];
 extern const unsigned char oritsubushi_web_108[], oritsubushi_web_108_end[];
 extern const unsigned char oritsubushi_web_109[], oritsubushi_web_109_end[];
 extern const unsigned char oritsubushi_web_110[], oritsubushi_web_110_end[];
+extern const unsigned char oritsubushi_web_111[], oritsubushi_web_111_end[];
 
 static const struct oritsubushi_web_asset assets[] = {
     {"app.css", oritsubushi_web_0, oritsubushi_web_0_end},
@@ -291,55 +293,56 @@ static const struct oritsubushi_web_asset assets[] = {
     {"js/records.js", oritsubushi_web_59, oritsubushi_web_59_end},
     {"js/refusals.js", oritsubushi_web_60, oritsubushi_web_60_end},
     {"js/reidentification.js", oritsubushi_web_61, oritsubushi_web_61_end},
-    {"js/retrySchedule.js", oritsubushi_web_62, oritsubushi_web_62_end},
-    {"js/route.js", oritsubushi_web_63, oritsubushi_web_63_end},
-    {"js/savedState.js", oritsubushi_web_64, oritsubushi_web_64_end},
-    {"js/search.js", oritsubushi_web_65, oritsubushi_web_65_end},
-    {"js/selectionScene.js", oritsubushi_web_66, oritsubushi_web_66_end},
-    {"js/settings.js", oritsubushi_web_67, oritsubushi_web_67_end},
-    {"js/sha256.js", oritsubushi_web_68, oritsubushi_web_68_end},
-    {"js/stationPicks.js", oritsubushi_web_69, oritsubushi_web_69_end},
-    {"js/stats.js", oritsubushi_web_70, oritsubushi_web_70_end},
-    {"js/storageInfo.js", oritsubushi_web_71, oritsubushi_web_71_end},
-    {"js/store.js", oritsubushi_web_72, oritsubushi_web_72_end},
-    {"js/sync.js", oritsubushi_web_73, oritsubushi_web_73_end},
-    {"js/textLimits.js", oritsubushi_web_74, oritsubushi_web_74_end},
-    {"js/tileConfig.js", oritsubushi_web_75, oritsubushi_web_75_end},
-    {"js/tileGrid.js", oritsubushi_web_76, oritsubushi_web_76_end},
-    {"js/tileLayer.js", oritsubushi_web_77, oritsubushi_web_77_end},
-    {"js/tileLru.js", oritsubushi_web_78, oritsubushi_web_78_end},
-    {"js/tileStore.js", oritsubushi_web_79, oritsubushi_web_79_end},
-    {"js/timeSlice.js", oritsubushi_web_80, oritsubushi_web_80_end},
-    {"js/tsvImport.js", oritsubushi_web_81, oritsubushi_web_81_end},
-    {"js/ui/activationGuard.js", oritsubushi_web_82, oritsubushi_web_82_end},
-    {"js/ui/batchBar.js", oritsubushi_web_83, oritsubushi_web_83_end},
-    {"js/ui/conflictPanel.js", oritsubushi_web_84, oritsubushi_web_84_end},
-    {"js/ui/datePicker.js", oritsubushi_web_85, oritsubushi_web_85_end},
-    {"js/ui/devicesPanel.js", oritsubushi_web_86, oritsubushi_web_86_end},
-    {"js/ui/dom.js", oritsubushi_web_87, oritsubushi_web_87_end},
-    {"js/ui/importPanel.js", oritsubushi_web_88, oritsubushi_web_88_end},
-    {"js/ui/lineScreen.js", oritsubushi_web_89, oritsubushi_web_89_end},
-    {"js/ui/mapPosition.js", oritsubushi_web_90, oritsubushi_web_90_end},
-    {"js/ui/mapScreen.js", oritsubushi_web_91, oritsubushi_web_91_end},
-    {"js/ui/mapTiles.js", oritsubushi_web_92, oritsubushi_web_92_end},
-    {"js/ui/milestoneBanner.js", oritsubushi_web_93, oritsubushi_web_93_end},
-    {"js/ui/navigation.js", oritsubushi_web_94, oritsubushi_web_94_end},
-    {"js/ui/nearbyScreen.js", oritsubushi_web_95, oritsubushi_web_95_end},
-    {"js/ui/pickBox.js", oritsubushi_web_96, oritsubushi_web_96_end},
-    {"js/ui/progressChart.js", oritsubushi_web_97, oritsubushi_web_97_end},
-    {"js/ui/progressPanel.js", oritsubushi_web_98, oritsubushi_web_98_end},
-    {"js/ui/qrSvg.js", oritsubushi_web_99, oritsubushi_web_99_end},
-    {"js/ui/searchScreen.js", oritsubushi_web_100, oritsubushi_web_100_end},
-    {"js/ui/settingsPanel.js", oritsubushi_web_101, oritsubushi_web_101_end},
-    {"js/ui/shareCard.js", oritsubushi_web_102, oritsubushi_web_102_end},
-    {"js/ui/signOutPanel.js", oritsubushi_web_103, oritsubushi_web_103_end},
-    {"js/ui/stationScreen.js", oritsubushi_web_104, oritsubushi_web_104_end},
-    {"js/ui/statsScreen.js", oritsubushi_web_105, oritsubushi_web_105_end},
-    {"js/ui/syncScreen.js", oritsubushi_web_106, oritsubushi_web_106_end},
-    {"js/unsavedEdits.js", oritsubushi_web_107, oritsubushi_web_107_end},
-    {"js/xxhash32.js", oritsubushi_web_108, oritsubushi_web_108_end},
-    {"manifest.webmanifest", oritsubushi_web_109, oritsubushi_web_109_end},
-    {"sw.js", oritsubushi_web_110, oritsubushi_web_110_end},
+    {"js/replicaRecords.js", oritsubushi_web_62, oritsubushi_web_62_end},
+    {"js/retrySchedule.js", oritsubushi_web_63, oritsubushi_web_63_end},
+    {"js/route.js", oritsubushi_web_64, oritsubushi_web_64_end},
+    {"js/savedState.js", oritsubushi_web_65, oritsubushi_web_65_end},
+    {"js/search.js", oritsubushi_web_66, oritsubushi_web_66_end},
+    {"js/selectionScene.js", oritsubushi_web_67, oritsubushi_web_67_end},
+    {"js/settings.js", oritsubushi_web_68, oritsubushi_web_68_end},
+    {"js/sha256.js", oritsubushi_web_69, oritsubushi_web_69_end},
+    {"js/stationPicks.js", oritsubushi_web_70, oritsubushi_web_70_end},
+    {"js/stats.js", oritsubushi_web_71, oritsubushi_web_71_end},
+    {"js/storageInfo.js", oritsubushi_web_72, oritsubushi_web_72_end},
+    {"js/store.js", oritsubushi_web_73, oritsubushi_web_73_end},
+    {"js/sync.js", oritsubushi_web_74, oritsubushi_web_74_end},
+    {"js/textLimits.js", oritsubushi_web_75, oritsubushi_web_75_end},
+    {"js/tileConfig.js", oritsubushi_web_76, oritsubushi_web_76_end},
+    {"js/tileGrid.js", oritsubushi_web_77, oritsubushi_web_77_end},
+    {"js/tileLayer.js", oritsubushi_web_78, oritsubushi_web_78_end},
+    {"js/tileLru.js", oritsubushi_web_79, oritsubushi_web_79_end},
+    {"js/tileStore.js", oritsubushi_web_80, oritsubushi_web_80_end},
+    {"js/timeSlice.js", oritsubushi_web_81, oritsubushi_web_81_end},
+    {"js/tsvImport.js", oritsubushi_web_82, oritsubushi_web_82_end},
+    {"js/ui/activationGuard.js", oritsubushi_web_83, oritsubushi_web_83_end},
+    {"js/ui/batchBar.js", oritsubushi_web_84, oritsubushi_web_84_end},
+    {"js/ui/conflictPanel.js", oritsubushi_web_85, oritsubushi_web_85_end},
+    {"js/ui/datePicker.js", oritsubushi_web_86, oritsubushi_web_86_end},
+    {"js/ui/devicesPanel.js", oritsubushi_web_87, oritsubushi_web_87_end},
+    {"js/ui/dom.js", oritsubushi_web_88, oritsubushi_web_88_end},
+    {"js/ui/importPanel.js", oritsubushi_web_89, oritsubushi_web_89_end},
+    {"js/ui/lineScreen.js", oritsubushi_web_90, oritsubushi_web_90_end},
+    {"js/ui/mapPosition.js", oritsubushi_web_91, oritsubushi_web_91_end},
+    {"js/ui/mapScreen.js", oritsubushi_web_92, oritsubushi_web_92_end},
+    {"js/ui/mapTiles.js", oritsubushi_web_93, oritsubushi_web_93_end},
+    {"js/ui/milestoneBanner.js", oritsubushi_web_94, oritsubushi_web_94_end},
+    {"js/ui/navigation.js", oritsubushi_web_95, oritsubushi_web_95_end},
+    {"js/ui/nearbyScreen.js", oritsubushi_web_96, oritsubushi_web_96_end},
+    {"js/ui/pickBox.js", oritsubushi_web_97, oritsubushi_web_97_end},
+    {"js/ui/progressChart.js", oritsubushi_web_98, oritsubushi_web_98_end},
+    {"js/ui/progressPanel.js", oritsubushi_web_99, oritsubushi_web_99_end},
+    {"js/ui/qrSvg.js", oritsubushi_web_100, oritsubushi_web_100_end},
+    {"js/ui/searchScreen.js", oritsubushi_web_101, oritsubushi_web_101_end},
+    {"js/ui/settingsPanel.js", oritsubushi_web_102, oritsubushi_web_102_end},
+    {"js/ui/shareCard.js", oritsubushi_web_103, oritsubushi_web_103_end},
+    {"js/ui/signOutPanel.js", oritsubushi_web_104, oritsubushi_web_104_end},
+    {"js/ui/stationScreen.js", oritsubushi_web_105, oritsubushi_web_105_end},
+    {"js/ui/statsScreen.js", oritsubushi_web_106, oritsubushi_web_106_end},
+    {"js/ui/syncScreen.js", oritsubushi_web_107, oritsubushi_web_107_end},
+    {"js/unsavedEdits.js", oritsubushi_web_108, oritsubushi_web_108_end},
+    {"js/xxhash32.js", oritsubushi_web_109, oritsubushi_web_109_end},
+    {"manifest.webmanifest", oritsubushi_web_110, oritsubushi_web_110_end},
+    {"sw.js", oritsubushi_web_111, oritsubushi_web_111_end},
 };
 
 size_t oritsubushi_web_asset_count(void) { return sizeof assets / sizeof assets[0]; }

@@ -8,6 +8,9 @@ import { parse, stringify } from './bigjson.js';
 
 /** @typedef {typeof globalThis.fetch} Fetch */
 
+/** Record frames on the wire (Schemas/sync-frames.md). */
+export const FRAMES_TYPE = 'application/x-oritsubushi-frames';
+
 /**
  * One of the user's active devices (a token not revoked), as /v1/devices answers it.
  * @typedef {object} Device
@@ -182,10 +185,21 @@ export class Api {
   }
 
   /**
-   * POST /v1/pull.
+   * POST /v1/pull, asking for record frames (Schemas/sync-frames.md "Negotiation"): the answer's
+   * header, with `frames` (the record frames' bytes) when the server sent frames, null when it
+   * answered JSON (a server without frames, `serve --no-frames`).
    * @param {string} token @param {unknown} body
+   * @returns {Promise<Record<string, unknown> & {frames: Uint8Array | null}>}
    */
-  pull(token, body) { return this.post('/v1/pull', token, body); }
+  async pull(token, body) {
+    const response = await this.send('/v1/pull', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: `${FRAMES_TYPE}, application/json;q=0.5` },
+      body: stringify(body),
+    });
+    if ((response.headers?.get('Content-Type') ?? '').split(';')[0].trim() !== FRAMES_TYPE) return { ...(await Api.json(response)), frames: null };
+    return framesBody(new Uint8Array(await response.arrayBuffer()));
+  }
 
   /**
    * POST /v1/push.
@@ -254,6 +268,26 @@ export class Api {
   async signOut(token) {
     return parseDevice((await this.post('/v1/devices/sign-out', token, {})).revoked);
   }
+}
+
+/**
+ * A frames body (sync-frames.md "Body"): the magic, the header's length, the JSON header, frames.
+ * @param {Uint8Array} bytes
+ * @returns {Record<string, unknown> & {frames: Uint8Array}}
+ */
+export function framesBody(bytes) {
+  const length = bytes.length >= 8 ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true) : -1;
+  if (length < 0 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'OSF1' || length > 1 << 20 || 8 + length > bytes.length) {
+    throw new MalformedAnswer('the sync server sent record frames without their header');
+  }
+  let header;
+  try {
+    header = parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length)));
+  } catch {
+    throw new MalformedAnswer('the sync server sent record frames whose header is not JSON');
+  }
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new MalformedAnswer('the sync server sent record frames whose header is not a JSON object');
+  return { .../** @type {Record<string, unknown>} */ (header), frames: bytes.subarray(8 + length) };
 }
 
 /** @param {unknown} value @returns {value is number} */

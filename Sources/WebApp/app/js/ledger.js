@@ -7,10 +7,13 @@
 import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './completionFold.js';
 import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
-import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { writeFrames } from './recordFrames.js';
+import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 import { commitOwn } from './ownCommit.js';
+import { StoreError } from './store.js';
 
 export { EditError, MergeError, StaleEditError };
 
@@ -84,9 +87,15 @@ export class Ledger {
    */
   static async open(store, first) {
     const snapshot = await store.load();
-    const records = snapshot.records.map(fromStored);
+    const records = snapshotRecords(snapshot);
     if (snapshot.identity) {
       const s = snapshot.identity;
+      // A replica from before chunks: other devices' records move into one, once.
+      // A refused move leaves them as they were: they load as well from there.
+      await Promise.resolve().then(() => {
+        const migration = chunkMigration(snapshot, s.device);
+        return migration && store.commit(migration);
+      }).catch((error) => { if (!(error instanceof StoreError)) throw error; });
       const ledger = new Ledger(store, {
         device: s.device, name: s.name, nextSeq: BigInt(s.nextSeq), lastHlc: BigInt(s.lastHlc), markOwed: !!s.markOwed,
       }, snapshot.meta);
@@ -117,8 +126,9 @@ export class Ledger {
 
   /** @param {LedgerEvent[]} records */
   index(records) {
-    records.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-    for (const r of records) this.add(r);
+    const { events, names } = orderRecords(records);
+    for (const list of events.values()) for (const r of list) this.add(r);
+    for (const r of names.values()) this.add(r);
   }
 
   /**
@@ -320,9 +330,10 @@ export class Ledger {
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
    * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
+   * @param {Uint8Array | null} [frames] the page's record frames as they came (sync-frames.md)
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
    */
-  receive(records, now, meta) {
+  receive(records, now, meta, frames = null) {
     return this.exclusive(async () => {
       /** @type {Map<string, LedgerEvent>} */
       const names = new Map();
@@ -378,7 +389,11 @@ export class Ledger {
         if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
         if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
       }
-      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), meta, relaxed: true });
+      // One chunk: the frames as they came when every record in them is taken (as a segment
+      // appends them, sync-frames.md "Stored as they come"), else the records taken, written again.
+      const taken = [...events, ...newNames];
+      const bytes = frames && taken.length === records.length ? frames : writeFrames(taken);
+      await this.store.commit({ identity: storedIdentity(identity), chunks: [{ bytes, count: taken.length }], meta, relaxed: true });
       this.identity = identity;
       this.takeMeta(meta ?? {});
       for (const r of [...events, ...newNames]) this.add(r);

@@ -4,6 +4,7 @@
 
 import { MalformedAnswer } from './api.js';
 import { toUnsigned } from './bigjson.js';
+import { FramesError, readFrames } from './recordFrames.js';
 import { fromWire, isDeviceHex, isDigestHex, RecordError } from './records.js';
 import { TimeSlice } from './timeSlice.js';
 
@@ -15,6 +16,7 @@ const MAX_U64 = (1n << 64n) - 1n;
  * A checked pull answer.
  * @typedef {object} PullPage
  * @property {LedgerEvent[]} records
+ * @property {Uint8Array | null} frames the record frames the records came in, null for JSON
  * @property {boolean} more
  * @property {bigint} cursor
  * @property {Map<string, bigint>} serverHas
@@ -37,6 +39,17 @@ export function parseVersionVector(value, what) {
   return out;
 }
 
+const MAX_HLC = 17_999_999_999_999_999_999n;
+
+/**
+ * What the wire's JSON checks refuse beyond §3 (sync-frames.md "Checks" 4, fromWire): an hlc past
+ * the bound, a device name that is empty.
+ * @param {LedgerEvent} r
+ */
+function validFramed(r) {
+  return r.hlc <= MAX_HLC && (r.kind !== 'device_name' || (r.name ?? '') !== '');
+}
+
 /** @param {unknown} value @returns {Map<string, string>} */
 function parseDigests(value) {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer("the sync server's server_digests is not an object");
@@ -50,8 +63,10 @@ function parseDigests(value) {
 
 /**
  * A pull answer, checked completely: every record valid (kind, device, seq, hlc, station,
- * comp_date, memo…), or MalformedAnswer and nothing of it is used. The records are checked in
- * slices (timeSlice.js): a page of 2,000 took 20 ms at 4× CPU throttling.
+ * comp_date, memo…), or MalformedAnswer and nothing of it is used. JSON records are checked in
+ * slices (timeSlice.js): a page of 2,000 took 20 ms at 4× CPU throttling. Record frames
+ * (`frames`, Schemas/sync-frames.md) are read as the Swift reader reads them, and their records
+ * then checked as JSON ones are (sync-frames.md "Checks" 4).
  * @param {Record<string, unknown>} body
  * @param {TimeSlice} [slice]
  * @returns {Promise<PullPage>}
@@ -62,8 +77,20 @@ export async function parsePullPage(body, slice = new TimeSlice()) {
   const cursor = toUnsigned(body.cursor);
   if (cursor === null || cursor > MAX_U64) throw new MalformedAnswer('the sync server sent a pull page without a valid cursor');
   /** @type {LedgerEvent[]} */
-  const records = [];
-  for (const wire of body.records) {
+  let records = [];
+  const frames = body.frames instanceof Uint8Array ? body.frames : null;
+  if (frames) {
+    if (body.records.length !== 0) throw new MalformedAnswer('the sync server sent record frames with JSON records beside them');
+    try {
+      records = readFrames(frames).events;
+    } catch (error) {
+      if (error instanceof FramesError) throw new MalformedAnswer(`the sync server sent malformed record frames: ${error.message}`);
+      throw error;
+    }
+    if (toUnsigned(body.count) !== BigInt(records.length)) throw new MalformedAnswer("the sync server's record frames do not hold the count its header says");
+    for (const r of records) if (!validFramed(r)) throw new MalformedAnswer(`the sync server sent a record of device ${r.device} that the sync API refuses`);
+  }
+  for (const wire of frames ? [] : body.records) {
     await slice.pass();
     try {
       records.push(fromWire(wire));
@@ -73,7 +100,7 @@ export async function parsePullPage(body, slice = new TimeSlice()) {
     }
   }
   return {
-    records, more: body.more, cursor,
+    records, frames, more: body.more, cursor,
     serverHas: parseVersionVector(body.server_has, 'server_has'),
     serverDigests: parseDigests(body.server_digests),
   };

@@ -1,5 +1,8 @@
-// Where the app keeps its replica: this device's identity, every record it holds (its own and
-// pulled ones), and small settings (token, user, catalogue, sync bookkeeping). Everything goes
+// Where the app keeps its replica: this device's identity, every record it holds, and small
+// settings (token, user, catalogue, sync bookkeeping). Records received from the server are kept
+// in chunks, a pulled page's record frames as one value (Schemas/phone-app.md "The stored form");
+// this device's own records one per value, so that each is committed and read back on its own
+// (ownCommit.js). Everything goes
 // through the two-method LedgerStore interface, so the ledger and the sync state machine run on
 // IndexedDB in the browser and on MemoryStore in node tests.
 //
@@ -26,6 +29,9 @@
  * @property {Identity} [identity]
  * @property {StoredEvent[]} [put] records to add or replace (by key)
  * @property {string[]} [remove] record keys to delete
+ * @property {{bytes: Uint8Array, count: number}[]} [chunks] record frames to keep as chunks, in
+ *   order, with how many records they hold (keys assigned ascending by the store;
+ *   Schemas/phone-app.md "The stored form")
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
  * @property {boolean} [clear] first delete everything held (identity, records, settings): signing
  *   out with 「この端末の記録も消去する」
@@ -34,7 +40,12 @@
  *   the disk, not in the OS's buffers, before the commit completes (Schemas/phone-app.md)
  */
 
-/** @typedef {{identity: Identity | null, records: StoredEvent[], meta: Map<string, unknown>}} Snapshot */
+/**
+ * One chunk: whole record frames (Schemas/segment-format.md §2, §2a) and how many records they hold.
+ * @typedef {{key: number, bytes: Uint8Array, count: number}} StoredChunk
+ */
+
+/** @typedef {{identity: Identity | null, records: StoredEvent[], chunks: StoredChunk[], meta: Map<string, unknown>}} Snapshot */
 
 /**
  * @typedef {object} LedgerStore
@@ -88,10 +99,11 @@ export function describeStorageError(error) {
   return `the browser refused to save the app's data${detail}, so the change was not saved`;
 }
 
-const DB_VERSION = 1;
+/** 2: the `chunks` store (Schemas/phone-app.md "The stored form"). */
+const DB_VERSION = 2;
 /** How long one slice of a commit's puts may run before the page may handle input. */
 const PUT_SLICE_MS = 8;
-const STORES = ['identity', 'records', 'meta'];
+const STORES = ['identity', 'records', 'chunks', 'meta'];
 
 /**
  * @template T
@@ -125,6 +137,7 @@ export class IndexedDbStore {
       if (!db.objectStoreNames.contains('identity')) db.createObjectStore('identity');
       if (!db.objectStoreNames.contains('records')) db.createObjectStore('records', { keyPath: 'key' });
       if (!db.objectStoreNames.contains('meta')) db.createObjectStore('meta');
+      if (!db.objectStoreNames.contains('chunks')) db.createObjectStore('chunks', { autoIncrement: true });
     };
     try {
       return new IndexedDbStore(await result(request));
@@ -137,15 +150,20 @@ export class IndexedDbStore {
   async load() {
     try {
       const tx = this.db.transaction(STORES, 'readonly');
-      const [identity, records, keys, values] = await Promise.all([
+      const [identity, records, chunkKeys, chunks, keys, values] = await Promise.all([
         result(tx.objectStore('identity').get('self')),
         result(tx.objectStore('records').getAll()),
+        result(tx.objectStore('chunks').getAllKeys()),
+        result(tx.objectStore('chunks').getAll()),
         result(tx.objectStore('meta').getAllKeys()),
         result(tx.objectStore('meta').getAll()),
       ]);
       const meta = new Map();
       keys.forEach((k, i) => meta.set(String(k), values[i]));
-      return { identity: identity ?? null, records, meta };
+      return {
+        identity: identity ?? null, records, meta,
+        chunks: chunks.map((c, i) => ({ key: Number(chunkKeys[i]), bytes: c.bytes, count: c.count })),
+      };
     } catch (error) {
       throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
@@ -171,6 +189,9 @@ export class IndexedDbStore {
         if (change.identity) tx.objectStore('identity').put(change.identity, 'self');
         const records = tx.objectStore('records');
         for (const key of change.remove ?? []) records.delete(key);
+        const chunks = tx.objectStore('chunks');
+        // A copy of exactly the chunk's bytes: a view into a larger buffer would store all of it.
+        for (const { bytes, count } of change.chunks ?? []) chunks.add({ bytes: bytes.slice(), count });
         const meta = tx.objectStore('meta');
         for (const [key, value] of Object.entries(change.meta ?? {})) {
           if (value === undefined) meta.delete(key); else meta.put(value, key);
@@ -231,6 +252,8 @@ export class MemoryStore {
     this.identity = null;
     /** @type {Map<string, StoredEvent>} */
     this.records = new Map();
+    /** @type {StoredChunk[]} */
+    this.chunks = [];
     /** @type {Map<string, unknown>} */
     this.meta = new Map();
     /** Tests: the next commits throw this error (e.g. a QuotaExceededError) and write nothing. */
@@ -249,6 +272,7 @@ export class MemoryStore {
     return {
       identity: this.identity ? structuredClone(this.identity) : null,
       records: [...this.records.values()].map((r) => structuredClone(r)),
+      chunks: this.chunks.map((c) => ({ ...c, bytes: c.bytes.slice() })),
       meta: new Map([...this.meta].map(([k, v]) => [k, structuredClone(v)])),
     };
   }
@@ -261,7 +285,11 @@ export class MemoryStore {
     if (change.clear) {
       this.identity = null;
       this.records.clear();
+      this.chunks = [];
       this.meta.clear();
+    }
+    for (const { bytes, count } of change.chunks ?? []) {
+      this.chunks.push({ key: (this.chunks[this.chunks.length - 1]?.key ?? 0) + 1, bytes: bytes.slice(), count });
     }
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of change.remove ?? []) this.records.delete(key);
