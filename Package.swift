@@ -57,15 +57,16 @@ let package = Package(
                                     to: "\"\(packageDirectory)/Sources/CCatalogData/stations-176.sql.lz4\"")]),
 
         // The phone web app (Sources/WebApp/app/: HTML, CSS, JavaScript modules, manifest, service
-        // worker, icons), linked into the binary with .incbin by web_app.c (Tools/web-assets
-        // regenerates it) so that a copied executable serves /app/ with no other file.
-        .target(name: "CWebApp", path: "Sources/WebApp", exclude: ["app"],
-                cSettings: [.define("WEB_APP_DIR", to: "\"\(packageDirectory)/Sources/WebApp/app\"")]),
-
-        // The report's page template, fragments, style sheet and scripts (Sources/ReportAssets/report/),
-        // linked into the binary the same way by report_assets.c (also from Tools/web-assets).
-        .target(name: "CReportAssets", path: "Sources/ReportAssets", exclude: ["report"],
-                cSettings: [.define("REPORT_DIR", to: "\"\(packageDirectory)/Sources/ReportAssets/report\"")]),
+        // worker, icons, the base map) and the report's files (Sources/ReportAssets/report/),
+        // embedded into the binary at build time by the EmbedFolders plugin, which declares every
+        // file as an input: an edited, added or removed file is embedded again by the next build,
+        // and a copied executable needs no other file.
+        .target(name: "WebAppFiles", path: "Sources/WebApp", exclude: ["app"], swiftSettings: swiftSettings,
+                plugins: ["EmbedFolders"]),
+        .target(name: "ReportFiles", path: "Sources/ReportAssets", exclude: ["report"], swiftSettings: swiftSettings,
+                plugins: ["EmbedFolders"]),
+        .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["folder-embedder"]),
+        .executableTarget(name: "folder-embedder", path: "Tools/folder-embedder", swiftSettings: swiftSettings),
 
         // Layer 2: station catalogue, completions projection, statistics, import/export (SQLite).
         .target(name: "LedgerCatalog",
@@ -75,7 +76,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Layer 3: what the catalogue looks like to a person: map pins, nearby lines, GeoJSON and the
         // HTML report (docs/development.md "Layout"). Nothing below it depends on it.
-        .target(name: "LedgerViews", dependencies: ["LedgerCore", "LedgerCatalog", "CReportAssets"], swiftSettings: swiftSettings),
+        .target(name: "LedgerViews", dependencies: ["LedgerCore", "LedgerCatalog", "ReportFiles"], swiftSettings: swiftSettings),
         // Synthetic, reproducible histories for benchmarks and demos (`oritsubushi generate`).
         .target(name: "LedgerGenerator", dependencies: ["LedgerCore"], swiftSettings: swiftSettings),
 
@@ -86,7 +87,7 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: [
-                "LedgerCore", "LedgerSync", "CWebApp",
+                "LedgerCore", "LedgerSync", "WebAppFiles",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // KDF.Scrypt: pairing codes at rest (PairingCode+StoredKey.swift).
@@ -223,6 +224,7 @@ let package = Package(
                 "LedgerGenerator",  // PostgresStoreTests: a log of several pull spans
                 "oritsubushi",  // the end-to-end tests run the built executable
                 "LedgerTestSupport",  // CLIRunner, directorySnapshot
+                .product(name: "Crypto", package: "swift-crypto"),  // the service worker's version, computed apart
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -20,14 +20,14 @@ final class BenchmarkLedger {
         var start = 0
         while start < history.records.count {
             let end = min(history.records.count, start + batchSize)
-            try ledger.appendReplicated(history.records[start..<end])
+            try ledger.append(history.records[start..<end])
             start = end
         }
     }
 
     /// Appends the first `count` records of `history` (with `append`, the rest can follow).
     func append(_ history: SyntheticHistory, first count: Int) throws {
-        try ledger.appendReplicated(history.records[..<min(count, history.records.count)])
+        try ledger.append(history.records[..<min(count, history.records.count)])
     }
 
     /// One durable local edit: encode, compress, write, fsync.

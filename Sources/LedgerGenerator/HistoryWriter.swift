@@ -2,7 +2,7 @@ import LedgerCore
 
 /// Writes a generated history into a ledger in large durable batches.
 ///
-/// Every batch goes through `Ledger.appendReplicated` (the generated devices are foreign to the
+/// Every batch goes through `Ledger.append` (the generated devices are foreign to the
 /// ledger, as if their logs had been merged in): each device's seqs continue exactly, the ledger
 /// splits a batch into frames of at most 4 MiB and fsyncs once per batch. Only one batch is held
 /// in memory at a time.
@@ -22,11 +22,11 @@ package enum HistoryWriter {
         while written < events {
             let count = min(batchSize, events - written)
             for _ in 0..<count { batch.append(.stationEdit(generator.next())) }
-            try ledger.appendReplicated(batch)
+            try ledger.append(batch)
             batch.removeAll(keepingCapacity: true)
             written += count
             progress(written)
         }
-        if !batch.isEmpty { try ledger.appendReplicated(batch) }
+        if !batch.isEmpty { try ledger.append(batch) }
     }
 }

@@ -29,14 +29,14 @@ package struct AdmittedBatch {
 
     /// The new events, in (device, seq) order.
     package func forEachEvent(_ body: (RecordView) throws -> Void) rethrows {
-        try batch.bytes.withUnsafeBytes { buffer in
+        try batch.records.bytes.withUnsafeBytes { buffer in
             for (offset, length) in order { try body(RecordView(validated: buffer.baseAddress! + offset, length: length)) }
         }
     }
 
     /// The newest new event of each device: the last of each device's run.
     package func forEachNewest(_ body: (RecordView) throws -> Void) rethrows {
-        try batch.bytes.withUnsafeBytes { buffer in
+        try batch.records.bytes.withUnsafeBytes { buffer in
             var previous: RecordView?
             for (offset, length) in order {
                 let view = RecordView(validated: buffer.baseAddress! + offset, length: length)

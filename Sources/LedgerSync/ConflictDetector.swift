@@ -34,11 +34,7 @@ package struct ConflictDetector: Sendable {
         }
     }
 
-    /// Ids below this go in the dense slot table (as in the projection); others in a dictionary.
-    private static let denseLimit: UInt32 = 1 << 21
-
-    private var slots: [Int32] = []
-    private var overflow: [UInt32: Int32] = [:]
+    private var slots = StationSlots()
     /// Each slot's station id.
     private var stationIDs: [UInt32] = []
     /// Every edit added: those up to the last collection grouped by station, the later ones
@@ -63,8 +59,7 @@ package struct ConflictDetector: Sendable {
     }
 
     init(stations: StationBitmap?, deduplicates: Bool) {
-        self.stations = stations
-        self.deduplicates = deduplicates
+        (self.stations, self.deduplicates) = (stations, deduplicates)
     }
 
     /// Makes room for about `edits` edits (up to 8M) at once: growing the arrays by doubling
@@ -81,30 +76,16 @@ package struct ConflictDetector: Sendable {
 
     @inline(__always)
     private mutating func append(_ edit: Edit, station: UInt32) {
-        let slot: Int
-        if station < Self.denseLimit, Int(station) < slots.count, slots[Int(station)] != 0 {
-            slot = Int(slots[Int(station)] - 1)
-        } else {
-            slot = newSlotIfNeeded(station)
-        }
+        let slot = slots.slot(of: station) ?? newSlot(station)
         edits.append(edit)
-        editSlots.append(Int32(truncatingIfNeeded: slot))
+        editSlots.append(slot)
     }
 
-    private mutating func newSlotIfNeeded(_ station: UInt32) -> Int {
-        if station >= Self.denseLimit, let slot = overflow[station] { return Int(slot) }
+    private mutating func newSlot(_ station: UInt32) -> Int32 {
         let slot = Int32(stationIDs.count)
         stationIDs.append(station)
-        if station < Self.denseLimit {
-            let i = Int(station)
-            if i >= slots.count {
-                slots.append(contentsOf: repeatElement(0, count: max(i + 1, slots.count * 2, 1024) - slots.count))
-            }
-            slots[i] = slot + 1
-        } else {
-            overflow[station] = slot
-        }
-        return Int(slot)
+        slots.set(slot, for: station)
+        return slot
     }
 
     /// Collects a record; duplicates (same id) are ignored.
@@ -235,7 +216,7 @@ package struct ConflictDetector: Sendable {
             var slots = [Int32]()
             slots.reserveCapacity(edits.count)
             for slot in 0..<(groupStarts.count - 1) {
-                slots.append(contentsOf: repeatElement(Int32(truncatingIfNeeded: slot), count: groupStarts[slot + 1] - groupStarts[slot]))
+                slots.append(contentsOf: [Int32](repeating: Int32(truncatingIfNeeded: slot), count: groupStarts[slot + 1] - groupStarts[slot]))
             }
             slots.append(contentsOf: editSlots)
             editSlots = slots

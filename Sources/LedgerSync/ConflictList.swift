@@ -28,8 +28,7 @@ package struct ConflictList: RandomAccessCollection, Sendable, Equatable {
     package init() { memos = MemoTable() }
 
     init(edits: [Edit], memos: MemoTable) {
-        self.edits = edits
-        self.memos = memos
+        (self.edits, self.memos) = (edits, memos)
     }
 
     /// Adds one field's conflicts: `winner` and `losers` index the edits given at `init`.

@@ -58,11 +58,11 @@ package struct DeviceReidentification: Sendable, Equatable {
             try ledger.forEachRecord { view, _ in
                 batch.append(view.hasEventID && view.device == old && view.seq >= firstSeq ? moved.next(view.record) : view.record)
                 if batch.count >= batchSize {
-                    try rebuilt.appendReplicated(batch)
+                    try rebuilt.append(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            try rebuilt.appendReplicated(batch)
+            try rebuilt.append(batch)
             rebuilt.close()
             if old != ledger.localDevice {
                 // The rebuilt segments were all created with their watermarks (Ledger.create).
@@ -103,10 +103,7 @@ package struct DeviceReidentification: Sendable, Equatable {
         var lastStamp = HybridTimestamp.zero
 
         init(old: DeviceID, new: DeviceID, firstSeq: UInt64, stamping: Stamping) {
-            self.old = old
-            self.new = new
-            self.firstSeq = firstSeq
-            self.stamping = stamping
+            (self.old, self.new, self.firstSeq, self.stamping) = (old, new, firstSeq, stamping)
         }
 
         mutating func next(_ record: LedgerRecord) -> LedgerRecord {

@@ -38,9 +38,7 @@ package enum EventDigest {
     }
 
     package static func value(_ record: LedgerRecord) -> Value {
-        var encoder = RecordEncoder()
-        encoder.append(record)
-        return encoder.bytes.withUnsafeBytes { value($0) }
+        RecordEncoder.bytes(of: record).withUnsafeBytes { value($0) }
     }
 
     package static func hex(_ bytes: UnsafeRawBufferPointer) -> String { value(bytes).hex }

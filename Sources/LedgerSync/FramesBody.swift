@@ -125,8 +125,7 @@ package struct PullFramesHeader: Codable, Sendable, FramesHeader {
     package var page: PullResponse
 
     package init(count: Int, page: PullResponse) {
-        self.count = count
-        self.page = page
+        (self.count, self.page) = (count, page)
     }
 
     enum CodingKeys: String, CodingKey { case count }

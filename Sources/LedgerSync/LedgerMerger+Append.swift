@@ -56,10 +56,9 @@ extension LedgerMerger {
         var report = MergeReport()
         report.duplicates = admitted.duplicates
         let batchSize = max(1, options.batchSize)
-        if let received = admitted.asReceived, let frames = received.frames, !options.writesKnowledgeMarks,
-           admitted.order.count <= batchSize {
+        if let received = admitted.asReceived, !options.writesKnowledgeMarks, admitted.order.count <= batchSize {
             // One durable batch of the frames as they came (Schemas/sync-frames.md).
-            try ledger.appendReplicated(encoded: received.bytes, frames: frames, visit: observe)
+            try ledger.append(received, visit: observe)
             report.batches = 1
             report.eventsIn = admitted.order.count
             report.namesIn = admitted.names.count
@@ -68,20 +67,19 @@ extension LedgerMerger {
         }
         var pendingNames = admitted.names
         var start = 0
-        var batch: [UInt8] = []
         repeat {
             let end = min(admitted.order.count, start + batchSize)
-            batch.removeAll(keepingCapacity: true)
+            var batch = EncodedRecords()
             var bringsEdits = false
             var maxHLC = ledger.lastHLC
             // The batch is sorted by (device, seq): a device's last event in a run is its highest.
             var lastSeqs: [(DeviceID, UInt64)] = []
-            admitted.batch.bytes.withUnsafeBytes { buffer in
+            admitted.batch.records.bytes.withUnsafeBytes { buffer in
                 let records = admitted.order[start..<end]
-                batch.reserveCapacity(records.reduce(0) { $0 + $1.length } + 4096)
+                batch.reserve(bytes: records.reduce(0) { $0 + $1.length } + 4096)
                 for (offset, length) in records {
                     let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
-                    batch.append(contentsOf: UnsafeRawBufferPointer(start: view.base, count: length))
+                    batch.append(view)
                     if view.kind == .stationEdit { bringsEdits = true }
                     if view.hlc > maxHLC { maxHLC = view.hlc }
                     if let last = lastSeqs.last, last.0 == view.device {
@@ -91,20 +89,18 @@ extension LedgerMerger {
                     }
                 }
             }
-            var encoder = RecordEncoder()
             for name in pendingNames {
-                encoder.append(name)
+                batch.append(.deviceName(name))
                 maxHLC = max(maxHLC, name.hlc)
             }
             pendingNames = []
             if options.writesKnowledgeMarks && bringsEdits {
                 var knowledge = ledger.versionVector
                 for (device, seq) in lastSeqs { knowledge[device] = max(knowledge[device] ?? 0, seq) }
-                encoder.append(knowledgeMark(of: ledger, knowing: knowledge, after: maxHLC))
+                batch.append(.knowledgeMark(knowledgeMark(of: ledger, knowing: knowledge, after: maxHLC)))
                 report.marksWritten += 1
             }
-            batch.append(contentsOf: encoder.bytes)
-            try ledger.appendReplicated(encoded: batch, visit: observe)
+            try ledger.append(batch, visit: observe)
             report.batches += 1
             report.eventsIn += end - start
             progress?(end)

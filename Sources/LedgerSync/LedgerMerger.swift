@@ -119,7 +119,7 @@ package enum LedgerMerger {
         knowledge[local] = nil
         let mark = KnowledgeMark(id: EventID(device: local, seq: (ledger.versionVector[local] ?? 0) + 1),
                                  hlc: ledger.nextLocalHLC(), knowledge: knowledge)
-        try ledger.appendReplicated([.knowledgeMark(mark)])
+        try ledger.append([.knowledgeMark(mark)])
         return mark
     }
 

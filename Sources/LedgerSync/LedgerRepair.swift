@@ -221,7 +221,7 @@ package final class LedgerRepair {
         var start = 0
         while start < plan.count {
             let end = min(plan.count, start + Self.batchSize)
-            try ledger.appendReplicated(plan[start..<end])
+            try ledger.append(plan[start..<end])
             start = end
         }
         if !further.isEmpty || !pool.names.isEmpty {

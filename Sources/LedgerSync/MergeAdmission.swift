@@ -25,9 +25,7 @@ package struct MergeAdmission {
         var now: Int64
 
         package init(held: [DeviceID: UInt64], deviceNames: [DeviceID: DeviceNameRecord], now: Int64) {
-            self.held = held
-            self.deviceNames = deviceNames
-            self.now = now
+            (self.held, self.deviceNames, self.now) = (held, deviceNames, now)
         }
 
         package init(_ ledger: Ledger) {
@@ -138,7 +136,7 @@ package struct MergeAdmission {
         var order: [(offset: Int, length: Int)] = []
         order.reserveCapacity(sorted.count)
         var continuity = SeqContinuity(held: receiver.held)
-        try batch.bytes.withUnsafeBytes { buffer in
+        try batch.records.bytes.withUnsafeBytes { buffer in
             var previous: RecordView?
             for (offset, length) in sorted {
                 let view = RecordView(validated: buffer.baseAddress! + offset, length: length)
@@ -153,7 +151,7 @@ package struct MergeAdmission {
                 }
                 previous = view
                 if let gap = continuity.accept(id) {
-                    throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written")
+                    throw LedgerError(.conflict, "\(gap.message(device: nameOf(id.device))); nothing was written", cause: .seqGap(gap))
                 }
                 try RecordChecks.checkClock(view.hlc, device: nameOf(id.device), now: receiver.now, options: options)
                 try RecordChecks.checkContent(view, options: options)

@@ -1,14 +1,13 @@
 import LedgerCore
 
-/// Received events kept as their canonical encodings back to back, as a segment frame holds
-/// them (Schemas/segment-format.md §3), with one run of (offset, length) per device. The one
-/// batch type of every path that admits events (`MergeAdmission`): a local merge adds the other
-/// ledger's records as they are, a push or pull adds decoded wire records once encoded. Like
-/// LevelDB's write batch it is only bytes: it is appended as it is
-/// (`Ledger.appendReplicated(encoded:)`); decoding the records, sorting and copying them and
-/// encoding them again was a third of a large merge.
+/// The new events an admission received (`MergeAdmission`), kept in one `EncodedRecords` (the one
+/// batch of bytes, as a segment frame holds them: Schemas/segment-format.md §3), with one run of
+/// (offset, length) per device to put them in `(device, seq)` order. A local merge adds the other
+/// ledger's records as they are, a push or pull its decoded records; they are appended as bytes
+/// (`Ledger.append`): decoding the records, sorting and copying them and encoding them again was
+/// a third of a large merge.
 package struct RecordBatch {
-    private(set) var bytes: [UInt8] = []
+    private(set) var records = EncodedRecords()
     /// Per device (in the order first seen): its id, its records' (offset, length), its last
     /// seq added, and whether those came in seq order (a ledger's log holds each device's events
     /// in seq order, so a scan needs no comparison sort).
@@ -16,7 +15,7 @@ package struct RecordBatch {
     private var runDevice: UInt64 = 0
     private var runSlot = -1
 
-    var count: Int { devices.reduce(0) { $0 + $1.records.count } }
+    var count: Int { records.count }
     /// Whether every device's events came in ascending seq order.
     var isInOrder: Bool { devices.allSatisfy(\.inOrder) }
 
@@ -28,16 +27,16 @@ package struct RecordBatch {
     /// generously, up to a cap.
     /// Room for `bytes` bytes of records received (a batch read from the wire).
     init(expectingBytes bytes: Int) {
-        self.bytes.reserveCapacity(bytes)
+        records.reserve(bytes: bytes)
     }
 
     init(expecting counts: [(DeviceID, UInt64)]) {
         let total = counts.reduce(0) { $0 + Int(min($1.1, 1 << 26)) }
-        bytes.reserveCapacity(min(total * Self.expectedRecordBytes, Self.reservationCap))
+        records.reserve(bytes: min(total * Self.expectedRecordBytes, Self.reservationCap))
         for (device, count) in counts where count > 0 {
-            var records: [(offset: Int, length: Int)] = []
-            records.reserveCapacity(min(Int(min(count, 1 << 26)), Self.reservationCap / 16))
-            devices.append((device, records, 0, true))
+            var runs: [(offset: Int, length: Int)] = []
+            runs.reserveCapacity(min(Int(min(count, 1 << 26)), Self.reservationCap / 16))
+            devices.append((device, runs, 0, true))
         }
     }
 
@@ -63,8 +62,8 @@ package struct RecordBatch {
         let seq = view.seq
         if seq <= devices[runSlot].lastSeq { devices[runSlot].inOrder = false }
         devices[runSlot].lastSeq = seq
-        devices[runSlot].records.append((bytes.count, view.length))
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: view.base, count: view.length))
+        devices[runSlot].records.append((records.bytes.count, view.length))
+        records.append(view)
     }
 
     /// Every record's (offset, length), sorted by `(device, seq)`; equal ids stay in the order
@@ -77,7 +76,7 @@ package struct RecordBatch {
                 result.append(contentsOf: entry.records)
                 continue
             }
-            let keyed = bytes.withUnsafeBytes { buffer in
+            let keyed = records.bytes.withUnsafeBytes { buffer in
                 entry.records.map { (seq: RecordView(validated: buffer.baseAddress! + $0.offset, length: $0.length).seq, record: $0) }
             }
             // Offsets grow in arrival order: (seq, offset) is a stable sort by seq.
@@ -88,6 +87,6 @@ package struct RecordBatch {
 
     /// The record at (offset, length) as a view, for the length of `body`.
     func withView<T>(at offset: Int, length: Int, _ body: (RecordView) throws -> T) rethrows -> T {
-        try bytes.withUnsafeBytes { try body(RecordView(validated: $0.baseAddress! + offset, length: length)) }
+        try records.bytes.withUnsafeBytes { try body(RecordView(validated: $0.baseAddress! + offset, length: length)) }
     }
 }

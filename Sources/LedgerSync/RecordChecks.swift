@@ -9,7 +9,8 @@ package enum RecordChecks {
     package static func checkClock(_ hlc: HybridTimestamp, device label: @autoclosure () -> String, now: Int64,
                                    options: MergeOptions) throws {
         if options.plausibility != nil, hlc.milliseconds < MergeOptions.Plausibility.earliestMilliseconds {
-            throw LedgerError(.badInput, "device \(label()) sent an event dated \(hlc), before 2000-01-01, which no device's clock reads; nothing was written")
+            throw LedgerError(.badInput, "device \(label()) sent an event dated \(hlc), before 2000-01-01, which no device's clock reads; nothing was written",
+                              cause: .beforeEarliest)
         }
         guard case .refuseBeyond(let lead) = options.clockLead, hlc.milliseconds > now + lead else { return }
         let label = label()
@@ -21,12 +22,10 @@ package enum RecordChecks {
     package static func checkContent(_ record: LedgerRecord, options: MergeOptions) throws {
         guard case .stationEdit(let edit) = record else { return }
         do { try Ledger.validate(edit) } catch let error as LedgerError {
-            throw LedgerError(.badInput, "event \(edit.id): \(error.message); nothing was written")
+            throw LedgerError(.badInput, "event \(edit.id): \(error.message); nothing was written", cause: .invalidEdit(edit.id))
         }
         try checkDate(edit.compDate, event: edit.id, options: options)
-        guard options.stations.isKnown(edit.station) else {
-            throw LedgerError(.badInput, "event \(edit.id) is for station \(edit.station), which the catalogue does not know; nothing was written")
-        }
+        guard options.stations.isKnown(edit.station) else { throw unknownStation(edit.station, event: edit.id) }
     }
 
     /// The same for a station edit's encoded record (a local merge keeps records as bytes).
@@ -36,9 +35,7 @@ package enum RecordChecks {
         if !Ledger.isValid(view) || !isPlausible(view, options: options) {
             try checkContent(view.record, options: options)
         }
-        guard options.stations.isKnown(view.station) else {
-            throw LedgerError(.badInput, "event \(view.eventID) is for station \(view.station), which the catalogue does not know; nothing was written")
-        }
+        guard options.stations.isKnown(view.station) else { throw unknownStation(view.station, event: view.eventID) }
     }
 
     /// Whether a station edit's date passes `checkDate` (read from its code, not decoded).
@@ -52,14 +49,22 @@ package enum RecordChecks {
     private static func checkDate(_ date: CompletionDate?, event: EventID, options: MergeOptions) throws {
         guard let latest = options.plausibility?.latestDay, let date else { return }
         do { _ = try CompletionDate(code: date.code, today: latest) } catch {
-            throw LedgerError(.badInput, "event \(event): the completion date \(date) is in the future in Japan (today is \(latest) at the latest); nothing was written")
+            throw LedgerError(.badInput, "event \(event): the completion date \(date) is in the future in Japan (today is \(latest) at the latest); nothing was written",
+                              cause: .futureDate(event))
         }
+    }
+
+    /// The refusal of a station edit for a station the catalogue does not know.
+    private static func unknownStation(_ station: UInt32, event: EventID) -> LedgerError {
+        LedgerError(.badInput, "event \(event) is for station \(station), which the catalogue does not know; nothing was written",
+                    cause: .unknownStation(event))
     }
 
     /// The refusal of one id twice in what was received, with two different contents (a
     /// malformed batch, not a fork: nothing held is involved).
     package static func differsWithin(_ id: EventID) -> LedgerError {
-        LedgerError(.conflict, "event \(id) appears twice in what was received, with different content; the merge was refused and nothing was written")
+        LedgerError(.conflict, "event \(id) appears twice in what was received, with different content; the merge was refused and nothing was written",
+                    cause: .differingWithin(id))
     }
 
     /// The refusal of one id held with two different contents.

@@ -31,8 +31,6 @@ package enum RecordFingerprint {
     }
 
     package static func of(_ record: LedgerRecord) -> UInt64 {
-        var encoder = RecordEncoder()
-        encoder.append(record)
-        return encoder.bytes.withUnsafeBytes { of($0) }
+        RecordEncoder.bytes(of: record).withUnsafeBytes { of($0) }
     }
 }

@@ -1,12 +1,18 @@
 import LedgerCore
 
 /// The records a repair may take events from: the source, unfinished quarantines and the
-/// readable part of damaged segments. Two copies of one event must be identical.
-struct RecordPool {
+/// readable part of damaged segments, or the replicas a server's repair is given. Two copies of one
+/// event must be identical: the one rule of both stores' repairs (`LedgerRepair` on the files
+/// store's ledgers, `PostgresStore.repair`), as `MergeAdmission` is of every merge.
+package struct RecordPool {
     private var events: [EventID: (record: LedgerRecord, from: String)] = [:]
     private(set) var names: [DeviceNameRecord] = []
 
-    mutating func add(_ records: [LedgerRecord], from origin: String) throws {
+    package init() {}
+
+    /// Adds `records`, read from `origin` (named in a refusal); an event already added from
+    /// elsewhere must be identical.
+    package mutating func add(_ records: [LedgerRecord], from origin: String) throws {
         for record in records {
             guard let id = record.eventID else {
                 if case .deviceName(let name) = record { names.append(name) }
@@ -26,6 +32,9 @@ struct RecordPool {
             guard other.record == record else { throw Self.differs(id, other.from, origin) }
         }
     }
+
+    /// The event `id`, if any source holds it.
+    package func event(_ id: EventID) -> LedgerRecord? { events[id]?.record }
 
     /// Device `device`'s events `seqs`, in seq order; refuses, naming the missing seqs, if any
     /// is missing.

@@ -4,7 +4,7 @@ import LedgerCore
 /// real `s_id`s are below 400,000) and a `Set` beyond. Hashing a station per event cost more
 /// than the checks it fed.
 struct StationBitmap: Sendable {
-    private static let denseLimit: UInt32 = 1 << 21
+    private static let denseLimit = StationSlots.denseLimit
     private var dense: [Bool] = []
     private var beyond: Set<UInt32> = []
     private(set) var isEmpty = true
@@ -23,7 +23,7 @@ struct StationBitmap: Sendable {
         }
         let i = Int(station)
         if i >= dense.count {
-            dense.append(contentsOf: repeatElement(false, count: max(i + 1, dense.count * 2, 1024) - dense.count))
+            dense.append(contentsOf: [Bool](repeating: false, count: max(i + 1, dense.count * 2, 1024) - dense.count))
         }
         dense[i] = true
     }

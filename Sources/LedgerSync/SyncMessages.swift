@@ -21,10 +21,7 @@ package struct PullRequest: Codable, Sendable {
     }
 
     package init(have: [String: UInt64], cursor: UInt64? = nil, limit: Int? = nil, haveDigests: [String: String]? = [:]) {
-        self.have = have
-        self.cursor = cursor
-        self.limit = limit
-        self.haveDigests = haveDigests
+        (self.have, self.cursor, self.limit, self.haveDigests) = (have, cursor, limit, haveDigests)
     }
 }
 
@@ -50,12 +47,8 @@ package struct PullResponse: Codable, Sendable {
 
     package init(records: [WireRecord], more: Bool, cursor: UInt64, serverHas: [String: UInt64], catalogVersion: UInt32?,
                  serverDigests: [String: String]) {
-        self.records = records
-        self.more = more
-        self.cursor = cursor
-        self.serverHas = serverHas
-        self.catalogVersion = catalogVersion
-        self.serverDigests = serverDigests
+        (self.records, self.more, self.cursor, self.serverHas) = (records, more, cursor, serverHas)
+        (self.catalogVersion, self.serverDigests) = (catalogVersion, serverDigests)
     }
 }
 
@@ -77,9 +70,7 @@ package struct PushResponse: Codable, Sendable {
     }
 
     package init(appended: Int, duplicates: Int, serverHas: [String: UInt64]) {
-        self.appended = appended
-        self.duplicates = duplicates
-        self.serverHas = serverHas
+        (self.appended, self.duplicates, self.serverHas) = (appended, duplicates, serverHas)
     }
 }
 
@@ -91,9 +82,6 @@ package struct ErrorBody: Codable, Sendable {
     package var device: String?
     package var seq: UInt64?
     package init(error: String, message: String, device: String? = nil, seq: UInt64? = nil) {
-        self.error = error
-        self.message = message
-        self.device = device
-        self.seq = seq
+        (self.error, self.message, self.device, self.seq) = (error, message, device, seq)
     }
 }

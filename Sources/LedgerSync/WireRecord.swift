@@ -50,10 +50,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
     }
 
     private init(kind: String, device: String, seq: UInt64?, hlc: String) {
-        self.kind = kind
-        self.device = device
-        self.seq = seq
-        self.hlc = hlc
+        (self.kind, self.device, self.seq, self.hlc) = (kind, device, seq, hlc)
     }
 
     /// Decodes and validates; every failure is a `.badInput` error naming the field.
@@ -109,7 +106,7 @@ package struct WireRecord: Codable, Sendable, Equatable {
         }
     }
 
-    private func bad(_ message: String) -> LedgerError { LedgerError(.badInput, message) }
+    private func bad(_ message: String) -> LedgerError { LedgerError(.badInput, message, cause: .malformedRecord) }
 }
 
 /// Version vectors on the wire: {"<device hex>": seq}.
@@ -127,5 +124,15 @@ package enum WireVersionVector {
             vv[device] = value
         }
         return vv
+    }
+}
+
+extension EncodedRecords {
+    /// The records as the JSON API carries them.
+    package var wireRecords: [WireRecord] {
+        var records: [WireRecord] = []
+        records.reserveCapacity(count)
+        forEach { records.append(WireRecord($0.record)) }
+        return records
     }
 }

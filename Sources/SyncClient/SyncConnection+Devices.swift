@@ -6,19 +6,7 @@ import NIOHTTP1
 /// what `oritsubushi device …` runs.
 extension SyncConnection {
     /// One of the user's devices as the server lists it.
-    package struct Device: Decodable, Sendable, Equatable {
-        package var id: String
-        package var name: String?
-        package var created: Int64
-        package var lastSync: Int64?
-        package var thisDevice: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, created
-            case lastSync = "last_sync"
-            case thisDevice = "this_device"
-        }
-    }
+    package typealias Device = DeviceEntry<Int64>
 
     /// A one-time code for another device of the user.
     package struct LinkCode: Decodable, Sendable {

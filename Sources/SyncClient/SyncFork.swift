@@ -10,9 +10,7 @@ package struct SyncFork: Error, Sendable, Equatable {
     package var message: String?
 
     package init(device: DeviceID, seq: UInt64, message: String? = nil) {
-        self.device = device
-        self.seq = seq
-        self.message = message
+        (self.device, self.seq, self.message) = (device, seq, message)
     }
 
     /// The refusal when the forked device is not this ledger's own (it received a copy's

@@ -29,8 +29,7 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// - Parameters: timeout: seconds of waiting for one body in all; minimumRate: bytes a second.
     init(timeout: Int, minimumRate: Int) {
-        self.timeout = timeout
-        self.minimumRate = minimumRate
+        (self.timeout, self.minimumRate) = (timeout, minimumRate)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -176,7 +176,7 @@ package enum SyncHTTPServer {
     /// these paths, standard or not, answers 405 with `Allow` (`SyncErrorMiddleware`).
     static let declaredMethods: [String: HTTPRequest.Method] = [
         "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
-        "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get,
+        "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get, "/app/config.json": .get,
         "/v1/devices": .get, "/v1/devices/link": .post, "/v1/devices/rename": .post, "/v1/devices/revoke": .post,
         "/v1/devices/sign-out": .post,
     ]

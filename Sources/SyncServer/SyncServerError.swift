@@ -99,12 +99,8 @@ package struct SyncServerError: Error, Sendable {
 
     package init(_ kind: Kind, _ message: String, device: String? = nil, seq: UInt64? = nil, allow: String? = nil,
                  retryAfter: Int? = nil) {
-        self.kind = kind
-        self.message = message
-        self.device = device
-        self.seq = seq
-        self.allow = allow
-        self.retryAfter = retryAfter
+        (self.kind, self.message, self.device, self.seq) = (kind, message, device, seq)
+        (self.allow, self.retryAfter) = (allow, retryAfter)
     }
 
     /// What a client is told about any error a handler throws: refusals keep their kind, a

@@ -59,8 +59,7 @@ package struct UserStore: Sendable {
     private let fileSystem: any FileSystem
 
     package init(dataDirectory: String, fileSystem: any FileSystem = PosixFileSystem()) {
-        self.dataDirectory = dataDirectory
-        self.fileSystem = fileSystem
+        (self.dataDirectory, self.fileSystem) = (dataDirectory, fileSystem)
     }
 
     package var path: String { Path.join(dataDirectory, Self.fileName) }

@@ -159,20 +159,21 @@ extension PostgresStore {
         return moved
     }
 
-    /// The events of `ids` that the replicas hold; one event held in two versions is refused.
+    /// The events of `ids` that the replicas hold, gathered by the rule of every repair
+    /// (`RecordPool`: one event held in two versions is refused).
     private static func events(_ ids: Set<EventID>, in replicas: [String], clock: any WallClock) throws -> [EventID: LedgerRecord] {
-        var found: [EventID: LedgerRecord] = [:]
+        var pool = RecordPool()
         for replica in replicas {
             let source = try Ledger.open(directory: replica, clock: clock)
             defer { source.close() }
+            var wanted: [LedgerRecord] = []
             try source.forEachRecord { view, _ in
-                guard view.hasEventID, ids.contains(view.eventID) else { return }
-                if let other = found[view.eventID], other != view.record {
-                    throw LedgerError(.conflict, "the replicas hold two versions of event \(view.eventID) (\(replica) differs); nothing was changed")
-                }
-                found[view.eventID] = view.record
+                if view.hasEventID, ids.contains(view.eventID) { wanted.append(view.record) }
             }
+            try pool.add(wanted, from: replica)
         }
+        var found: [EventID: LedgerRecord] = [:]
+        for id in ids { found[id] = pool.event(id) }
         return found
     }
 

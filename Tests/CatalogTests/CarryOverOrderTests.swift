@@ -62,7 +62,7 @@ import Testing
             let open = streams.indices.filter { next[$0] < streams[$0].count }
             guard !open.isEmpty else { break }
             let s = open[Int(rng.next() % UInt64(open.count))]
-            try ledger.appendReplicated([.stationEdit(streams[s][next[s]])])
+            try ledger.append([.stationEdit(streams[s][next[s]])])
             next[s] += 1
             delivered += 1
             var projection = try ProjectionStore.load(ledger)
@@ -98,7 +98,7 @@ import Testing
         try Harness.importCatalog(ledger, file: dir.sub("carry.sql"), version: 300)
         let edit = StationEdit(id: EventID(device: DeviceID(rawValue: 7), seq: 1), hlc: HybridTimestamp(milliseconds: 1_600_000_000_000),
                                station: 101, compDate: .day(2013, 9, 1), memo: "北口", origin: .user)
-        try ledger.appendReplicated([.stationEdit(edit)])
+        try ledger.append([.stationEdit(edit)])
         var projection = try ProjectionStore.load(ledger)
         #expect(try CarryOverPlanner.settle(ledger, projection: &projection).count == 2)  // 901, then 902 (chain)
         #expect(try CarryOverPlanner.settle(ledger, projection: &projection).isEmpty)     // fired once

@@ -41,10 +41,10 @@ import Testing
         try ProjectionStore.update(a)
         try ProjectionStore.update(b)
         // Interleave differently: a receives b's events in one batch, b receives a's in two.
-        try a.appendReplicated(fromB.map { .stationEdit($0) })
-        try b.appendReplicated(fromA.prefix(25).map { .stationEdit($0) })
+        try a.append(fromB.map { .stationEdit($0) })
+        try b.append(fromA.prefix(25).map { .stationEdit($0) })
         try ProjectionStore.update(b)
-        try b.appendReplicated(fromA.dropFirst(25).map { .stationEdit($0) })
+        try b.append(fromA.dropFirst(25).map { .stationEdit($0) })
         try ProjectionStore.update(a)
         try ProjectionStore.update(b)
         let rowsA = try Self.dump(a), rowsB = try Self.dump(b)

@@ -156,13 +156,13 @@ struct ProjectionSchedule {
                 try ledger.appendLocal((0..<(1 + random(4))).map { _ in draft(origin: .import, hlc: nearbyHLC()) })
             case 4:
                 kinds.replicated += 1
-                try ledger.appendReplicated((0..<(1 + random(4))).map { _ in replicatedEdit() })
+                try ledger.append((0..<(1 + random(4))).map { _ in replicatedEdit() })
             case 5:
                 kinds.knowledge += 1
                 let remote = Self.remotes[Int(random(2))]
                 let mark = KnowledgeMark(id: nextID(remote), hlc: nearbyHLC(),
                                          knowledge: [ledger.localDevice: ledger.versionVector[ledger.localDevice] ?? 0])
-                try ledger.appendReplicated([.knowledgeMark(mark)])
+                try ledger.append([.knowledgeMark(mark)])
             case 6:
                 kinds.carryOver += 1
                 try carryOver(ledger)

@@ -11,7 +11,7 @@ import Testing
         let ledger = try Ledger.create(directory: dir.sub("l"), deviceName: "phone", clock: FixedClock(milliseconds: 1_700_000_000_000))
         defer { ledger.close() }
         let tablet = DeviceID(rawValue: 0xB2), other = DeviceID(rawValue: 0xC3)
-        try ledger.appendReplicated([
+        try ledger.append([
             .deviceName(DeviceNameRecord(device: tablet, hlc: HybridTimestamp(milliseconds: 1_600_000_000_000), name: "タブレット")),
             .deviceName(DeviceNameRecord(device: other, hlc: HybridTimestamp(milliseconds: 1_600_000_000_000), name: "phone")),
         ])

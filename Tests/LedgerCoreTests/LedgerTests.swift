@@ -100,10 +100,10 @@ import Testing
                                      station: 3, compDate: .unknown, memo: nil, origin: .user))
         }
         let before = try directorySnapshot(dir.path)
-        #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(2)]) }
-        #expect(throws: LedgerError.self) { try ledger.appendReplicated([edit(1), edit(3)]) }
+        #expect(throws: LedgerError.self) { try ledger.append([edit(2)]) }
+        #expect(throws: LedgerError.self) { try ledger.append([edit(1), edit(3)]) }
         #expect(try directorySnapshot(dir.path) == before)
-        try ledger.appendReplicated([edit(1), edit(2)])
+        try ledger.append([edit(1), edit(2)])
         #expect(ledger.versionVector[other] == 2)
         // The clock moved past the received hlc, so the next local edit wins over it.
         let local = try ledger.appendLocal([StationEditDraft(station: 3, compDate: .year(2000))])

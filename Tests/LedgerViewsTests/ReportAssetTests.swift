@@ -2,19 +2,19 @@ import Foundation
 @testable import LedgerViews
 import Testing
 
-/// The report's files are linked into the executable (CReportAssets): the embedded list and bytes
-/// are the folder's, so a stale build or a file added without Tools/web-assets fails here.
+/// The report's files are embedded into the executable by the build (ReportFiles, the EmbedFolders
+/// plugin): the embedded list and bytes are the folder's.
 @Suite struct ReportAssetTests {
     @Test("every file of Sources/ReportAssets/report is embedded, and nothing else")
     func embeddedFilesMatchTheFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ReportAssets/report")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
-        #expect(ReportAssets.paths == files, "run Tools/web-assets after adding or removing a file of the report")
+        #expect(ReportAssets.paths == files, "the build embeds every file of the folder (the EmbedFolders plugin)")
         for path in files {
             let bytes = try #require(ReportAssets.bytes(path))
             #expect(bytes == Array(try Data(contentsOf: folder.appendingPathComponent(path))),
-                    "\(path): the embedded copy is stale; touch Sources/ReportAssets/report_assets.c and rebuild")
+                    "\(path): the embedded copy is not the folder's")
             let text = try #require(String(validating: bytes, as: UTF8.self), "\(path) is not UTF-8")
             // The page inlines the style sheet and the scripts, where this would close the element.
             if !path.hasSuffix(".html") { #expect(!text.lowercased().contains("</s"), "\(path) holds </s…") }

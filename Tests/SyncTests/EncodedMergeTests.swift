@@ -5,7 +5,7 @@ import LedgerTestSupport
 import Testing
 
 /// The local merge keeps the other ledger's new events as encoded bytes and appends them as
-/// they are (`Ledger.appendReplicated(encoded:)`); its `observe` hook lets the CLI fold the
+/// they are (`Ledger.append(encoded:)`); its `observe` hook lets the CLI fold the
 /// projection from the records it reads and appends.
 @Suite("Local merge of encoded records")
 struct EncodedMergeTests {
@@ -140,11 +140,9 @@ struct EncodedMergeTests {
         let viaRecords = try Ledger.create(directory: dir.sub("records"), deviceName: "r")
         let viaBytes = try Ledger.create(directory: dir.sub("bytes"), deviceName: "r")
         defer { viaRecords.close(); viaBytes.close() }
-        try viaRecords.appendReplicated(records)
-        var encoder = RecordEncoder()
-        for record in records { encoder.append(record) }
+        try viaRecords.append(records)
         var visited = 0
-        try viaBytes.appendReplicated(encoded: encoder.bytes) { _ in visited += 1 }
+        try viaBytes.append(EncodedRecords(records)) { _ in visited += 1 }
         #expect(visited == records.count)
         #expect(try viaBytes.allRecords().dropFirst() == viaRecords.allRecords().dropFirst())
         #expect(viaBytes.segments.last?.summary.frameCount == viaRecords.segments.last?.summary.frameCount)
@@ -169,7 +167,10 @@ struct EncodedMergeTests {
                                                     station: 5, compDate: .unknown, memo: nil, origin: .user)))
         }
         let bytes = fault == "truncated" ? Array(encoder.bytes.dropLast(3)) : encoder.bytes
-        #expect(throws: LedgerError.self) { try ledger.appendReplicated(encoded: bytes) }
+        // Bytes that were never checked: the append checks every record again.
+        var batch = EncodedRecords()
+        bytes.withUnsafeBytes { batch.append(validated: $0, count: 2) }
+        #expect(throws: LedgerError.self) { try ledger.append(batch) }
         #expect(ledger.recordCount == before)
         #expect(ledger.versionVector[device] == nil)
     }

@@ -168,7 +168,7 @@ struct ForkTests {
                 try ledger.appendLocal([StationEditDraft(station: station, compDate: try CompletionDate(code: 20_200_000), memo: "m\(station)")])
                 if station % 4 == 0 {
                     let seq = (ledger.versionVector[other] ?? 0) + 1
-                    try ledger.appendReplicated([.stationEdit(StationEdit(
+                    try ledger.append([.stationEdit(StationEdit(
                         id: EventID(device: other, seq: seq), hlc: ledger.nextLocalHLC(), station: 100 + station,
                         compDate: try CompletionDate(code: 20_190_000), memo: nil, origin: .user))])
                 }

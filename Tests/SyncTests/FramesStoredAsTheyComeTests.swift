@@ -84,7 +84,7 @@ struct FramesStoredAsTheyComeTests {
                                    to: ledger, options: Self.options())
             received = try Self.received(1...3_000)
         case "older name":
-            try ledger.appendReplicated([.deviceName(DeviceNameRecord(device: Self.phone, hlc: HybridTimestamp(milliseconds: 1_700_000_000_000),
+            try ledger.append([.deviceName(DeviceNameRecord(device: Self.phone, hlc: HybridTimestamp(milliseconds: 1_700_000_000_000),
                                                                       name: "newer"))])
             received = try Self.received(1...3_000)
         default:

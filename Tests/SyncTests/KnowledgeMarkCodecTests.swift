@@ -60,7 +60,7 @@ struct KnowledgeMarkCodecTests {
         let device = ledger.localDevice
         let mark = KnowledgeMark(id: EventID(device: device, seq: 1), hlc: ledger.nextLocalHLC(),
                                  knowledge: [DeviceID(rawValue: 5): 2])
-        try ledger.appendReplicated([.knowledgeMark(mark)])
+        try ledger.append([.knowledgeMark(mark)])
         ledger.close()
         let reopened = try Ledger.open(directory: dir.sub("a"), clock: DeviceClock())
         defer { reopened.close() }

@@ -17,7 +17,7 @@ struct MergeAdmissionTests {
     /// A receiver holding seqs 1…held of the first two devices.
     static func receiver(_ dir: TemporaryDirectory, held: UInt64) throws -> Ledger {
         let ledger = try Ledger.create(directory: dir.sub("r"), deviceName: "receiver", clock: DeviceClock())
-        try ledger.appendReplicated(devices.prefix(2).flatMap { d in (1...held).map { edit(d, $0) } })
+        try ledger.append(devices.prefix(2).flatMap { d in (1...held).map { edit(d, $0) } })
         return ledger
     }
 
@@ -99,13 +99,13 @@ struct MergeAdmissionTests {
         case .heldCopyDiffers:
             #expect(error.cause == .differingEvent(EventID(device: d, seq: 2)))
         case .newIDTwice:
-            #expect(error.category == .conflict && error.message.contains("appears twice"))
+            #expect(error.category == .conflict && error.cause == .differingWithin(EventID(device: d, seq: 3)))
         case .seqGap:
-            #expect(error.category == .conflict && error.cause == nil)
+            #expect(error.category == .conflict && error.cause == .seqGap(SeqGap(device: d, held: 2, found: 4)))
         case .clockAhead:
             #expect(error.category == .conflict && error.cause == .clockAhead)
         case .unknownStation:
-            #expect(error.category == .badInput && error.message.contains("catalogue does not know"))
+            #expect(error.category == .badInput && error.cause == .unknownStation(EventID(device: d, seq: 3)))
         }
         #expect(try directorySnapshot(dir.sub("r")) == before)
     }

@@ -105,7 +105,7 @@ struct MergeRulesTests {
             edit.memo = "forged"
             copied.append(.stationEdit(edit))
         }
-        try forger.appendReplicated(copied + [.stationEdit(fresher)])
+        try forger.append(copied + [.stationEdit(fresher)])
         let before = try directorySnapshot(dir.sub("b"))
         let error = #expect(throws: LedgerError.self) {
             try SideBySide.$forced.withValue(forced) { try LedgerMerger.merge(from: forger, into: b, options: options) }

@@ -22,8 +22,9 @@ struct PhoneAppTouchTests {
         try await setup.openStation(id, searching: text)
         try await browser.tap("station-on-map")
         try await browser.wait("the map") { try await browser.execute("return !document.querySelector('[data-testid=screen-map]').hidden") as? Bool == true }
-        try await Task.sleep(for: .milliseconds(300)) // a drawn frame
-        try await browser.tap(try await browser.centre(of: "map-canvas"))
+        let centre = try await browser.centre(of: "map-canvas")
+        try await waitForPin(setup, station: id, at: centre)
+        try await browser.tap(centre)
         try await browser.wait("\(name)'s screen opened from its pin") {
             let shown = try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool == true
             let title = try await browser.text("station-name")
@@ -36,7 +37,7 @@ struct PhoneAppTouchTests {
 
     /// With the map centred on the open station, pans its pin to where `button` sits on the
     /// station screen and taps it there.
-    func tapPin(_ setup: Setup, where button: String) async throws {
+    func tapPin(_ setup: Setup, station: Int, where button: String) async throws {
         let browser = setup.browser
         let target = try await browser.centre(of: button)
         try await browser.tap("station-on-map")
@@ -48,14 +49,53 @@ struct PhoneAppTouchTests {
         if abs(centre.x - target.x) + abs(centre.y - target.y) > 12 {
             try await browser.drag(from: centre, to: target)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The map has drawn the pin where the drag left it (its label list says where) before the tap.
+        try await waitForPin(setup, station: station, at: target)
         let stillOnMap = try await browser.execute("return !document.querySelector('[data-testid=screen-map]').hidden") as? Bool
         #expect(stillOnMap == true, "a drag opened a station")
         try await browser.tap(target)
-        try await browser.wait("the station screen opened from the pin under \(button)") {
-            try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool == true
+        do {
+            try await browser.wait("the station screen opened from the pin under \(button)") {
+                try await browser.execute("return !document.querySelector('[data-testid=screen-station]').hidden") as? Bool == true
+            }
+        } catch {
+            let pin = try await pinPlace(setup, station: station)
+            let under = try await browser.execute("""
+                const e = document.elementFromPoint(arguments[0], arguments[1]);
+                const c = document.querySelector('[data-testid=map-canvas]'); const r = c.getBoundingClientRect();
+                return [e ? e.outerHTML.slice(0, 200) : 'nothing', `canvas ${r.left},${r.top} ${r.width}x${r.height} drawn ${c.width}x${c.height} dpr ${devicePixelRatio}`, `banner hidden ${document.querySelector('[data-testid=banner]').hidden}`, JSON.stringify(c.dataset)].join(' | ');
+                """, [target.x, target.y])
+            Issue.record("the tap at \(target) found no pin; the station's pin is at \(String(describing: pin)); under the finger: \(String(describing: under))")
+            throw error
         }
         try await Task.sleep(for: .milliseconds(700)) // a click of the same tap would have landed by now
+    }
+
+    /// Waits until the map shows `station`'s pin within a few pixels of `point`.
+    func waitForPin(_ setup: Setup, station: Int, at point: Point) async throws {
+        var last: Point?
+        do {
+            try await setup.browser.wait("station \(station)'s pin drawn at \(point)") {
+                last = try await pinPlace(setup, station: station)
+                return last.map { abs($0.x - point.x) + abs($0.y - point.y) < 12 } == true
+            }
+        } catch {
+            Issue.record("station \(station)'s pin is at \(String(describing: last)), not at \(point)")
+            throw error
+        }
+    }
+
+    /// Where the open station's pin is in the viewport, as the map's label list says (nil when
+    /// it has no label in view).
+    func pinPlace(_ setup: Setup, station: Int) async throws -> Point? {
+        let place = try await setup.browser.execute("""
+            const id = String(arguments[0]);
+            const canvas = document.querySelector('[data-testid=map-canvas]').getBoundingClientRect();
+            const label = [...document.querySelectorAll('[data-testid=map-labels] li')].find((li) => li.dataset.station === id);
+            return label ? [canvas.left + Number(label.dataset.x), canvas.top + Number(label.dataset.y)] : null;
+            """, [station]) as? [Double]
+        guard let place, place.count == 2 else { return nil }
+        return Point(x: place[0], y: place[1])
     }
 
     /// The events this device made, as the 同期 screen counts them (not yet sent).
@@ -77,13 +117,13 @@ struct PhoneAppTouchTests {
 
             // 新宿 (completed): its pin panned to where 「未乗下車に戻す」 appears, then tapped.
             try await openFromMap(setup, station: Self.shinjuku, searching: "しんじゅく", expecting: "新宿")
-            try await tapPin(setup, where: "station-uncomplete")
+            try await tapPin(setup, station: Self.shinjuku, where: "station-uncomplete")
             #expect(try await browser.text("station-date").contains("2014年5月"), "新宿 is still completed")
             #expect(try await browser.text("station-result").isEmpty, "nothing was saved")
 
             // 小田原 (not completed): centred, then its pin where 「今日、乗下車しました！」 appears.
             try await openFromMap(setup, station: odawara.id, searching: "おだわら", expecting: "小田原")
-            try await tapPin(setup, where: "station-today")
+            try await tapPin(setup, station: odawara.id, where: "station-today")
             let diagnosis = "\(try await browser.text("station-name")): \(try await browser.text("station-date")); \(try await browser.text("station-history")); \(try await browser.text("station-result"))"
             #expect(try await browser.text("station-date") == "未乗下車", "one tap on the map recorded nothing: \(diagnosis)")
             #expect(try await pending(setup) == "0", "the map taps made no event")

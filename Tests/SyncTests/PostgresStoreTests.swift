@@ -341,8 +341,8 @@ struct PostgresStoreTests {
         let expected = try Ledger.create(directory: dir.sub("expected"), deviceName: "expected")
         var records: [LedgerRecord] = []
         try source.forEachRecord { view, _ in records.append(view.record) }
-        try partial.appendReplicated(records.prefix(5_000).filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
-        try expected.appendReplicated(records.filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
+        try partial.append(records.prefix(5_000).filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
+        try expected.append(records.filter { $0.eventID.map { $0.device != source.localDevice } ?? false })
         var session = SyncSession(connection: try SyncConnection(server: server.url, token: token))
         session.framesPageSize = 3_001
         _ = try await session.run(partial)

@@ -298,7 +298,8 @@ extension SyncServerTests {
     @Test("undeclared methods on declared paths answer 405 with Allow; unknown paths 404",
           arguments: [(HTTPMethod.DELETE, "/v1/pull", "POST"), (.GET, "/v1/push", "POST"), (.PUT, "/v1/status", "GET"),
                       (.POST, "/v1/health", "GET"), (.PATCH, "/health", "GET"), (.OPTIONS, "/v1/pull", "POST"),
-                      (.RAW(value: "QUERY"), "/v1/status", "GET")])
+                      (.RAW(value: "QUERY"), "/v1/status", "GET"), (.DELETE, "/app/config.json", "GET"),
+                      (.POST, "/app/config.json", "GET")])
     func methodNotAllowed(method: HTTPMethod, path: String, allow: String) async throws {
         let dir = try TemporaryDirectory("405")
         defer { dir.remove() }

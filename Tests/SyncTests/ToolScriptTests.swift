@@ -60,6 +60,6 @@ import Testing
         defer { dir.remove() }
         let result = try Self.run("webapp-test", environment: ["PATH": try Self.path(with: ["dirname"], in: dir), "CI": "true"])
         #expect(result.status == 69, "\(result.stderr)")
-        #expect(result.stderr == "error: node is missing; install it with: apt-get install nodejs node-typescript\n")
+        #expect(result.stderr == "error: node is missing; install it with: apt-get install nodejs node-typescript esbuild\n")
     }
 }

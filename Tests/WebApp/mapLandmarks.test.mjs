@@ -90,3 +90,16 @@ test('the per-cell counts leave out what a pin stands for', () => {
   assert.ok(Math.abs(out[0].meanLng - (30 * 3 - a.lng) / 2) < 1e-6);
   assert.equal(cells[0].count, 3, 'the cells given are not changed');
 });
+
+test('levels worked out as views first need them give the landmarks of all levels at once', () => {
+  const lazy = new Landmarks(withLines);
+  const japan = boxFromCenter(37_000_000, 137_000_000, 24_000_000, 30_000_000);
+  const first = lazy.shownIn(japan, 7);
+  assert.equal(lazy.through, 7, 'a view of all Japan works out levels up to 7 alone');
+  assert.deepEqual(first.map((e) => e.id), landmarks.shownIn(japan, 7).map((e) => e.id));
+  const tokyo = boxFromCenter(35_681_236, 139_767_125, 200_000, 100_000);
+  for (const zoom of [13, 9, 16]) {
+    assert.deepEqual(lazy.shownIn(tokyo, zoom).map((e) => e.id), landmarks.shownIn(tokyo, zoom).map((e) => e.id), `level ${zoom}`);
+  }
+  assert.deepEqual([...lazy.minZoomById].sort((a, b) => a[0] - b[0]), [...landmarks.minZoomById].sort((a, b) => a[0] - b[0]));
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appModule } from './support/paths.mjs';
 
 const rule = await appModule('mapRule.js');
-const { MapIndex, compareMorton, reverse29, gridX, gridY, zoomFor, cellsPerAxis, allowance, boxFromCenter, boxFromEdges, boxContains } = rule;
+const { MapIndex, compareMorton, mortonHigh, mortonLow, reverse29, gridX, gridY, zoomFor, cellsPerAxis, allowance, boxFromCenter, boxFromEdges, boxContains } = rule;
 
 // A BigInt transcription of MapGrid.swift, the reference for the Number-only comparisons.
 const M = (1n << 64n) - 1n;
@@ -53,6 +53,15 @@ test('Z order and the thinning order equal MapGrid.swift\'s 58-bit codes', () =>
     }
   }
   assert.equal(thinningKey(1n), 1n << 57n);
+  // The code's two halves, as MapIndex sorts by them.
+  for (const [x, y] of points) {
+    const code = morton(x, y);
+    assert.equal(BigInt(mortonHigh(x, y)), code >> 28n, `high half of (${x}, ${y})`);
+    assert.equal(BigInt(mortonLow(x, y)), code & ((1n << 28n) - 1n), `low half of (${x}, ${y})`);
+    let reversed = 0;
+    for (let b = 0; b < 29; b++) reversed = reversed * 2 + (Math.floor(x / 2 ** b) % 2);
+    assert.equal(reverse29(x), reversed, `bits of ${x} reversed`);
+  }
 });
 
 test('limit, m, allowance and zoom as Schemas/map.md §4', () => {
@@ -189,4 +198,31 @@ test('1,000 queries over 10,000 stations (time printed, not asserted)', () => {
     index.hidden(box);
   }
   console.log(`# map index of 10,000 stations: built in ${built.toFixed(1)} ms; 1,000 queries with counts in ${(performance.now() - start).toFixed(1)} ms`);
+});
+
+test('levels worked out as the views need them give what every level worked out at once gives', () => {
+  const stations = country(3000, 13);
+  const next = random(17);
+  for (const limit of [8, 100]) {
+    const lazy = new MapIndex(stations, limit);
+    const whole = new MapIndex(stations, limit);
+    const every = whole.minZoomById;
+    assert.equal(lazy.nextLevel, 0, 'nothing worked out before a view asks');
+    const japan = boxFromCenter(37_000_000, 138_000_000, 4_000_000, 4_000_000);
+    lazy.query(japan);
+    assert.equal(lazy.nextLevel, zoomFor(japan.span, limit) + 1, 'a view works out the levels up to its own');
+    for (let i = 0; i < 40; i++) {
+      const span = Math.floor(10_000 + next() * 4_000_000);
+      const box = boxFromCenter(Math.round(35_000_000 + next() * 8_000_000), Math.round(135_000_000 + next() * 6_000_000), span, span);
+      const zoom = zoomFor(box.span, limit);
+      assert.deepEqual(lazy.query(box), whole.query(box));
+      assert.deepEqual(lazy.hidden(box), whole.hidden(box));
+      for (const s of stations.slice(0, 200)) {
+        const z = every.get(s.id);
+        assert.equal(lazy.minZoomWithin(s.id, zoom), z <= zoom ? z : Infinity);
+      }
+    }
+    assert.equal(lazy.minZoomWithin(-1, 29), undefined, 'a station the index does not hold');
+    assert.deepEqual(lazy.minZoomById, every);
+  }
 });

@@ -102,10 +102,11 @@ test('no geolocation, or no way to ask: the button says so, or only a tap starts
   assert.equal(unknown.watch.locate(), 'waiting');
   assert.equal(unknown.geolocation.watches.size, 1);
 
-  const broken = make('granted');
-  broken.watch.permissions = { query: async () => { throw new TypeError('not supported'); } };
-  await broken.watch.show();
-  assert.equal(broken.geolocation.watches.size, 0, 'a query that fails counts as not allowed');
+  const geolocation = fakeGeolocation();
+  const failing = { query: async () => { throw new TypeError('not supported'); } };
+  const broken = new PositionWatch({ geolocation, permissions: failing, onFix() {}, onProblem() {} });
+  await broken.show();
+  assert.equal(geolocation.watches.size, 0, 'a query that fails counts as not allowed');
 });
 
 test('hidden before the permission answered: no watch starts', async () => {

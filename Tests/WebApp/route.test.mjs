@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { appModule } from './support/paths.mjs';
 
-const { parseRoute, formatRoute, parseFilter, formatFilter } = await appModule('route.js');
+const { parseRoute, formatRoute, parseFilter, formatFilter, opensOnTheWholeMap } = await appModule('route.js');
 
 test('tabs, a station, a line: each hash names one screen', () => {
   for (const tab of ['map', 'nearby', 'search', 'station', 'stats', 'sync']) {
@@ -48,4 +48,11 @@ test('a refused value makes no selection', () => {
   }
   assert.deepEqual(parseRoute('#/map?pref=48'), { screen: 'map', filter: null });
   assert.equal(parseFilter(`search=${'あ'.repeat(201)}`), null, 'at most 200 characters of search text');
+});
+
+test('the whole map opens first for no route and for 地図 without a selection, not for a pairing link', () => {
+  for (const hash of ['', '#', '#/map', '#/nowhere', '#/map?unknown=1']) assert.equal(opensOnTheWholeMap(hash), true, hash);
+  for (const hash of ['#pair=ABCD-EFGH', '#/sync', '#/station/1130105', '#/line/11302', '#/map?line=11302', '#/stats']) {
+    assert.equal(opensOnTheWholeMap(hash), false, hash);
+  }
 });

@@ -200,7 +200,7 @@ func appendAll(_ records: [LedgerRecord], to directory: String, batch: Int) thro
     var start = 0
     while start < records.count {
         let end = min(records.count, start + batch)
-        try ledger.appendReplicated(records[start..<end])
+        try ledger.append(records[start..<end])
         start = end
     }
 }

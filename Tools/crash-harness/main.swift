@@ -116,13 +116,13 @@ func writeCorpus(_ arguments: [String]) throws {
     try ledger([96, 1], seal: true, name: "memo4k")
     try ledger([2], seal: true, name: "devices") { ledger in
         let other = DeviceID(rawValue: 0x0123_4567_89AB_CDEF)
-        try ledger.appendReplicated([
+        try ledger.append([
             .deviceName(DeviceNameRecord(device: other, hlc: ledger.nextLocalHLC(), name: "他の端末")),
             .stationEdit(StationEdit(id: EventID(device: other, seq: 1), hlc: ledger.nextLocalHLC(), station: 42,
                                      compDate: .month(2019, 4), memo: "", origin: .user)),
         ])
         _ = try ledger.appendCatalogVersion(176)
-        try ledger.appendReplicated([.knowledgeMark(KnowledgeMark(
+        try ledger.append([.knowledgeMark(KnowledgeMark(
             id: EventID(device: ledger.localDevice, seq: (ledger.versionVector[ledger.localDevice] ?? 0) + 1),
             hlc: ledger.nextLocalHLC(), knowledge: [other: 1]))])
     }

@@ -11,12 +11,14 @@ ensure_deps() {
     # Tools/test only: headless Chromium renders the report (ReportBrowserTests). Installed as
     # root like the others; otherwise those tests say what to install (and fail under CI=true).
     # The phone app's end-to-end tests drive it through chromedriver (PhoneAppTests); its unit
-    # tests and type check need node and tsc (Tools/test runs them).
+    # tests and type check need node and tsc, and esbuild to check the app's bundle (Tools/test
+    # runs them).
     if [ "$(basename "$0")" = test ] && [ "$(id -u)" = 0 ]; then
         command -v chromium >/dev/null 2>&1 || missing+=(chromium)
         command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
         command -v node >/dev/null 2>&1 || missing+=(nodejs)
         command -v tsc >/dev/null 2>&1 || missing+=(node-typescript)
+        command -v esbuild >/dev/null 2>&1 || missing+=(esbuild)
         # DiskSyncOrderTests: the durability order on the real file system.
         command -v strace >/dev/null 2>&1 || missing+=(strace)
         # The phone app's QR codes are read back by zbarimg (Tests/WebApp/qrCode.test.mjs).

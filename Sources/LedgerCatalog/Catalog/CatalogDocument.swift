@@ -22,14 +22,11 @@ package struct CatalogDocument: Encodable, Sendable {
 
     package struct Station: Encodable, Sendable {
         var id: UInt32
-        var name: String
-        var yomi: String
-        var wiki: String
+        var name, yomi, wiki: String
         var pref: Int64
         /// The address (the 全都道府県 station lists are ordered by it).
         var address: String
-        var lat: Int64
-        var lng: Int64
+        var lat, lng: Int64
         var weight: Int64
         var `operator`: Int64
         /// The station's lines, in `l_id` order.

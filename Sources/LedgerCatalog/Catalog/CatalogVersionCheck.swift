@@ -9,8 +9,7 @@ package struct CatalogVersionCheck: Equatable, Sendable {
     package var logVersion: UInt32?
 
     package init(applied: Int64, logVersion: UInt32?) {
-        self.applied = applied
-        self.logVersion = logVersion
+        (self.applied, self.logVersion) = (applied, logVersion)
     }
 
     package init(applied: Int64, projection: CompletionsProjection) {

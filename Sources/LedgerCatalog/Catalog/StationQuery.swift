@@ -25,13 +25,8 @@ package struct StationQuery: Sendable, Equatable {
     package init(text: String? = nil, field: CatalogStore.SearchField = .any, partial: Bool = false,
                  includeDisabled: Bool = false, prefectures: [Int64]? = nil, dateGroup: CompletionDateGroup? = nil,
                  completion: Completion? = nil) {
-        self.text = text
-        self.field = field
-        self.partial = partial
-        self.includeDisabled = includeDisabled
-        self.prefectures = prefectures
-        self.dateGroup = dateGroup
-        self.completion = completion
+        (self.text, self.field, self.partial, self.includeDisabled) = (text, field, partial, includeDisabled)
+        (self.prefectures, self.dateGroup, self.completion) = (prefectures, dateGroup, completion)
     }
 
     /// Whether a station with this comp_date passes the date and completion filters.

@@ -7,9 +7,7 @@ package struct StationQualifiers: Sendable, Equatable {
     package var prefectureText: String?
 
     package init(operator operatorText: String? = nil, line lineText: String? = nil, prefecture prefectureText: String? = nil) {
-        self.operatorText = operatorText
-        self.lineText = lineText
-        self.prefectureText = prefectureText
+        (self.operatorText, self.lineText, self.prefectureText) = (operatorText, lineText, prefectureText)
     }
 
     package var isEmpty: Bool { operatorText == nil && lineText == nil && prefectureText == nil }
@@ -84,7 +82,7 @@ package struct StationResolver {
     package static func prefectureCodes(matching text: String) -> [Int64]? {
         let folded = StationNameFolding.fold(text)
         if let code = StationNameFolding.number(folded) { return (1...47).contains(code) ? [code] : nil }
-        let codes = CatalogNames.prefectures.indices.filter { !folded.isEmpty && CatalogNames.prefectures[$0].hasPrefix(folded) }
+        let codes = CatalogNames.prefectureNames.indices.filter { !folded.isEmpty && CatalogNames.prefectureNames[$0].japanese.hasPrefix(folded) }
         return codes.isEmpty ? nil : codes.map { Int64($0 + 1) }
     }
 

@@ -18,8 +18,7 @@ package enum BatchLines {
         package var requireKnown: (UInt32) throws -> Void
 
         package init(resolve: @escaping (String) throws -> UInt32, requireKnown: @escaping (UInt32) throws -> Void) {
-            self.resolve = resolve
-            self.requireKnown = requireKnown
+            (self.resolve, self.requireKnown) = (resolve, requireKnown)
         }
     }
 

@@ -13,9 +13,7 @@ package struct StationChange: Equatable, Sendable {
     package var memo: String?
 
     package init(station: UInt32, date: CompletionDate? = nil, memo: String? = nil) {
-        self.station = station
-        self.date = date
-        self.memo = memo
+        (self.station, self.date, self.memo) = (station, date, memo)
     }
 
     /// Refuses a memo over the size limit (exit 65).

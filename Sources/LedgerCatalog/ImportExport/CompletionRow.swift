@@ -12,11 +12,15 @@ package struct CompletionRow: Sendable, Equatable {
     package var line: Int
 
     package init(station: UInt32, compDate: UInt32, updateDate: Int64, memo: String, line: Int = 0) {
-        self.station = station
-        self.compDate = compDate
-        self.updateDate = updateDate
-        self.memo = memo
-        self.line = line
+        (self.station, self.compDate, self.updateDate, self.memo, self.line) = (station, compDate, updateDate, memo, line)
+    }
+}
+
+/// A row as `CompletionsFile.jsonl` writes it: these keys in this order, without `line` (where a
+/// row came from is not part of the record).
+extension CompletionRow: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case station, compDate = "comp_date", updateDate = "update_date", memo
     }
 }
 

@@ -75,22 +75,7 @@ package enum CompletionsFile {
     /// One JSON object per line: `{"station":N,"comp_date":N,"update_date":N,"memo":"…"}`.
     package static func jsonl(_ rows: [CompletionRow]) throws -> String {
         let encoder = OrderedJSONEncoder()
-        return try rows.map { try encoder.encode(JSONLine($0)) + "\n" }.joined()
-    }
-
-    /// One row of `jsonl`, keys in this order.
-    private struct JSONLine: Encodable {
-        var station: UInt32
-        var comp_date: UInt32
-        var update_date: Int64
-        var memo: String
-
-        init(_ row: CompletionRow) {
-            station = row.station
-            comp_date = row.compDate
-            update_date = row.updateDate
-            memo = row.memo
-        }
+        return try rows.map { try encoder.encode($0) + "\n" }.joined()
     }
 
     /// Writes a new SQLite file holding the original `completions` table, replacing `path`

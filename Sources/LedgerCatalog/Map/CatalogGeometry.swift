@@ -11,15 +11,13 @@ package struct CatalogGeometry: Sendable {
 
     package struct Station: Sendable, Equatable {
         package var id: UInt32
-        package var name: String
-        package var yomi: String
+        package var name, yomi: String
         package var operatorID: Int64
         package var operatorName: String
         /// Prefecture code 1…47 (Schemas/domain-rules.md §9).
         package var pref: Int64
         /// Position in micro-degrees, as the catalogue stores it.
-        package var lat: Int64
-        package var lng: Int64
+        package var lat, lng: Int64
         /// Map priority: lower is shown first (Schemas/domain-rules.md §9).
         package var weight: Int64
         /// Enabled lines through the station, in `l_id` order (the apps' callout order).

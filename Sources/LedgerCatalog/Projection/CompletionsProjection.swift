@@ -3,14 +3,10 @@ import LedgerCore
 /// The completions projection in memory: one `ProjectedStation` per station that has events,
 /// plus the log position and version vector it reflects.
 ///
-/// Stations are found through a dense slot table for ordinary ids (all real `s_id`s are below
-/// 400,000) and a dictionary beyond, so folding ten million events costs one array load each.
+/// Stations are found through `StationSlots`, so folding ten million events costs one array load
+/// each.
 package struct CompletionsProjection: Sendable {
-    /// Ids below this go in the dense table (4 bytes per possible id).
-    static let denseLimit: UInt32 = 1 << 21
-
-    private var slots: [Int32] = []
-    private var overflow: [UInt32: Int32] = [:]
+    private var slots = StationSlots()
     package private(set) var ids: [UInt32] = []
     package private(set) var rows: [ProjectedStation] = []
     /// Rows changed since the projection was loaded (for an incremental save).
@@ -61,15 +57,7 @@ package struct CompletionsProjection: Sendable {
     }
 
     @inline(__always)
-    private func slot(of station: UInt32) -> Int32? {
-        if station < Self.denseLimit {
-            let i = Int(station)
-            guard i < slots.count else { return nil }
-            let s = slots[i]
-            return s == 0 ? nil : s - 1
-        }
-        return overflow[station]
-    }
+    private func slot(of station: UInt32) -> Int32? { slots.slot(of: station) }
 
     @inline(__always)
     private mutating func slotCreating(_ station: UInt32) -> Int32 {
@@ -77,15 +65,7 @@ package struct CompletionsProjection: Sendable {
         let s = Int32(rows.count)
         ids.append(station)
         rows.append(loader.flatMap { try? $0.load(station) } ?? ProjectedStation())
-        if station < Self.denseLimit {
-            let i = Int(station)
-            if i >= slots.count {
-                slots.append(contentsOf: repeatElement(0, count: max(i + 1, slots.count * 2, 1024) - slots.count))
-            }
-            slots[i] = s + 1
-        } else {
-            overflow[station] = s
-        }
+        slots.set(s, for: station)
         return s
     }
 

@@ -27,7 +27,7 @@ struct FoldMemoBuffer {
     /// Makes `memo` the memo of row `slot`, replacing any earlier one.
     mutating func set(_ slot: Int, _ memo: UnsafeRawBufferPointer) {
         if slot >= spans.count {
-            spans.append(contentsOf: repeatElement(0, count: max(slot + 1, spans.count * 2, 1024) - spans.count))
+            spans.append(contentsOf: [UInt64](repeating: 0, count: max(slot + 1, spans.count * 2, 1024) - spans.count))
         }
         liveBytes += memo.count - Self.count(spans[slot])
         if bytes.count > compactionThreshold, bytes.count > 4 * liveBytes { compact() }

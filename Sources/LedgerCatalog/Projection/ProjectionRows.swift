@@ -78,8 +78,7 @@ final class ProjectionRowLoader: @unchecked Sendable {
     private let file: String
 
     init(queue: DatabaseQueue, file: String) {
-        self.queue = queue
-        self.file = file
+        (self.queue, self.file) = (queue, file)
     }
 
     func load(_ station: UInt32) throws -> ProjectedStation? {

@@ -79,8 +79,7 @@ package struct StatisticsEngine {
             return report
         }
         let type = try Self.typeKey(typeKey, among: types), typeStations = byType[type]!
-        report.path[0] = String(type)
-        report.pathLabels.append("\(type) \(CatalogNames.operatorType(type))")
+        report.enter(level: 0, id: type, name: CatalogNames.operatorType(type))
         report.counts = counts(typeStations)
         var byOperator: [Int64: [CatalogStation]] = [:]
         for s in typeStations { byOperator[s.operatorID, default: []].append(s) }
@@ -94,8 +93,7 @@ package struct StatisticsEngine {
         guard let operatorStations = byOperator[operatorID], let op = catalog.operator(operatorID) else {
             throw Self.unknownKey(path[1], "an operator of type \(type)")
         }
-        report.path[1] = String(operatorID)
-        report.pathLabels.append("\(operatorID) \(op.name)")
+        report.enter(level: 1, id: operatorID, name: op.name)
         report.counts = counts(operatorStations)
         // Lines of the operator: enabled, with at least one enabled station; a station counts
         // once per line it is on.
@@ -117,8 +115,7 @@ package struct StatisticsEngine {
         guard let members = lineMembers[lineID], let line = catalog.line(lineID) else {
             throw Self.unknownKey(path[2], "a line of operator \(operatorID)")
         }
-        report.path[2] = String(lineID)
-        report.pathLabels.append("\(lineID) \(line.name)")
+        report.enter(level: 2, id: lineID, name: line.name)
         let list = stations(members)
         report.counts = counts(list)
         report.stations = list.map(entry)
@@ -137,8 +134,7 @@ package struct StatisticsEngine {
             return report
         }
         let pref = try Self.prefectureKey(key, among: Set(byPref.keys)), list = byPref[pref]!
-        report.path[0] = String(pref)
-        report.pathLabels.append("\(pref) \(CatalogNames.prefecture(pref))")
+        report.enter(level: 0, id: pref, name: CatalogNames.prefecture(pref))
         report.counts = counts(list)
         // By address in code-point order (SQLite's BINARY collation), then s_id.
         report.stations = list.sorted { Self.codePointOrder($0.address, $1.address, $0.id, $1.id) }.map(entry)

@@ -10,8 +10,7 @@ package struct StatsCounts: Sendable, Equatable {
     package var total: Int
     package var completed: Int
     package init(total: Int, completed: Int) {
-        self.total = total
-        self.completed = completed
+        (self.total, self.completed) = (total, completed)
     }
     package var remaining: Int { total - completed }
     /// `completed × 1000 ÷ total`, truncated; −1 when the total is 0.
@@ -48,4 +47,11 @@ package struct StatsReport: Sendable, Equatable {
     package var counts: StatsCounts
     package var groups: [StatsGroup]?
     package var stations: [StatsStation]?
+
+    /// Goes down to the group `id` at path element `level`: the path keeps its canonical key,
+    /// the labels "id name" (an operator, a line or a prefecture: docs/ledger-cli.md "stats").
+    mutating func enter(level: Int, id: Int64, name: String) {
+        path[level] = String(id)
+        pathLabels.append("\(id) \(name)")
+    }
 }

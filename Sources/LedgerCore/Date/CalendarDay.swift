@@ -1,13 +1,9 @@
 /// A Gregorian calendar day, used to validate completion dates against "today".
 package struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible {
-    package var year: Int
-    package var month: Int
-    package var day: Int
+    package var year, month, day: Int
 
     package init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        (self.year, self.month, self.day) = (year, month, day)
     }
 
     /// The day in Asia/Tokyo for a Unix time in milliseconds.

@@ -6,9 +6,7 @@ package struct EventOrder: Hashable, Comparable, Sendable {
     package var seq: UInt64
 
     package init(hlc: HybridTimestamp, device: DeviceID, seq: UInt64) {
-        self.hlc = hlc
-        self.device = device
-        self.seq = seq
+        (self.hlc, self.device, self.seq) = (hlc, device, seq)
     }
 
     package init(_ view: RecordView) { self.init(hlc: view.hlc, device: view.device, seq: view.seq) }

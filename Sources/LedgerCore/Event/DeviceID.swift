@@ -29,8 +29,7 @@ package struct EventID: Hashable, Comparable, Sendable, CustomStringConvertible 
     package var device: DeviceID
     package var seq: UInt64
     package init(device: DeviceID, seq: UInt64) {
-        self.device = device
-        self.seq = seq
+        (self.device, self.seq) = (device, seq)
     }
     package static func < (lhs: Self, rhs: Self) -> Bool { (lhs.device, lhs.seq) < (rhs.device, rhs.seq) }
     package var description: String { "\(device)#\(seq)" }

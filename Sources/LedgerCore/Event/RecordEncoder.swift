@@ -11,6 +11,13 @@ package struct RecordEncoder {
         recordCount = 0
     }
 
+    /// The canonical encoding of one record (what a digest or a fingerprint of it hashes).
+    package static func bytes(of record: LedgerRecord) -> [UInt8] {
+        var encoder = RecordEncoder(reservingCapacity: encodedSize(of: record))
+        encoder.append(record)
+        return encoder.bytes
+    }
+
     /// The bytes `record` takes in the stream.
     package static func encodedSize(of record: LedgerRecord) -> Int {
         switch record {

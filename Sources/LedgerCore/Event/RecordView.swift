@@ -9,8 +9,7 @@ package struct RecordView {
     package let length: Int
 
     init(base: UnsafeRawPointer, length: Int) {
-        self.base = base
-        self.length = length
+        (self.base, self.length) = (base, length)
     }
 
     /// A view of record bytes that a `RecordStream` validated before and the caller copied

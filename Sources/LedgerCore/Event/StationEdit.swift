@@ -14,12 +14,7 @@ package struct StationEdit: Hashable, Sendable {
 
     package init(id: EventID, hlc: HybridTimestamp, station: UInt32, compDate: CompletionDate?,
                  memo: String?, origin: EventOrigin) {
-        self.id = id
-        self.hlc = hlc
-        self.station = station
-        self.compDate = compDate
-        self.memo = memo
-        self.origin = origin
+        (self.id, self.hlc, self.station, self.compDate, self.memo, self.origin) = (id, hlc, station, compDate, memo, origin)
     }
 
     /// The largest memo, in UTF-8 bytes.
@@ -37,11 +32,7 @@ package struct StationEditDraft: Hashable, Sendable {
 
     package init(station: UInt32, compDate: CompletionDate? = nil, memo: String? = nil,
                  origin: EventOrigin = .user, hlc: HybridTimestamp? = nil) {
-        self.station = station
-        self.compDate = compDate
-        self.memo = memo
-        self.origin = origin
-        self.hlc = hlc
+        (self.station, self.compDate, self.memo, self.origin, self.hlc) = (station, compDate, memo, origin, hlc)
     }
 }
 
@@ -53,9 +44,7 @@ package struct CatalogVersionEvent: Hashable, Sendable {
     package var hlc: HybridTimestamp
     package var version: UInt32
     package init(id: EventID, hlc: HybridTimestamp, version: UInt32) {
-        self.id = id
-        self.hlc = hlc
-        self.version = version
+        (self.id, self.hlc, self.version) = (id, hlc, version)
     }
 }
 
@@ -65,12 +54,12 @@ package struct DeviceNameRecord: Hashable, Sendable {
     package var device: DeviceID
     package var hlc: HybridTimestamp
     package var name: String
-    package init(device: DeviceID, hlc: HybridTimestamp, name: String) {
-        self.device = device
-        self.hlc = hlc
-        self.name = name
-    }
+    /// The longest name, in UTF-8 bytes.
     package static let maximumNameBytes = 255
+
+    package init(device: DeviceID, hlc: HybridTimestamp, name: String) {
+        (self.device, self.hlc, self.name) = (device, hlc, name)
+    }
 }
 
 /// What a device had seen when it wrote this mark: its version vector {device → highest
@@ -84,9 +73,7 @@ package struct KnowledgeMark: Hashable, Sendable {
     /// seqs are always known).
     package var knowledge: [DeviceID: UInt64]
     package init(id: EventID, hlc: HybridTimestamp, knowledge: [DeviceID: UInt64]) {
-        self.id = id
-        self.hlc = hlc
-        self.knowledge = knowledge
+        (self.id, self.hlc, self.knowledge) = (id, hlc, knowledge)
     }
 
     /// The body length field is a u16: (65535 - 28) / 16 entries fit.

@@ -55,12 +55,7 @@ package struct FileStamp: Equatable, Sendable {
     package var inode: UInt64
     package var size: Int
     package var modifiedNanoseconds: Int64
-
-    package init(inode: UInt64, size: Int, modifiedNanoseconds: Int64) {
-        self.inode = inode
-        self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
-    }
+    // Made only by the file systems in this module: the memberwise init serves.
 }
 
 /// A file open for appending.

@@ -197,9 +197,7 @@ final class PosixWritableFile: WritableFile {
     private(set) var size: Int
 
     init(fd: Int32, path: String, size: Int) {
-        self.fd = fd
-        self.path = path
-        self.size = size
+        (self.fd, self.path, self.size) = (fd, path, size)
     }
 
     deinit { close() }

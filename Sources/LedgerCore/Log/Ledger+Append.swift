@@ -35,18 +35,6 @@ extension Ledger {
         return event
     }
 
-    /// Appends records received from another replica, in the order given. Every event must
-    /// continue its device's seq exactly (no gaps, no repeats); the caller removes events
-    /// already held. The clock advances past every received hlc.
-    package func appendReplicated(_ records: [LedgerRecord]) throws {
-        try append(records[...], checking: true)
-    }
-
-    /// The same for a slice of a larger array (no copy of the batch).
-    package func appendReplicated(_ records: ArraySlice<LedgerRecord>) throws {
-        try append(records, checking: true)
-    }
-
     package static func validate(_ draft: StationEditDraft) throws {
         try validate(station: draft.station, compDate: draft.compDate, memo: draft.memo)
     }
@@ -71,91 +59,51 @@ extension Ledger {
         }
     }
 
-    /// Encodes `records` into frames (at most 4 MiB of content in format 1, 2 MiB of records in
-    /// format 2), writes them to the active segment (creating one if needed), fsyncs once, and
-    /// seals the segment if it is full.
-    /// On failure the segment is cut back to its previous length: nothing partial stays.
+    /// Appends records given as values, in the order given: each station edit is checked
+    /// (`validate`, so that a refusal says what is wrong in its own words), then the records are
+    /// encoded into one `EncodedRecords` and appended as one (`append(_:visit:)`): there is one
+    /// append pipeline, and it takes bytes.
     package func append(_ records: [LedgerRecord]) throws {
-        try append(records[...], checking: false)
+        try append(records[...])
     }
 
-    /// The append itself. One pass over `records` validates (when `checking`), encodes, and
-    /// builds the segment summary and version-vector changes; they take effect only once the
-    /// batch is durable. (Each pass over `[LedgerRecord]` copies every enum value: three passes
-    /// cost about a third of a batched append.)
-    private func append(_ records: ArraySlice<LedgerRecord>, checking: Bool) throws {
+    /// The same for a slice of a larger array (no copy of the batch).
+    package func append(_ records: ArraySlice<LedgerRecord>) throws {
         guard !records.isEmpty else { return }
-        let createsSegment = active == nil
-        var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
-        var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
-        var encoder = RecordEncoder(reservingCapacity: min(frames.contentLimit, records.count * 48))
-        func flush() {
-            encoder.bytes.withUnsafeBytes { frames.add($0, counting: &summary) }
-            encoder.removeAll()
-        }
-        var continuity = SeqContinuity(held: versionVector)
-        var names: [DeviceNameRecord] = []
-        var maxHLC = lastHLC
-        func account(_ id: EventID) throws {
-            if let gap = continuity.accept(id), checking {
-                throw LedgerError(.conflict, "event \(id) does not continue its device: \(gap.message())")
-            }
-        }
-        for record in records {
-            let size = RecordEncoder.encodedSize(of: record)
-            if encoder.bytes.count + size > frames.contentLimit { flush() }
-            switch record {
-            case .stationEdit(let e):
-                if checking { try Self.validate(e) }
-                try account(e.id)
-                encoder.append(e)
-                summary.addEvent(hlc: e.hlc, device: e.id.device, seq: e.id.seq)
-                if e.hlc > maxHLC { maxHLC = e.hlc }
-            case .deviceName(let name):
-                encoder.append(name)
-                summary.add(record)
-                names.append(name)
-                if name.hlc > maxHLC { maxHLC = name.hlc }
-            case .catalogVersion, .knowledgeMark:
-                try account(record.eventID!)
-                encoder.append(record)
-                summary.add(record)
-                if record.hlc > maxHLC { maxHLC = record.hlc }
-            }
-        }
-        if encoder.recordCount > 0 { flush() }
-        try commit(frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
-                   maxHLC: maxHLC)
+        for case .stationEdit(let edit) in records { try Self.validate(edit) }
+        try append(EncodedRecords(records))
     }
 
-    /// Appends records received already encoded (canonical encodings back to back, as a frame
-    /// holds them), in the order given, with the checks of `appendReplicated`: a merge copies
-    /// the other ledger's records instead of decoding and re-encoding them. Every record is
-    /// validated as a read validates it, and framed exactly as the same records given as
-    /// `LedgerRecord`s would be. `visit` sees each record (before the batch is durable; a failed
-    /// append throws).
+    /// Appends a batch of encoded records, in the order given, as one durable batch: the one
+    /// append pipeline (a local edit, a merge, a sync's pull or a server's push all end here).
+    /// Every record is validated as a read validates it (`RecordStream.forEach`), and every event
+    /// must continue its device's seq exactly (no gaps, no repeats; the caller removes events
+    /// already held); the clock advances past every hlc. The records are framed at most
+    /// `contentLimit` raw bytes a frame (4 MiB of content in format 1, 2 MiB of records in format
+    /// 2), written to the active segment (creating one if needed) and fsynced once; the segment is
+    /// sealed if full. `visit` sees each record (before the batch is durable; a failed append
+    /// throws, and the segment is cut back to its previous length: nothing partial stays).
     ///
-    /// With `received`, the frames these records were read from (in this order), those frames
-    /// are written as they are instead of encoding the records again, if the segment is of
+    /// When `batch` keeps the frames its records were read from (`EncodedRecords.frames`), those
+    /// frames are written as they are instead of encoding the records again, if the segment is of
     /// format 2 (Schemas/sync-frames.md: frames are stored as they come).
-    package func appendReplicated(encoded bytes: [UInt8], frames received: RecordFrames.Received? = nil,
-                                  visit: (RecordView) -> Void = { _ in }) throws {
-        guard !bytes.isEmpty else { return }
-        let asReceived = received != nil && activeFormat >= 2
+    package func append(_ batch: EncodedRecords, visit: (RecordView) -> Void = { _ in }) throws {
+        guard batch.count > 0 else { return }
+        let received = activeFormat >= 2 ? batch.frames : nil
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
         var frames = FrameBuilder(format: activeFormat, blockEncoder: blockEncoder)
         var continuity = SeqContinuity(held: versionVector)
         var names: [DeviceNameRecord] = []
         var maxHLC = lastHLC
-        try bytes.withUnsafeBytes { buffer in
+        try batch.bytes.withUnsafeBytes { buffer in
             var frameStart = 0
             var offset = 0
             // No local function here: one capturing these variables would box them, and every
             // access in the per-record closure would then pay a dynamic exclusivity check.
             do {
                 try RecordStream.forEach(in: buffer) { (view: RecordView) throws -> Void in
-                    if !asReceived && offset - frameStart + view.length > frames.contentLimit {
+                    if received == nil && offset - frameStart + view.length > frames.contentLimit {
                         frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
                         frameStart = offset
                     }
@@ -174,14 +122,14 @@ extension Ledger {
             } catch let fault as RecordStream.Fault {
                 throw LedgerError(.badInput, "an encoded record at byte \(fault.offset) is malformed: \(fault.reason)")
             }
-            if asReceived {
-                summary.addFrames(received!.frameCount, rawBytes: offset)
+            if let received {
+                summary.addFrames(received.frameCount, rawBytes: offset)
             } else if offset > frameStart {
                 frames.add(UnsafeRawBufferPointer(rebasing: buffer[frameStart..<offset]), counting: &summary)
             }
         }
-        try commit(asReceived ? received!.bytes : frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity, names: names,
-                   maxHLC: maxHLC)
+        try commit(received?.bytes ?? frames.bytes, summary: summary, createsSegment: createsSegment, continuity: continuity,
+                   names: names, maxHLC: maxHLC)
     }
 
     /// Writes encoded frames to the active segment (creating one if needed) and fsyncs once;
@@ -258,8 +206,7 @@ private struct FrameBuilder {
     private var blocks: [UInt8] = []
 
     init(format: UInt16, blockEncoder: ColumnarBlockEncoder) {
-        self.format = format
-        self.blockEncoder = blockEncoder
+        (self.format, self.blockEncoder) = (format, blockEncoder)
     }
 
     /// The most raw record bytes one frame takes.

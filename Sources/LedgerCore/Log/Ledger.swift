@@ -54,11 +54,7 @@ package final class Ledger {
     package var bytesOnDisk: Int { segments.reduce(0) { $0 + $1.fileSize } }
 
     init(directory: String, metadata: LedgerMetadata, fileSystem: any FileSystem, clock: any WallClock, lock: LedgerLock?) {
-        self.directory = directory
-        self.metadata = metadata
-        self.fileSystem = fileSystem
-        self.clock = clock
-        self.lock = lock
+        (self.directory, self.metadata, self.fileSystem, self.clock, self.lock) = (directory, metadata, fileSystem, clock, lock)
     }
 
     deinit { close() }

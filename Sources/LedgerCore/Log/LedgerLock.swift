@@ -26,8 +26,7 @@ package final class LedgerLock {
         package var waitSeconds: Double
 
         package init(mode: Mode, waitSeconds: Double = 0) {
-            self.mode = mode
-            self.waitSeconds = waitSeconds
+            (self.mode, self.waitSeconds) = (mode, waitSeconds)
         }
 
         /// A writer's lock, refused at once when held (the library's default).
@@ -38,8 +37,7 @@ package final class LedgerLock {
     package let mode: Request.Mode
 
     private init(fd: Int32, mode: Request.Mode) {
-        self.fd = fd
-        self.mode = mode
+        (self.fd, self.mode) = (fd, mode)
     }
 
     /// Takes an exclusive lock or fails at once with "ledger is locked by pid N".
@@ -131,6 +129,15 @@ package final class LedgerLock {
     }
 
     /// The pid of a process whose record lock stands in the way of this kind of lock.
+    /// The pid of a process (not this one) that holds `directory`'s lock, if any: what a refusal
+    /// names, read without taking the lock.
+    package static func holder(directory: String) -> Int32? {
+        let fd = open(Path.join(directory, "LOCK"), O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return holderPID(fd: fd, exclusive: true)
+    }
+
     private static func holderPID(fd: Int32, exclusive: Bool) -> Int32? {
         var probe = flockRecord(type: Int16(exclusive ? F_WRLCK : F_RDLCK))
         guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return nil }

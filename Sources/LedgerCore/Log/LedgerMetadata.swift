@@ -35,12 +35,8 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
 
     package init(format: Int = LedgerMetadata.currentFormat, ledgerID: String, device: String,
                  deviceName: String, createdAt: String, watermarkedFrom: UInt32? = nil) {
-        self.format = format
-        self.watermarkedFrom = watermarkedFrom
-        self.ledgerID = ledgerID
-        self.device = device
-        self.deviceName = deviceName
-        self.createdAt = createdAt
+        (self.format, self.watermarkedFrom, self.ledgerID, self.device) = (format, watermarkedFrom, ledgerID, device)
+        (self.deviceName, self.createdAt) = (deviceName, createdAt)
     }
 
     package var deviceID: DeviceID { DeviceID(hex: device)! }

@@ -57,8 +57,12 @@ package struct SeqContinuity: Sendable {
 /// A break of seq continuity: `device` held up to `held` and the next event had `found`.
 package struct SeqGap: Error, Equatable, Sendable, CustomStringConvertible {
     package var device: DeviceID
-    package var held: UInt64
-    package var found: UInt64
+    /// The last seq held and the seq that came next (never `held + 1`).
+    package var held, found: UInt64
+
+    package init(device: DeviceID, held: UInt64, found: UInt64) {
+        (self.device, self.held, self.found) = (device, held, found)
+    }
 
     /// One sentence; `label` names the device (its id by default).
     package func message(device label: String? = nil) -> String {

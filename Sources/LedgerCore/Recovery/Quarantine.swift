@@ -12,8 +12,7 @@ package struct Quarantine {
     package let fileSystem: any FileSystem
 
     package init(ledgerDirectory: String, fileSystem: any FileSystem) {
-        self.ledgerDirectory = ledgerDirectory
-        self.fileSystem = fileSystem
+        (self.ledgerDirectory, self.fileSystem) = (ledgerDirectory, fileSystem)
     }
 
     package var path: String { Path.join(ledgerDirectory, Self.directoryName) }

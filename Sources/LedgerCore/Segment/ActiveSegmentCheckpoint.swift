@@ -28,10 +28,8 @@ struct ActiveSegmentCheckpoint: Equatable {
     }
 
     init(segmentNumber: UInt32, coveredLength: Int, tailChecksum: UInt32, summary: SegmentSummary) {
-        self.segmentNumber = segmentNumber
-        self.coveredLength = coveredLength
-        self.tailChecksum = tailChecksum
-        self.summary = summary
+        (self.segmentNumber, self.coveredLength) = (segmentNumber, coveredLength)
+        (self.tailChecksum, self.summary) = (tailChecksum, summary)
     }
 
     func encoded() -> [UInt8] {

@@ -13,15 +13,13 @@ package enum RecordFrames {
         package var record: Int?
 
         package init(offset: Int, reason: String, record: Int? = nil) {
-            self.offset = offset
-            self.reason = reason
-            self.record = record
+            (self.offset, self.reason, self.record) = (offset, reason, record)
         }
     }
 
     /// Frames as they were received and checked (a frames body's) or read from a segment, with
     /// how many there are: a ledger appends them as they are when it takes every record in them,
-    /// in their order (`Ledger.appendReplicated(encoded:frames:)`), and a pull answer sends them
+    /// in their order (`Ledger.append(encoded:frames:)`), and a pull answer sends them
     /// as they are, instead of encoding the records again.
     package struct Received: Sendable {
         package private(set) var bytes: [UInt8]
@@ -31,8 +29,7 @@ package enum RecordFrames {
         package var frameCount: Int { counts.count }
 
         package init(bytes: [UInt8], counts: [Int]) {
-            self.bytes = bytes
-            self.counts = counts
+            (self.bytes, self.counts) = (bytes, counts)
         }
 
         /// Adds one more frame of `count` records, as stored (a checked data frame of a format-2 segment).

@@ -31,9 +31,7 @@ package struct SegmentFault: Error, Equatable, Sendable, CustomStringConvertible
     package var offset: Int
 
     package init(_ kind: Kind, file: String, offset: Int) {
-        self.kind = kind
-        self.file = file
-        self.offset = offset
+        (self.kind, self.file, self.offset) = (kind, file, offset)
     }
 
     /// One sentence for people.

@@ -20,10 +20,8 @@ package struct SegmentHeader: Equatable, Sendable {
 
     package init(segmentNumber: UInt32, ledgerID: [UInt8], firstRecordPosition: UInt64,
                  formatVersion: UInt16 = currentFormatVersion) {
-        self.formatVersion = formatVersion
-        self.segmentNumber = segmentNumber
-        self.ledgerID = ledgerID
-        self.firstRecordPosition = firstRecordPosition
+        (self.formatVersion, self.segmentNumber) = (formatVersion, segmentNumber)
+        (self.ledgerID, self.firstRecordPosition) = (ledgerID, firstRecordPosition)
     }
 
     package func encoded() -> [UInt8] {

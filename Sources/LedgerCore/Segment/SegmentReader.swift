@@ -32,10 +32,8 @@ package struct SegmentReader {
         package var durableLength = 0
 
         package init(number: UInt32, ledgerID: [UInt8]?, firstRecordPosition: UInt64? = nil, mustBeSealed: Bool) {
-            self.number = number
-            self.ledgerID = ledgerID
-            self.firstRecordPosition = firstRecordPosition
-            self.mustBeSealed = mustBeSealed
+            (self.number, self.ledgerID) = (number, ledgerID)
+            (self.firstRecordPosition, self.mustBeSealed) = (firstRecordPosition, mustBeSealed)
         }
 
         /// The first way `header` does not fit, if any.
@@ -99,11 +97,8 @@ package struct SegmentReader {
     }
 
     init(path: String, policy: Policy, expectation: Expectation, decoder: LZ4FrameDecoder, blockDecoder: ColumnarBlockDecoder) {
-        self.path = path
-        self.policy = policy
-        self.expectation = expectation
-        self.decoder = decoder
-        self.blockDecoder = blockDecoder
+        (self.path, self.policy, self.expectation, self.decoder) = (path, policy, expectation, decoder)
+        (self.blockDecoder) = (blockDecoder)
     }
 
     private var toleratesTear: Bool { policy != .strict && !expectation.mustBeSealed }

@@ -29,10 +29,8 @@ package struct SegmentWatermark: Equatable, Sendable {
     package static func path(of segment: UInt32, segmentsPath: String) -> String { Path.join(segmentsPath, fileName(segment)) }
 
     package init(segmentNumber: UInt32, generation: UInt64, durableLength: Int, localSeq: UInt64) {
-        self.segmentNumber = segmentNumber
-        self.generation = generation
-        self.durableLength = durableLength
-        self.localSeq = localSeq
+        (self.segmentNumber, self.generation) = (segmentNumber, generation)
+        (self.durableLength, self.localSeq) = (durableLength, localSeq)
     }
 
     var slotOffset: Int { Self.slotOffsets[Int(generation % 2)] }

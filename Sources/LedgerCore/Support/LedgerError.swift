@@ -38,6 +38,21 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         /// Records dated more than the clock lead ahead of the receiver's clock (Schemas/merge.md
         /// §2): the sender's clock is wrong (`oritsubushi reissue`), or the receiver's.
         case clockAhead
+        /// A received record that is not a valid record (its wire form or its content): the
+        /// admission's first check (Schemas/merge.md §2.1, `malformed-record`).
+        case malformedRecord
+        /// One new event id received twice with two contents (`differing-duplicate`).
+        case differingWithin(EventID)
+        /// A device's received seqs do not continue its held ones (`seq-gap`).
+        case seqGap(SeqGap)
+        /// Records dated before 2000-01-01, which no device's clock reads (`before-2000`).
+        case beforeEarliest
+        /// A received station edit that is not valid (`invalid-edit`).
+        case invalidEdit(EventID)
+        /// A received completion date after the latest day in Japan (`future-date`).
+        case futureDate(EventID)
+        /// A received station edit for a station the catalogue does not know (`unknown-station`).
+        case unknownStation(EventID)
     }
 
     package var category: Category
@@ -53,12 +68,8 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
 
     package init(_ category: Category, _ message: String, file: String? = nil, offset: Int? = nil, line: Int? = nil,
                  cause: Cause? = nil) {
-        self.category = category
-        self.message = message
-        self.cause = cause
-        self.file = file
-        self.offset = offset
-        self.line = line
+        (self.category, self.message, self.cause, self.file) = (category, message, cause, file)
+        (self.offset, self.line) = (offset, line)
     }
 
     /// One sentence: the message, then the location.

@@ -50,16 +50,8 @@ extension WireRecord {
     /// Every field as given (the reader's records, and tests' random ones).
     package init(kind: String, device: String, seq: UInt64?, hlc: String, station: UInt32?, compDate: UInt32?, memo: String?,
                  origin: String?, catalogVersion: UInt32?, name: String?, knowledge: [String: UInt64]?) {
-        self.kind = kind
-        self.device = device
-        self.seq = seq
-        self.hlc = hlc
-        self.station = station
-        self.compDate = compDate
-        self.memo = memo
-        self.origin = origin
-        self.catalogVersion = catalogVersion
-        self.name = name
-        self.knowledge = knowledge
+        (self.kind, self.device, self.seq, self.hlc) = (kind, device, seq, hlc)
+        (self.station, self.compDate, self.memo, self.origin) = (station, compDate, memo, origin)
+        (self.catalogVersion, self.name, self.knowledge) = (catalogVersion, name, knowledge)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LedgerCore
+import LedgerSync
 import Logging
 
 /// The user's own devices (Schemas/sync-api.yaml `/v1/devices…`): list them, make a link code for
@@ -13,7 +14,7 @@ extension SyncHTTPServer {
         router.get("/v1/devices") { request, _ in
             let caller = try await authenticateCaller(request, storage)
             let devices = try await storage.devices(user: caller.user)
-            return try encode(200, DeviceListAnswer(devices: devices.map { DeviceAnswer($0, caller: caller) }))
+            return try encode(200, DeviceListAnswer(devices: devices.map { DeviceEntry<Int64>($0, caller: caller) }))
         }
         router.post("/v1/devices/link") { request, _ in
             let caller = try await authenticateCaller(request, storage)
@@ -34,14 +35,14 @@ extension SyncHTTPServer {
             let body: RenameRequest = try await decode(request, limit: smallBody)
             guard let name = DeviceNaming.valid(body.name) else { throw DeviceNaming.invalid }
             let device = try await storage.renameDevice(user: caller.user, tokenHash: caller.tokenHash, name: name)
-            return try encode(200, ["device": DeviceAnswer(device, caller: caller)])
+            return try encode(200, ["device": DeviceEntry<Int64>(device, caller: caller)])
         }
         router.post("/v1/devices/revoke") { request, _ in
             let caller = try await authenticateCaller(request, storage)
             let body: RevokeRequest = try await decode(request, limit: smallBody)
             let device = try await storage.revokeDevice(user: caller.user, id: body.id, now: clock.nowMilliseconds())
             logger.notice("device revoked", metadata: ["user": "\(caller.user)", "device": "\(device.id)", "by": "\(caller.deviceID)"])
-            return try encode(200, ["revoked": DeviceAnswer(device, caller: caller)])
+            return try encode(200, ["revoked": DeviceEntry<Int64>(device, caller: caller)])
         }
         router.post("/v1/devices/sign-out") { request, _ in
             let caller = try await authenticateCaller(request, storage)
@@ -51,7 +52,7 @@ extension SyncHTTPServer {
             }
             let device = try await storage.revokeDevice(user: caller.user, id: caller.deviceID, now: clock.nowMilliseconds())
             logger.notice("device signed out", metadata: ["user": "\(caller.user)", "device": "\(device.id)"])
-            return try encode(200, ["revoked": DeviceAnswer(device, caller: caller)])
+            return try encode(200, ["revoked": DeviceEntry<Int64>(device, caller: caller)])
         }
     }
 }
@@ -86,31 +87,13 @@ private struct RevokeRequest: Decodable {
 }
 
 private struct DeviceListAnswer: Encodable {
-    var devices: [DeviceAnswer]
+    var devices: [DeviceEntry<Int64>]
 }
 
-/// One device on the wire: every key present, `name` and `last_sync` null when unknown.
-private struct DeviceAnswer: Encodable {
-    var device: UserDevice
-    var thisDevice: Bool
-
+extension DeviceEntry<Int64> {
+    /// A stored device as the caller sees it in the list.
     init(_ device: UserDevice, caller: Caller) {
-        self.device = device
-        thisDevice = device.id == caller.deviceID
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, created
-        case lastSync = "last_sync"
-        case thisDevice = "this_device"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(device.id, forKey: .id)
-        try container.encode(device.name, forKey: .name)
-        try container.encode(device.created, forKey: .created)
-        try container.encode(device.lastSync, forKey: .lastSync)
-        try container.encode(thisDevice, forKey: .thisDevice)
+        self.init(id: device.id, name: device.name, created: device.created, lastSync: device.lastSync,
+                  thisDevice: device.id == caller.deviceID)
     }
 }

@@ -19,10 +19,7 @@ package struct UserDevice: Sendable, Equatable, Codable {
     package static let lastSyncResolution: Int64 = 60_000
 
     package init(id: String, name: String?, created: Int64, lastSync: Int64?) {
-        self.id = id
-        self.name = name
-        self.created = created
-        self.lastSync = lastSync
+        (self.id, self.name, self.created, self.lastSync) = (id, name, created, lastSync)
     }
 
     package init(tokenHash: String, name: String?, created: Int64, lastSync: Int64?) {

@@ -26,7 +26,6 @@ package struct Pairing: Sendable, Equatable {
     package var user: String
     package var device: UserDevice
     package init(user: String, device: UserDevice) {
-        self.user = user
-        self.device = device
+        (self.user, self.device) = (user, device)
     }
 }

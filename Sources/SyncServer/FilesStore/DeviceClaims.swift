@@ -59,7 +59,6 @@ struct DeviceClaims: Sendable {
     }
 
     private init(directory: String, fileSystem: any FileSystem) {
-        self.directory = directory
-        self.fileSystem = fileSystem
+        (self.directory, self.fileSystem) = (directory, fileSystem)
     }
 }

@@ -21,8 +21,7 @@ final class TokenIndex: Sendable {
     private let state = NIOLockedValueBox(State())
 
     init(users: UserStore, reloaded: @escaping @Sendable (_ generations: [String: String]) -> Void) {
-        self.users = users
-        self.reloaded = reloaded
+        (self.users, self.reloaded) = (users, reloaded)
     }
 
     func user(forTokenHash hash: String) throws -> String? {

@@ -20,8 +20,7 @@ package struct UserActivity: Codable, Sendable, Equatable {
     }
 
     package init(lastPush: Int64? = nil, lastPull: Int64? = nil) {
-        self.lastPush = lastPush
-        self.lastPull = lastPull
+        (self.lastPush, self.lastPull) = (lastPush, lastPull)
     }
 
     static func path(dataDirectory: String, user: String) -> String {

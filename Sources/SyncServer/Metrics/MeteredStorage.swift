@@ -1,3 +1,4 @@
+import LedgerCore
 import LedgerSync
 import ServiceLifecycle
 
@@ -9,8 +10,7 @@ package struct MeteredStorage: SyncStorage {
     package let metrics: SyncMetrics
 
     package init(_ base: any SyncStorage, metrics: SyncMetrics) {
-        self.base = base
-        self.metrics = metrics
+        (self.base, self.metrics) = (base, metrics)
     }
 
     package var kind: String { base.kind }

@@ -32,8 +32,7 @@ package struct PairingScope: Sendable, Hashable {
     package static let everywhere = 60
 
     package init(key: String, allowed: Int) {
-        self.key = key
-        self.allowed = allowed
+        (self.key, self.allowed) = (key, allowed)
     }
 
     /// The scopes of an attempt from `address` (`TrustedProxies.client`).
@@ -57,8 +56,7 @@ package struct PairingAttemptTicket: Sendable {
     package let id: Int64
 
     package init(scopes: [String], id: Int64) {
-        self.scopes = scopes
-        self.id = id
+        (self.scopes, self.id) = (scopes, id)
     }
 }
 

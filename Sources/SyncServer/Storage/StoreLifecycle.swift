@@ -47,8 +47,7 @@ package struct AfterStoreStart: Service {
     let service: any Service
 
     package init(store: any StoreLifecycle, service: any Service) {
-        self.store = store
-        self.service = service
+        (self.store, self.service) = (store, service)
     }
 
     package func run() async throws {

@@ -113,9 +113,7 @@ package struct StoreRepairRequest: Sendable {
     package var loss: Loss
 
     package init(user: String, replicas: [String], loss: Loss = .refuse) {
-        self.user = user
-        self.replicas = replicas
-        self.loss = loss
+        (self.user, self.replicas, self.loss) = (user, replicas, loss)
     }
 }
 
@@ -132,9 +130,7 @@ package struct StoreStatus: Sendable, Equatable {
     package var records: UInt64
     package var catalogVersion: UInt32?
     package init(serverHas: [String: UInt64], records: UInt64, catalogVersion: UInt32?) {
-        self.serverHas = serverHas
-        self.records = records
-        self.catalogVersion = catalogVersion
+        (self.serverHas, self.records, self.catalogVersion) = (serverHas, records, catalogVersion)
     }
 }
 
@@ -152,14 +148,8 @@ package struct StoredUser: Sendable, Equatable, Codable {
     package var tokens: [StoredToken]
     package init(name: String, activeTokens: Int, revokedTokens: Int, devices: Int, events: UInt64,
                  lastPush: Int64?, lastPull: Int64?, tokens: [StoredToken] = []) {
-        self.tokens = tokens
-        self.name = name
-        self.activeTokens = activeTokens
-        self.revokedTokens = revokedTokens
-        self.devices = devices
-        self.events = events
-        self.lastPush = lastPush
-        self.lastPull = lastPull
+        (self.tokens, self.name, self.activeTokens, self.revokedTokens) = (tokens, name, activeTokens, revokedTokens)
+        (self.devices, self.events, self.lastPush, self.lastPull) = (devices, events, lastPush, lastPull)
     }
 }
 
@@ -171,9 +161,7 @@ package struct StoredToken: Sendable, Equatable, Codable {
     package var device: String?
     package var revoked: Bool
     package init(created: Int64, device: String?, revoked: Bool) {
-        self.created = created
-        self.device = device
-        self.revoked = revoked
+        (self.created, self.device, self.revoked) = (created, device, revoked)
     }
 }
 
@@ -189,12 +177,8 @@ package struct StoreDamage: Sendable, Equatable, Codable {
     package var message: String
     package init(user: String, location: String, offset: UInt64? = nil, device: String? = nil,
                  seq: UInt64? = nil, message: String) {
-        self.user = user
-        self.location = location
-        self.offset = offset
-        self.device = device
-        self.seq = seq
-        self.message = message
+        (self.user, self.location, self.offset, self.device) = (user, location, offset, device)
+        (self.seq, self.message) = (seq, message)
     }
 }
 

@@ -1,6 +1,8 @@
 // The service worker (scope /app/): after the first visit the app opens and works with no network.
-// - Every file of the app is precached; app files are served cache-first. APP_FILES is the single
-//   list of the app's files (Tests/WebApp/assets.test.mjs checks it against the folder).
+// - Every file the page loads is precached; app files are served cache-first. APP_FILES is the
+//   single list of them: every file of the app but the source modules under js/, which the page
+//   runs as the bundle made from them, bundle/ (Tests/WebApp/assets.test.mjs checks it against
+//   the folder). The server still serves the modules; offline they are not there.
 // - GET /v1/catalog goes to the network and its last good answer is kept, to answer when offline.
 // - GET /app/config.json (the server's offer of raster tiles) likewise, network first, its last
 //   good answer kept (fetched at install too); with nothing kept, offline it answers no tiles. When
@@ -9,124 +11,26 @@
 //   load has it (Schemas/map.md "Raster tiles"; js/tileConfig.js reads the cached policy).
 //   Tiles themselves are another origin's, never handled here (js/tileStore.js keeps them).
 // - Every other API request is network-only (never cached: the sync must see the server).
-// VERSION is a digest of the other files: a change to any of them changes this file, so browsers
-// install the new version (Tests/WebApp/assets.test.mjs says the value to write).
+// VERSION is a digest of the other files, written into this line by the server as it serves it
+// (WebAppAssets.serviceWorkerVersion, Schemas/phone-app.md "The service worker"): a change to any
+// file changes it, so browsers install the new version, with no edit here.
 
-const VERSION = 'fd23d36f4988';
+const VERSION = 'unstamped';
 const APP_CACHE = `oritsubushi-app-${VERSION}`;
 const CATALOG_CACHE = 'oritsubushi-catalog';
 const CONFIG_CACHE = 'oritsubushi-config';
 const APP_FILES = [
   'app.css',
+  'bundle/chunk.js',
+  'bundle/main.js',
+  'bundle/otherScreens.js',
   'geo/LICENSE-japanmap.txt',
   'geo/LICENSE.txt',
   'geo/japan.json',
   'icons/icon-192.png',
   'icons/icon-512.png',
   'index.html',
-  'js/api.js',
-  'js/app.js',
-  'js/baseMap.js',
-  'js/batchPlan.js',
-  'js/batchText.js',
-  'js/bigjson.js',
-  'js/blockDecoder.js',
-  'js/blockEncoder.js',
-  'js/catalog.js',
-  'js/causalHistory.js',
-  'js/changeBatch.js',
-  'js/completionColours.js',
-  'js/completionFold.js',
-  'js/conflictSettlement.js',
-  'js/conflicts.js',
-  'js/dates.js',
-  'js/device.js',
-  'js/deviceManager.js',
-  'js/devices.js',
-  'js/editDraft.js',
-  'js/exporters.js',
-  'js/hlc.js',
-  'js/i18n.js',
-  'js/i18nRefusals.js',
-  'js/importPlan.js',
-  'js/importReport.js',
-  'js/ledger.js',
-  'js/ledgerBatch.js',
-  'js/ledgerErrors.js',
-  'js/ledgerImport.js',
-  'js/lineSections.js',
-  'js/lz4.js',
-  'js/main.js',
-  'js/map.js',
-  'js/mapCore.js',
-  'js/mapLabels.js',
-  'js/mapLandmarks.js',
-  'js/mapOverlay.js',
-  'js/mapRule.js',
-  'js/mapSelection.js',
-  'js/milestones.js',
-  'js/nameFolding.js',
-  'js/nearby.js',
-  'js/nearestCandidates.js',
-  'js/ownCommit.js',
-  'js/ownEdits.js',
-  'js/positionWatch.js',
-  'js/progress.js',
-  'js/progressCard.js',
-  'js/pullPage.js',
-  'js/qrCode.js',
-  'js/recordFrames.js',
-  'js/records.js',
-  'js/refusals.js',
-  'js/reidentification.js',
-  'js/replicaRecords.js',
-  'js/retrySchedule.js',
-  'js/route.js',
-  'js/savedState.js',
-  'js/search.js',
-  'js/selectionScene.js',
-  'js/settings.js',
-  'js/sha256.js',
-  'js/stationPicks.js',
-  'js/stats.js',
-  'js/storageInfo.js',
-  'js/store.js',
-  'js/sync.js',
-  'js/textLimits.js',
-  'js/tileConfig.js',
-  'js/tileGrid.js',
-  'js/tileLayer.js',
-  'js/tileLru.js',
-  'js/tileStore.js',
-  'js/timeSlice.js',
-  'js/tsvImport.js',
-  'js/ui/activationGuard.js',
-  'js/ui/batchBar.js',
-  'js/ui/conflictPanel.js',
-  'js/ui/datePicker.js',
-  'js/ui/devicesPanel.js',
-  'js/ui/dom.js',
-  'js/ui/importPanel.js',
-  'js/ui/lineScreen.js',
-  'js/ui/mapPosition.js',
-  'js/ui/mapScreen.js',
-  'js/ui/mapTiles.js',
-  'js/ui/milestoneBanner.js',
-  'js/ui/navigation.js',
-  'js/ui/nearbyScreen.js',
-  'js/ui/pickBox.js',
-  'js/ui/progressChart.js',
-  'js/ui/progressPanel.js',
-  'js/ui/qrSvg.js',
-  'js/ui/searchScreen.js',
-  'js/ui/settingsPanel.js',
-  'js/ui/shareCard.js',
-  'js/ui/signOutPanel.js',
-  'js/ui/stationScreen.js',
-  'js/ui/statsScreen.js',
-  'js/ui/syncScreen.js',
-  'js/unsavedEdits.js',
-  'js/xxhash32.js',
+  'js/messages.json',
   'manifest.webmanifest',
   'sw.js',
 ];

@@ -1,4 +1,5 @@
 import LedgerCatalog
+import LedgerCore
 
 /// `catalog status --json`: one object (docs/ledger-cli.md, "catalog status --json"); `JSONOutput` writes it.
 /// `version` and `source` are null without a catalogue; `log_version` is the newest catalogue

@@ -4,10 +4,8 @@ import LedgerCore
 /// JSON line, keys in this order, absent ones left out (docs/ledger-cli.md "replay"). `replay`'s station
 /// edits go through `EventLineWriter`, the one streaming writer, byte for byte the same.
 struct EventLineOutput: Encodable {
-    var device: String
-    var device_name: String
-    var seq: UInt64
-    var hlc: UInt64
+    var device, device_name: String
+    var seq, hlc: UInt64
     var time: String
     var station: UInt32?
     var comp_date: UInt32?
@@ -18,11 +16,8 @@ struct EventLineOutput: Encodable {
     var origin: String?
 
     init(_ view: RecordView, deviceName: String) {
-        device = view.device.description
-        device_name = deviceName
-        seq = view.seq
-        hlc = view.hlc.rawValue
-        time = view.hlc.description
+        (device, device_name, seq) = (view.device.description, deviceName, view.seq)
+        (hlc, time) = (view.hlc.rawValue, view.hlc.description)
         switch view.kind {
         case .stationEdit:
             station = view.station

@@ -11,11 +11,8 @@ struct StatusOutput: Encodable {
     }
 
     var ledger, ledgerID, device, deviceName: String
-    var events: UInt64
-    var records: UInt64
-    var segments: Int
-    var sealedSegments: Int
-    var bytesOnDisk: Int
+    var events, records: UInt64
+    var segments, sealedSegments, bytesOnDisk: Int
     var clock: String
     var devices: [Device]
     /// The last successful sync (`sync-state.json`); both null when it never synced.

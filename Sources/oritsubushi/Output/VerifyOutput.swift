@@ -3,13 +3,9 @@ import LedgerCore
 /// `verify --json`: one object (docs/ledger-cli.md, "verify"); `JSONOutput` writes it.
 struct VerifyOutput: Encodable {
     var ok = true
-    var segments: Int
-    var sealedSegments: Int
-    var frames: Int
-    var events: UInt64
-    var records: UInt64
-    var devices: Int
-    var bytesOnDisk: Int
+    var segments, sealedSegments, frames: Int
+    var events, records: UInt64
+    var devices, bytesOnDisk: Int
     var rawBytes: UInt64
     /// Rounded to two decimals, as the text output prints it.
     var compressionRatio: Double
@@ -22,15 +18,9 @@ struct VerifyOutput: Encodable {
     }
 
     init(_ report: VerifyReport, ratio: Double) {
-        segments = report.segments
-        sealedSegments = report.sealedSegments
-        frames = report.frames
-        events = report.events
-        records = report.records
-        devices = report.devices
-        bytesOnDisk = report.bytesOnDisk
-        rawBytes = report.rawBytes
-        compressionRatio = ratio
+        (segments, sealedSegments, frames) = (report.segments, report.sealedSegments, report.frames)
+        (events, records, devices) = (report.events, report.records, report.devices)
+        (bytesOnDisk, rawBytes, compressionRatio) = (report.bytesOnDisk, report.rawBytes, ratio)
         ignoredCheckpoint = report.ignoredCheckpoint
     }
 }

@@ -12,9 +12,8 @@ struct LedgerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The ledger directory (default: $ORITSUBUSHI_LEDGER, else ./oritsubushi.ledger).", valueName: "dir"))
     var ledger: String?
-    @Option(help: ArgumentHelp(
-        "Wait up to this many seconds for another program that holds the ledger (0: refuse at once; readers never wait for readers).",
-        valueName: "seconds"))
+    @Option(help: .seconds(
+        "Wait up to this many seconds for another program that holds the ledger (0: refuse at once; readers never wait for readers)."))
     var wait: Double = 10
 
     func validate() throws {
@@ -58,6 +57,24 @@ struct LedgerOptions: ParsableArguments {
         let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: Environment.clock(), lock: lockRequest(mode))
         if let recovery = ledger.recovery { Terminal.error("warning: \(recovery)") }
         return ledger
+    }
+
+    /// Another ledger the command only reads (merge's source, reidentify's original, repair's
+    /// replica), its lock held shared; refused with `sameLedger` when it is this very ledger
+    /// under another path (a link, `..`), which would read and write one log at once.
+    func openOther(_ path: String, refusingSelf sameLedger: @autoclosure () -> String) throws -> Ledger {
+        if let other = Self.canonical(path), other == Self.canonical(directory) {
+            throw LedgerError(.usage, sameLedger())
+        }
+        return try Ledger.open(directory: path, fileSystem: try Environment.fileSystem(), clock: try Environment.clock(),
+                               lock: lockRequest(.shared))
+    }
+
+    /// The path with links and `..` resolved, or nil when it does not exist.
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// A lock of `mode`, waited for as `--wait` says.

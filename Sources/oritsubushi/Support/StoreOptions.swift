@@ -47,6 +47,18 @@ struct StoreOptions: ParsableArguments {
 
     /// Runs `body` on the administration while its services run (`whileRunning`), and closes it,
     /// also when `body` throws.
+    /// Makes a new bearer token for user `name`, has `store` keep its SHA-256 hash (nothing else
+    /// of it is kept), then prints `heading` and the token alone on the last line: it is shown
+    /// only now (`server add-user`, `server add-token`).
+    func issueToken(for name: String, heading: String,
+                    _ store: (any SyncStoreAdministration, _ tokenHash: String, _ now: Int64) async throws -> Void) async throws {
+        try UserStore.validate(name: name)
+        let token = UserStore.newToken()
+        try await withAdministration { admin, now in try await store(admin, TokenHash.hex(token), now) }
+        print(heading)
+        print(token)
+    }
+
     func withAdministration<T: Sendable>(_ body: (any SyncStoreAdministration, _ now: Int64) async throws -> T) async throws -> T {
         umask(0o077)  // as `serve`: what the store's files hold is the operator's alone
         let clock = try Environment.clock()

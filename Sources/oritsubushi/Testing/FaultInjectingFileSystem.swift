@@ -36,8 +36,7 @@ struct FaultInjectingFileSystem: FileSystem {
     let fault: Fault
 
     init(base: any FileSystem, fault: Fault) {
-        self.base = base
-        self.fault = fault
+        (self.base, self.fault) = (base, fault)
     }
 
     /// The lock is taken as without the fault: a full or read-only disk still has other
@@ -129,8 +128,7 @@ private final class FullDiskFile: WritableFile {
     private let path: String
 
     init(file: any WritableFile, path: String) {
-        self.file = file
-        self.path = path
+        (self.file, self.path) = (file, path)
     }
 
     var size: Int { file.size }

@@ -49,12 +49,12 @@ enum GoldenLedger {
             StationEditDraft(station: 120_004, compDate: .unknown),
         ])
         try ledger.appendCatalogVersion(176)
-        try ledger.appendReplicated(Array(records[4...6]))
+        try ledger.append(Array(records[4...6]))
         try ledger.appendLocal([
             StationEditDraft(station: 202_919, memo: "memo only 🚃"),
             StationEditDraft(station: 120_004, compDate: .notCompleted),
         ])
-        try ledger.appendReplicated([knowledgeMark])
+        try ledger.append([knowledgeMark])
         try ledger.sealActiveSegment()
     }
 }

@@ -1,6 +1,5 @@
 // The app's files on disk and the service worker's view of them.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { appDir } from './paths.mjs';
 
@@ -18,18 +17,6 @@ export function appFiles() {
   return out.sort();
 }
 
-/** The version sw.js must carry: a digest of every other file's path and bytes. */
-export function expectedVersion() {
-  const hash = createHash('sha256');
-  for (const file of appFiles()) {
-    if (file === 'sw.js') continue;
-    hash.update(file + '\0');
-    hash.update(readFileSync(path.join(appDir, file)));
-    hash.update('\0');
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
 export function serviceWorkerSource() {
   return readFileSync(path.join(appDir, 'sw.js'), 'utf8');
 }
@@ -38,9 +25,14 @@ export function serviceWorkerSource() {
 export function serviceWorkerDeclarations() {
   const source = serviceWorkerSource();
   const list = /const APP_FILES = \[([^\]]*)\]/.exec(source);
-  const version = /const VERSION = '([0-9a-f]+)'/.exec(source);
+  const version = /const VERSION = '([^']*)'/.exec(source);
   return {
     files: list ? [...list[1].matchAll(/'([^']+)'/g)].map((m) => m[1]) : null,
     version: version ? version[1] : null,
   };
+}
+
+/** The modules an index.html preloads (`<link rel="modulepreload">`), in its order. */
+export function declaredPreloads(html) {
+  return [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
 }

@@ -214,10 +214,11 @@ export function drawBaseMap(ctx, base, v, width, height) {
   ctx.fillStyle = BASE_STYLE.sea;
   ctx.fill();
   ctx.clip();
-  const box = {
-    left: v.cx - width / 2 / v.scale, right: v.cx + width / 2 / v.scale,
-    top: v.cy - height / 2 / v.scale, bottom: v.cy + height / 2 / v.scale,
-  };
+  // A pixel more than the view: the coast's stroke reaches half its width beyond a ring's points,
+  // and the map's layer (mapLayer.js) paints the ground in rectangles that must meet seamlessly.
+  const halfW = width / 2 / v.scale + 1 / v.scale, halfH = height / 2 / v.scale + 1 / v.scale;
+  const left = v.cx - halfW, right = v.cx + halfW, top = v.cy - halfH, bottom = v.cy + halfH;
+  const box = { left, right, top, bottom };
   for (const [rings, fill] of /** @type {Array<[Ring[], string]>} */ ([[level.land, BASE_STYLE.land], [level.lakes, BASE_STYLE.sea]])) {
     ctx.beginPath();
     tracePaths(ctx, rings, box, sx, sy, true);

@@ -89,20 +89,51 @@ function pad(n, width) {
 }
 
 /**
+ * How each kind of date reads in one language.
+ * @typedef {object} LabelForms
+ * @property {string} none @property {string} unknown
+ * @property {(year: number) => string} year
+ * @property {(year: number, month: number) => string} month
+ * @property {(year: number, month: number, day: number) => string} day
+ */
+
+/** @type {Record<'ja' | 'en', LabelForms>} each language's forms (labelEn and labelJa show them) */
+const LABEL_FORMS = {
+  en: {
+    none: 'none', unknown: 'unknown', year: (y) => pad(y, 4), month: (y, m) => `${pad(y, 4)}-${pad(m, 2)}`,
+    day: (y, m, d) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`,
+  },
+  ja: {
+    none: '未乗下車', unknown: '乗下車済 (日付不明)', year: (y) => `${y}年頃`, month: (y, m) => `${y}年${m}月頃`,
+    day: (y, m, d) => `${y}年${m}月${d}日`,
+  },
+};
+
+/**
+ * The label in a language (LABEL_FORMS); empty for an invalid code.
+ * @param {number} code
+ * @param {'ja' | 'en'} lang
+ */
+export function label(code, lang) {
+  const d = decode(code);
+  if (!d) return '';
+  const forms = LABEL_FORMS[lang === 'ja' ? 'ja' : 'en'];
+  switch (d.kind) {
+    case 'none': return forms.none;
+    case 'unknown': return forms.unknown;
+    case 'year': return forms.year(d.year);
+    case 'month': return forms.month(d.year, d.month);
+    default: return forms.day(d.year, d.month, d.day);
+  }
+}
+
+/**
  * The canonical text form (CompletionDate.description, the `en` label): none, unknown, 2013,
  * 2013-09, 2013-09-01. Empty for an invalid code.
  * @param {number} code
  */
 export function labelEn(code) {
-  const d = decode(code);
-  if (!d) return '';
-  switch (d.kind) {
-    case 'none': return 'none';
-    case 'unknown': return 'unknown';
-    case 'year': return pad(d.year, 4);
-    case 'month': return `${pad(d.year, 4)}-${pad(d.month, 2)}`;
-    default: return `${pad(d.year, 4)}-${pad(d.month, 2)}-${pad(d.day, 2)}`;
-  }
+  return label(code, 'en');
 }
 
 /**
@@ -111,24 +142,7 @@ export function labelEn(code) {
  * @param {number} code
  */
 export function labelJa(code) {
-  const d = decode(code);
-  if (!d) return '';
-  switch (d.kind) {
-    case 'none': return '未乗下車';
-    case 'unknown': return '乗下車済 (日付不明)';
-    case 'year': return `${d.year}年頃`;
-    case 'month': return `${d.year}年${d.month}月頃`;
-    default: return `${d.year}年${d.month}月${d.day}日`;
-  }
-}
-
-/**
- * The label in a language.
- * @param {number} code
- * @param {'ja' | 'en'} lang
- */
-export function label(code, lang) {
-  return lang === 'ja' ? labelJa(code) : labelEn(code);
+  return label(code, 'ja');
 }
 
 /**

@@ -1,354 +1,49 @@
-// The app's words in Japanese (the default) and English (when the browser prefers English): every
-// text a screen shows, refusals included (refusals.js picks them by cause, never by a message's
-// text). Station, operator and line names, and statistics labels, stay as the catalogue and the
-// Swift code write them.
-
-import { refusalsEn, refusalsJa } from './i18nRefusals.js';
+// The app's words in Japanese (the default) and English (when the browser prefers English), side by
+// side under one key: every text a screen shows, refusals included (refusals.js picks them by cause,
+// never by a message's text). Station, operator and line names, and statistics labels, stay as the
+// catalogue and the Swift code write them.
+//
+// The table is data, messages.json beside this file ({"key": ["Japanese", "English"]}): the
+// sentences of a sync that stopped, the server's refusals and the browser's storage (failure.,
+// merge., server., storage.), the ledger's refusals of an edit (edit.), then each screen's words by
+// its prefix. main.js fetches it with loadMessages as the app starts, while the replica is read,
+// before any screen writes a word; until then `t` gives the key itself.
 
 /** @typedef {'ja' | 'en'} Lang */
 
-const ja = {
-  // Why a sync stopped, the server's refusals, the browser's storage (i18nRefusals.js).
-  ...refusalsJa,
-  // Edits: the ledger's refusals (EditError.reason) and the memo's limit, counted in characters.
-  'edit.badStation': 'この駅には記録できません。何も保存しませんでした。',
-  'edit.badDate': '乗下車日が正しくないため、保存しませんでした。',
-  'edit.future': '{0}は未来の日付なので記録できません（日本の今日は{1}です）。',
-  'memo.left': '残り {0} 文字', 'memo.over': '上限（日本語で{0}文字）を超えています',
-  'memo.tooLong': 'メモが長すぎます（日本語で{0}文字まで、英数字なら{1}文字まで）。保存しませんでした。',
-  'error.unexpected': '処理できませんでした。ページを読み込み直してからやり直してください。',
-  'app.failed': 'アプリを起動できませんでした。ページを読み込み直してください。',
-  'tab.map': '地図', 'tab.nearby': '現在地', 'tab.search': '検索', 'tab.station': '駅', 'tab.stats': '統計', 'tab.sync': '同期',
-  'today': '今日、乗下車しました！',
-  'unknown': '不明',
-  'notCompleted': '未乗下車',
-  'show.all': '全駅', 'show.completed': '済', 'show.incomplete': '未',
-  'noCatalog': '駅データがまだありません。「同期」でこの端末をペアリングすると取得します。',
-  'map.position': '現在位置', 'map.locate': '現在位置に移動', 'map.labels': '地図に名前が書かれている駅',
-  'map.attribution': '地図データ: GSHHG（LGPL-3.0）、japanmap（Apache-2.0）',
-  'map.locating': '現在位置を取得しています…',
-  'map.locateDenied': '位置情報の利用が許可されていないため、現在位置を表示できません（ブラウザの設定で許可できます）。',
-  'map.locateUnsupported': 'この端末では現在位置を取得できないため、現在位置を表示できません。',
-  'map.locateUnavailable': '現在位置を特定できませんでした。空の見える場所でもう一度試してください。',
-  'map.locateTimeout': '現在位置の取得に時間がかかりすぎました。もう一度試してください。',
-  'map.labelState': '{0}（{1}）', 'map.stateAll': '乗下車済', 'map.stateSome': '一部乗下車済', 'map.stateNone': '未乗下車',
-  'nearby.locate': '現在地を取得',
-  'nearby.locating': '現在地を取得しています…',
-  'nearby.unavailable': 'この端末では現在地を取得できません。',
-  'nearby.denied': '位置情報の利用が許可されていません。ブラウザの設定で許可してください。',
-  'nearby.noFix': '現在地を特定できませんでした。空の見える場所でもう一度試してください。',
-  'nearby.timeout': '現在地の取得に時間がかかりすぎました。もう一度試してください。',
-  'nearby.at': '現在地から近い順（精度 約{0} m）',
-  'nearby.nearestIncomplete': '最寄りの未乗下車駅: {0}（{1}）',
-  'nearby.allDone': '近くの駅はすべて乗下車済みです。',
-  'nearby.choose': '駅を選んでください。',
-  'open': '開く',
-  'search.placeholder': '駅名・読み（例: 津、つ、コマガネ）',
-  'search.allPrefs': '全都道府県', 'search.date': '日付（2013年9月、2013-09、不明）',
-  'search.any': '済・未', 'search.completed': '乗下車済', 'search.incomplete': '未乗下車',
-  'search.count': '{0}駅', 'search.more': 'ほか{0}駅（条件を絞ってください）', 'search.badDate': '日付は 2013年9月、2013年9月1日、2013年、2013年 月日不明、不明（または 2013-09、2013-09-01）のように入力してください。',
-  'station.none': '地図・現在地・検索から駅を選んでください。',
-  'station.completion': '乗下車', 'station.memo': 'メモ', 'station.save': '保存', 'station.uncomplete': '未乗下車に戻す',
-  'station.wiki': 'この駅をウィキペディアで見る', 'station.onMap': 'この駅を地図の中心に表示',
-  'station.history': '履歴', 'station.noHistory': 'まだ記録がありません。', 'station.year': '年', 'station.month': '月', 'station.day': '日',
-  'station.disabled': '（廃止・無効）', 'station.updated': '最終更新日時 {0}',
-  'saved': '保存しました。', 'unchanged': '変更はありません（記録しませんでした）。',
-  'edit.stale': 'この駅の記録は表示中に別の端末で変わったため、保存しませんでした。新しい内容を確認して、もう一度保存してください。',
-  'edit.keptToRetry': '編集は消えていません。アプリを開いたままにしてください：自動で保存を再試行します。',
-  'edit.fullKept': '端末の空き容量が足りないため、この編集はまだ保存できていませんが、消えてはいません：アプリを開いたまま空き容量を増やすと（写真や使わないアプリを削除するなど）、自動で保存します。',
-  'edit.retriedSaved': '保存できなかった編集を、この端末に保存しました。',
-  'station.changedElsewhere': '別の端末での変更を同期したので、新しい内容を表示しています。',
-  'station.changedWhileEditing': '入力中に別の端末でこの駅の記録が変わりました。保存する前に新しい内容を確認してください。',
-  'nearby.tooFar': '最寄りの駅（{0}）まで{1}あり、現在地で記録できる駅はありません。',
-  'nearby.outOfReach': '{0}は現在地から{1}離れているため、ここでは今日の乗下車を記録できません。',
-  'history.date': '日付 {0}', 'history.memo': 'メモ「{0}」', 'history.memoCleared': 'メモを消去',
-  'stats.operators': '全事業者', 'stats.prefectures': '全都道府県', 'stats.yomi': '読み', 'stats.dates': '乗下車日', 'stats.back': '戻る',
-  'sync.now': '今すぐ同期', 'sync.local': 'この端末に保存', 'sync.server': 'サーバーに保存', 'sync.pending': '未送信',
-  'sync.last': '前回の同期', 'sync.never': 'なし', 'sync.events': '{0}件', 'sync.storage': '保存領域',
-  'storage.persistent': '保護されています（ブラウザが消すことはありません）。',
-  'storage.evictable': '保護されていません。ホーム画面に追加すると、ブラウザが記録を消さなくなります。',
-  'storage.unknown': 'このブラウザは保存領域の状態を知らせません。', 'storage.usage': '使用 {0}／上限 {1}',
-  'storage.unsaved': 'まだ保存できていない編集が{0}件あります（アプリを開いたままにしてください）。',
-  'sync.exportJsonl': 'この端末の記録を書き出す（JSONL）', 'sync.exportTsv': '乗下車記録を書き出す（TSV）',
-  'sync.pairTitle': 'ペアリング', 'sync.pairCode': 'ペアリングコード', 'sync.pair': 'ペアリング',
-  'sync.device': 'この端末: {0}（{1}）', 'sync.user': 'ユーザー: {0}',
-  'status.unpaired': 'この端末は同期サーバーとペアリングされていません。ペアリングコードを入力してください。',
-  'status.syncing': '同期しています…', 'status.ok': '同期しました。', 'status.idle': '同期の準備ができています。',
-  'status.offline': 'オフラインです。記録はこの端末に保存され、次の同期で送信されます。',
-  'status.failed': '同期できませんでした。理由は下のとおりです。',
-  'status.unreachable': 'サーバーに接続できません。しばらくしてから自動で再試行します。', 'sync.receiving': '受信中… {0}件',
-  'pair.ok': 'ペアリングしました（{0}）。', 'pair.unknown': 'このペアリングコードは登録されていません。',
-  'pair.used': 'このペアリングコードは使用済みか期限切れです。新しいコードを発行してください。',
-  'pair.rate': '試行回数が多すぎます。{0}秒後にもう一度試してください。',
-  'pair.offline': '同期サーバーに接続できません。ネットワークを確認してください。',
-  'pair.malformed': '同期サーバーの応答が正しくないため、ペアリングできませんでした。',
-  'banner.persist': 'このブラウザは空き容量が少なくなると保存した記録を消すことがあります。ホーム画面に追加すると保存が保護されます。',
-  'banner.close': '閉じる',
-  'catalog.failed': '駅データを取得できませんでした。{0}', 'catalog.damaged': '同期サーバーから届いた駅データが正しくありません。',
-  'failure.revoked': 'この端末はサインアウトされています（別の端末またはサーバー管理者が取り消しました）。もう一度ペアリングしてください。',
-  'sync.pairName': 'この端末の名前', 'pair.okNamed': 'ペアリングしました（{0}）。この端末の名前は「{1}」です。',
-  'history.onDevice': 'この端末に保存済み', 'history.onServer': 'サーバーに保存済み',
-  'origin.import': '取り込み', 'origin.catalog': '駅データ更新',
-  'history.lost': '競合で負けた編集', 'history.lostField.date': '日付', 'history.lostField.memo': 'メモ',
-  'conflict.resolve': '競合を解決（現在の値を残す）', 'conflict.resolved': '競合を解決しました。現在の値を残しました。', 'conflict.none': 'この駅には解決する競合がありません。',
-  'conflict.note': '別の端末と同時に編集された記録があります。現在の値（履歴で負けていない編集の値）を残すと、競合は解決します。',
-  'devices.title': '端末', 'devices.thisDevice': 'この端末', 'devices.unnamed': '名前のない端末',
-  'devices.lastSync': '前回の同期 {0}', 'devices.neverSynced': '未同期', 'devices.loading': '端末の一覧を読み込んでいます…',
-  'devices.revoke': 'サインアウトさせる', 'devices.revokeQuestion': '「{0}」をサインアウトさせますか？その端末はもう同期できなくなります（記録はその端末に残ります）。',
-  'devices.revokeConfirm': 'はい、サインアウトさせる', 'devices.cancel': 'やめる',
-  'devices.revoked': '「{0}」をサインアウトさせました。', 'devices.revokeGone': 'その端末はすでにサインアウトしています。一覧を読み込み直しました。',
-  'devices.nameLabel': 'この端末の名前', 'devices.rename': '名前を変更', 'devices.renamed': 'この端末の名前を「{0}」に変更しました。',
-  'devices.nameEmpty': '名前を入力してください。', 'devices.nameTooLong': '名前が長すぎます（日本語で{0}文字まで、英数字なら{1}文字まで）。',
-  'devices.nameTaken': 'ほかの端末がすでにこの名前を使っています。別の名前にしてください。',
-  'devices.nameRefused': '同期サーバーがこの名前を受け付けませんでした。空白だけでない、日本語で{0}文字（英数字なら{1}文字）までの名前にしてください。',
-  'devices.link': '別の端末を追加', 'devices.linkHelp': '追加する端末でこのQRコードを読み取るか、リンクを開くか、「同期」でコードを入力してください。',
-  'devices.linkExpires': '{0}まで有効（1回だけ使えます）', 'devices.linkQr': 'ペアリング用のQRコード',
-  'devices.linkRefused': '同期サーバーがペアリングコードを発行しませんでした。',
-  'devices.offline': '同期サーバーに接続できないため、端末の一覧を表示・変更できません。',
-  'devices.malformed': '同期サーバーの応答が正しくないため、何も変更しませんでした。',
-  'devices.busy': '要求が多すぎます。{0}秒後にもう一度試してください。',
-  'devices.failed': '同期サーバーが処理できませんでした（HTTP {0}）。しばらくしてからやり直してください。',
-  'signOut.button': 'ログアウト', 'signOut.question': 'この端末を同期サーバーからログアウトしますか？',
-  'signOut.unsent': '未送信の記録が{0}件あります。ログアウトすると、この端末にしかない記録はサーバーに送られません。',
-  'signOut.erase': 'この端末の記録も消去する', 'signOut.confirm': 'ログアウトする', 'signOut.cancel': 'やめる',
-  'signOut.done': 'ログアウトしました。記録はこの端末に残っています。', 'signOut.erased': 'ログアウトし、この端末の記録を消去しました。',
-  'signOut.offline': '同期サーバーに接続できないため、ログアウトしませんでした。ネットワークを確認してやり直すか、この端末だけでログアウトしてください（サーバーではこの端末が有効なまま残るので、別の端末の「サインアウトさせる」で取り消せます）。',
-  'signOut.local': 'この端末だけでログアウト',
-  // Importing the original apps' records (oritsubushi-tsv: importReport.js).
-  'import.title': '元のアプリの記録を取り込む',
-  'import.help': 'i降りつぶし・降りつぶしroid・降りつぶし.net の同期用ファイル（TSV）を選ぶと、取り込む前に内容を表示します。',
-  'import.choose': 'ファイルを選ぶ', 'import.apply': '取り込む',
-  'import.noCatalog': '駅データがまだないため取り込めません。先にペアリングして駅データを取得してください。',
-  'import.unreadable': 'ファイルを読めませんでした。もう一度選んでください。',
-  'import.summary': '{0}行を読みました。{1}駅の記録を取り込みます（記録済みと同じ行 {2}、取り込めない行 {3}）。',
-  'import.nothing': '{0}行を読みました。取り込む記録はありません（記録済みと同じ行 {1}、取り込めない行 {2}）。',
-  'import.unknownDates': '乗下車日が 2〜18999999 の{0}行は「日付不明」として取り込みます（元のアプリの表示と同じです）。',
-  'import.clamped': '更新日時が今より後の{0}行は、今の時刻の記録として取り込みます。',
-  'import.raised': '更新日時が2000年より前の{0}行は、2000年1月1日の記録として取り込みます（同期サーバーはそれより前の記録を受け付けません）。',
-  'import.refusedTitle': '取り込めない行（飛ばします）', 'import.recordTitle': '取り込む記録',
-  'import.more': 'ほか{0}件', 'import.line': '{0}行目: {1}', 'import.station': '{0}（{1}）', 'import.draft': '{0}: {1}',
-  'import.done': '{0}駅の記録を取り込みました（記録 {1}件、飛ばした行 {2}）。',
-  'import.noneRecorded': '取り込む記録はありませんでした。何も記録していません。',
-  'import.fieldStation': '駅ID', 'import.fieldDate': '乗下車日', 'import.fieldUpdated': '更新日時',
-  'import.notUtf8': 'UTF-8 の文字として読めません', 'import.empty': '空の行です',
-  'import.fields': 'タブで区切られた4つの項目（駅ID・乗下車日・更新日時・メモ）がありません',
-  'import.notNumber': '{0}「{1}」が0以上の整数ではありません', 'import.stationId': '駅ID {0} は駅IDの範囲外です',
-  'import.compDateRange': '乗下車日 {0} は範囲外です', 'import.updateDateRange': '更新日時 {0} は範囲外です',
-  'import.loneBackslash': 'メモが「\\」1文字で終わっています',
-  'import.unknownEscape': 'メモに使えないエスケープがあります（使えるのは「\\\\」と「\\n」だけです）',
-  'import.invalidDate': '乗下車日 {0} は正しい日付ではありません', 'import.futureDate': '乗下車日 {0}（{1}）は未来の日付です',
-  'import.memoTooLong': 'メモが長すぎます（日本語で{0}文字まで、英数字なら{1}文字まで）',
-  'import.unknownStation': '駅ID {0} は駅データにありません',
-  // An approximate fix, progress over time, milestones, sharing, settings (nearestCandidates.js,
-  // progress.js, milestones.js, progressCard.js, settings.js).
-  'nearby.approximate': '位置がおおよそ（精度 {0}）のため、最寄り駅を1つに決められません。候補：',
-  'nearby.candidatesMore': 'ほか{0}駅（下の一覧）',
-  'progress.title': '乗下車駅数の推移', 'progress.label': '乗下車駅数の推移（累計 {0}駅）',
-  'progress.none': '日付のある乗下車記録はまだありません。',
-  'progress.total': '累計 {0}駅', 'progress.undated': '（日付不明の{0}駅は含みません）',
-  'completed.title': '制覇した路線・事業者・都道府県', 'completed.none': 'まだ制覇した路線・事業者・都道府県はありません。',
-  'completed.lines': '路線（{0}）', 'completed.operators': '事業者（{0}）', 'completed.prefectures': '都道府県（{0}）',
-  'milestone.completed': '{0}を制覇しました！',
-  'share.button': '進捗を共有', 'share.shared': '進捗を共有しました。',
-  'share.downloaded': '進捗の画像（{0}）を保存しました。', 'share.failed': '進捗の画像を作れませんでした。',
-  'card.title': '降りつぶし 乗下車の記録', 'card.totals': '{0}駅 / {1}駅（{2}）',
-  'card.completed': '制覇 路線 {0}・事業者 {1}・都道府県 {2}', 'card.leading': '進んでいる都道府県', 'card.asOf': '{0}現在',
-  'settings.title': '設定', 'settings.pinLimit': '地図のピンの数', 'settings.pinLimitHelp': '多いほど地図の表示が遅くなります。',
-  'settings.pins': '{0}個以内', 'settings.unlimited': '無制限（遅くなります）', 'settings.language': '言語',
-  'settings.saved': '設定を保存しました。', 'settings.tiles': '地図タイル', 'settings.tilesOn': '表示する', 'settings.tilesOff': '表示しない',
-  'settings.tilesHelp': '見た範囲のタイルは50 MBまでこの端末に保存され、オフラインでも表示されます。',
-  'settings.languageNextTime': '言語を保存しました。保存を再試行中の編集があるため、次にアプリを開いたときに切り替わります。',
-  'pair.nextStep': '地図の駅をタップして乗下車を記録するか、「現在地」で今いる駅を記録してください。',
-  // 地図選択, a line's screen, まとめて記録, the search's kinds (mapSelection.js, batchText.js).
-  'mapSelect': '地図選択', 'mapSelect.clear': '絞り込みを解除', 'mapSelect.none': 'この絞り込みに当てはまる駅はありません。',
-  'filter.yomi': '読み「{0}」', 'filter.unknownLine': '路線 {0}',
-  'filter.by.any': '駅名・読み', 'filter.by.name': '駅名', 'filter.by.yomi': '読み', 'filter.by.line': '路線名',
-  'filter.prefix': '{0}が「{1}」で始まる', 'filter.partial': '{0}に「{1}」を含む',
-  'search.type.any': '駅名・読み', 'search.type.name': '駅名', 'search.type.yomi': '読み', 'search.type.line': '路線',
-  'search.match.prefix': '前方一致', 'search.match.partial': '部分一致',
-  'search.placeholderLine': '路線名（例: 名古屋線、山手）',
-  'line.back': '戻る', 'line.unknown': 'この路線は駅データにありません（廃止された路線かもしれません）。',
-  'picks.check': '{0}をまとめて記録に加える',
-  'batch.count': '{0}駅を選択中', 'batch.record': 'まとめて記録', 'batch.clear': '選択を解除',
-  'batch.done': '{0}駅に「{1}」を記録しました。',
-  'batch.doneSome': '{0}駅に「{1}」を記録しました（{2}駅はすでにこの日付なので記録していません）。',
-  'batch.nothing': '選んだ{0}駅はすべてすでに「{1}」なので、何も記録しませんでした。',
-  'batch.empty': 'まとめて記録する駅を選んでください。',
-  'batch.unknownStations': '駅データにない駅があるため（{0}）、何も記録しませんでした。',
-  'batch.duplicate': '同じ駅が二度選ばれているため（{0}）、何も記録しませんでした。',
-  'batch.stale': '{0}の記録が表示中に別の端末で変わったため、何も記録しませんでした。新しい内容を確認して、もう一度記録してください。',
-  'station.completed': '乗下車済',
-};
+/**
+ * A key of messages.json: tsc checks every `t` call against the file.
+ * @typedef {keyof typeof import('./messages.json')} Key
+ */
 
-/** @type {Record<keyof typeof ja, string>} */
-const en = {
-  ...refusalsEn,
-  'edit.badStation': 'Nothing can be recorded for this station; nothing was saved.',
-  'edit.badDate': 'That is not a valid date, so nothing was saved.',
-  'edit.future': '{0} is in the future (today is {1} in Japan), so it cannot be recorded.',
-  'memo.left': '{0} characters left', 'memo.over': 'Over the limit of {0} Japanese characters',
-  'memo.tooLong': 'The memo is too long: at most {0} Japanese characters, or {1} letters and digits; nothing was saved.',
-  'error.unexpected': 'It could not be done; reload the page and try again.',
-  'app.failed': 'The app could not start; reload the page.',
-  'tab.map': 'Map', 'tab.nearby': 'Nearby', 'tab.search': 'Search', 'tab.station': 'Station', 'tab.stats': 'Stats', 'tab.sync': 'Sync',
-  'today': 'I got on or off here today!',
-  'unknown': 'unknown',
-  'notCompleted': 'not completed',
-  'show.all': 'All', 'show.completed': 'Done', 'show.incomplete': 'To do',
-  'noCatalog': 'No station data yet: pair this device under Sync to download it.',
-  'map.position': 'Your position', 'map.locate': 'Go to your position', 'map.labels': 'Stations named on the map',
-  'map.attribution': 'Map data: GSHHG (LGPL-3.0), japanmap (Apache-2.0)',
-  'map.locating': 'Finding your position…',
-  'map.locateDenied': 'Location access is not allowed, so your position cannot be shown (the browser settings can allow it).',
-  'map.locateUnsupported': 'This device cannot tell its location, so your position cannot be shown.',
-  'map.locateUnavailable': 'Your position could not be found; try again where the sky is visible.',
-  'map.locateTimeout': 'Finding your position took too long; try again.',
-  'map.labelState': '{0} ({1})', 'map.stateAll': 'done', 'map.stateSome': 'partly done', 'map.stateNone': 'not done',
-  'nearby.locate': 'Find my location',
-  'nearby.locating': 'Finding your location…',
-  'nearby.unavailable': 'This device cannot tell its location.',
-  'nearby.denied': 'Location access is not allowed; allow it in the browser settings.',
-  'nearby.noFix': 'The location could not be found; try again where the sky is visible.',
-  'nearby.timeout': 'Finding the location took too long; try again.',
-  'nearby.at': 'Nearest first (accuracy about {0} m)',
-  'nearby.nearestIncomplete': 'Nearest station not yet done: {0} ({1})',
-  'nearby.allDone': 'Every station nearby is done.',
-  'nearby.choose': 'Choose a station.',
-  'open': 'Open',
-  'search.placeholder': 'Name or reading (津, つ, コマガネ)',
-  'search.allPrefs': 'All prefectures', 'search.date': 'Date (2013-09, 2013年9月, unknown)',
-  'search.any': 'Done or not', 'search.completed': 'Done', 'search.incomplete': 'Not done',
-  'search.count': '{0} stations', 'search.more': '{0} more (narrow the search)', 'search.badDate': 'Write the date as 2013, 2013-09, 2013-09-01, unknown or 2013-unknown (or 2013年9月, 2013年 月日不明, 不明).',
-  'station.none': 'Choose a station on the map, under Nearby or in Search.',
-  'station.completion': 'Got on or off', 'station.memo': 'Memo', 'station.save': 'Save', 'station.uncomplete': 'Mark as not completed',
-  'station.wiki': 'Wikipedia article', 'station.onMap': 'Show on the map',
-  'station.history': 'History', 'station.noHistory': 'Nothing recorded yet.', 'station.year': 'Year', 'station.month': 'Month', 'station.day': 'Day',
-  'station.disabled': '(closed)', 'station.updated': 'Last updated {0}',
-  'saved': 'Saved.', 'unchanged': 'Nothing changed, so nothing was recorded.',
-  'edit.stale': 'This station changed on another device while it was shown, so nothing was saved; check the new values and save again.',
-  'edit.keptToRetry': 'The edit is not lost: keep the app open, and saving is retried automatically.',
-  'edit.fullKept': 'This device is out of free space, so the edit is not saved yet, but it is not lost: keep the app open and free some space (delete photos or apps you do not use), and it is saved automatically.',
-  'edit.retriedSaved': 'The edits that could not be saved are now saved on this device.',
-  'station.changedElsewhere': 'An edit from another device arrived by sync and is shown now.',
-  'station.changedWhileEditing': 'This station changed on another device while you were editing; check the new values before saving.',
-  'nearby.tooFar': 'The nearest station ({0}) is {1} away, so there is no station to record here.',
-  'nearby.outOfReach': '{0} is {1} from your position, so today cannot be recorded for it here.',
-  'history.date': 'date {0}', 'history.memo': 'memo “{0}”', 'history.memoCleared': 'memo cleared',
-  'stats.operators': 'Operators', 'stats.prefectures': 'Prefectures', 'stats.yomi': 'Readings', 'stats.dates': 'Dates', 'stats.back': 'Back',
-  'sync.now': 'Sync now', 'sync.local': 'On this device', 'sync.server': 'On the server', 'sync.pending': 'Not yet sent',
-  'sync.last': 'Last sync', 'sync.never': 'never', 'sync.events': '{0} events', 'sync.storage': 'Storage',
-  'storage.persistent': 'Protected (the browser will not delete it).',
-  'storage.evictable': 'Not protected: add the app to the home screen so that the browser keeps the records.',
-  'storage.unknown': 'This browser does not tell how it keeps the storage.', 'storage.usage': 'Using {0} of {1}',
-  'storage.unsaved': 'Edits not saved yet: {0} (keep the app open).',
-  'sync.exportJsonl': "Export this device's events (JSONL)", 'sync.exportTsv': 'Export completions (TSV)',
-  'sync.pairTitle': 'Pairing', 'sync.pairCode': 'Pairing code', 'sync.pair': 'Pair',
-  'sync.device': 'This device: {0} ({1})', 'sync.user': 'User: {0}',
-  'status.unpaired': 'This device is not paired with a sync server: enter a pairing code.',
-  'status.syncing': 'Syncing…', 'status.ok': 'Synced.', 'status.idle': 'Ready to sync.',
-  'status.offline': 'Offline: edits are saved on this device and sent at the next sync.',
-  'status.failed': 'The sync did not finish; the reason is below.',
-  'status.unreachable': 'Cannot reach the server; retrying automatically.', 'sync.receiving': 'Receiving… {0} events',
-  'pair.ok': 'Paired ({0}).', 'pair.unknown': 'This pairing code is not known.',
-  'pair.used': 'This pairing code was used already or has expired; make a new one.',
-  'pair.rate': 'Too many attempts; try again in {0} seconds.',
-  'pair.offline': 'The sync server cannot be reached; check the network.',
-  'pair.malformed': "The sync server's answer was not right, so this device is not paired.",
-  'banner.persist': 'This browser may delete the saved edits when storage runs low; add the app to the home screen to protect them.',
-  'banner.close': 'Close',
-  'catalog.failed': 'The station data could not be downloaded. {0}', 'catalog.damaged': 'The station data from the sync server is not right.',
-  'failure.revoked': "This device is signed out (from another device or by the server's operator); pair it again.",
-  'sync.pairName': "This device's name", 'pair.okNamed': 'Paired ({0}); this device is named “{1}”.',
-  'history.onDevice': 'Saved on this device', 'history.onServer': 'Saved on the server',
-  'origin.import': 'import', 'origin.catalog': 'station data update',
-  'history.lost': 'Edit that lost a conflict', 'history.lostField.date': 'date', 'history.lostField.memo': 'memo',
-  'conflict.resolve': 'Resolve the conflict (keep the current values)', 'conflict.resolved': 'The conflict is resolved; the current values are kept.', 'conflict.none': 'This station has no conflict to resolve.',
-  'conflict.note': 'This station was edited on another device at the same time. Keeping the current values (those of the edits that did not lose) resolves the conflict.',
-  'devices.title': 'Devices', 'devices.thisDevice': 'This device', 'devices.unnamed': 'Unnamed device',
-  'devices.lastSync': 'Last sync {0}', 'devices.neverSynced': 'Not synced yet', 'devices.loading': 'Loading the devices…',
-  'devices.revoke': 'Sign out', 'devices.revokeQuestion': 'Sign “{0}” out? It can no longer sync (its records stay on it).',
-  'devices.revokeConfirm': 'Yes, sign it out', 'devices.cancel': 'Cancel',
-  'devices.revoked': '“{0}” is signed out.', 'devices.revokeGone': 'That device was signed out already; the list is reloaded.',
-  'devices.nameLabel': "This device's name", 'devices.rename': 'Rename', 'devices.renamed': 'This device is now named “{0}”.',
-  'devices.nameEmpty': 'Enter a name.', 'devices.nameTooLong': 'The name is too long: at most {0} Japanese characters, or {1} letters and digits.',
-  'devices.nameTaken': 'Another of your devices has this name already; choose another.',
-  'devices.nameRefused': 'The sync server refused this name: give one that is not only spaces, of at most {0} Japanese characters ({1} letters and digits).',
-  'devices.link': 'Add another device', 'devices.linkHelp': 'On the new device, scan this QR code, open the link, or enter the code under Sync.',
-  'devices.linkExpires': 'Valid once, until {0}', 'devices.linkQr': 'QR code for pairing',
-  'devices.linkRefused': 'The sync server did not make a pairing code.',
-  'devices.offline': 'The sync server cannot be reached, so the devices cannot be shown or changed.',
-  'devices.malformed': 'The sync server sent an answer that is not right, so nothing was changed.',
-  'devices.busy': 'Too many requests; try again in {0} seconds.',
-  'devices.failed': 'The sync server could not do it (HTTP {0}); try again later.',
-  'signOut.button': 'Sign out', 'signOut.question': 'Sign this device out of the sync server?',
-  'signOut.unsent': 'Records not yet sent: {0}. If you sign out, the records that exist only on this device are not sent to the server.',
-  'signOut.erase': "Also erase this device's records", 'signOut.confirm': 'Sign out', 'signOut.cancel': 'Cancel',
-  'signOut.done': 'Signed out; the records stay on this device.', 'signOut.erased': "Signed out, and this device's records are erased.",
-  'signOut.offline': 'The sync server cannot be reached, so this device is not signed out. Check the network and try again, or sign out on this device only (the server keeps this device active; another device can sign it out with “Sign out”).',
-  'signOut.local': 'Sign out on this device only',
-  'import.title': "Import the original apps' records",
-  'import.help': "Choose the sync file (TSV) of i降りつぶし, 降りつぶしroid or 降りつぶし.net: the app shows what it holds before importing it.",
-  'import.choose': 'Choose a file', 'import.apply': 'Import',
-  'import.noCatalog': 'There is no station data yet, so nothing can be imported: pair this device first to download it.',
-  'import.unreadable': 'The file could not be read; choose it again.',
-  'import.summary': 'Lines read: {0}. Stations to record: {1} (lines already recorded: {2}; lines that cannot be imported: {3}).',
-  'import.nothing': 'Lines read: {0}. Nothing to import (lines already recorded: {1}; lines that cannot be imported: {2}).',
-  'import.unknownDates': 'Lines with a date code from 2 to 18999999, imported as “date unknown” (as the original apps show them): {0}.',
-  'import.clamped': 'Lines updated later than now, imported at the present time: {0}.',
-  'import.raised': 'Lines updated before 2000, imported as of 2000-01-01 (the sync server takes no earlier record): {0}.',
-  'import.refusedTitle': 'Lines that cannot be imported (skipped)', 'import.recordTitle': 'Records to import',
-  'import.more': '{0} more', 'import.line': 'line {0}: {1}', 'import.station': '{0} ({1})', 'import.draft': '{0}: {1}',
-  'import.done': 'Imported. Stations recorded: {0} (events: {1}; lines skipped: {2}).',
-  'import.noneRecorded': 'There was nothing to import; nothing was recorded.',
-  'import.fieldStation': 'station id', 'import.fieldDate': 'date', 'import.fieldUpdated': 'update time',
-  'import.notUtf8': 'it is not UTF-8 text', 'import.empty': 'the line is empty',
-  'import.fields': 'it lacks the four TAB-separated fields (station id, date, update time, memo)',
-  'import.notNumber': 'the {0} “{1}” is not a whole number', 'import.stationId': 'station id {0} is out of range',
-  'import.compDateRange': 'date {0} is out of range', 'import.updateDateRange': 'update time {0} is out of range',
-  'import.loneBackslash': 'the memo ends with a lone backslash',
-  'import.unknownEscape': 'the memo has an escape other than \\\\ and \\n',
-  'import.invalidDate': 'date {0} is not a date', 'import.futureDate': 'date {0} ({1}) is in the future',
-  'import.memoTooLong': 'the memo is too long (at most {0} Japanese characters, or {1} letters and digits)',
-  'import.unknownStation': 'station id {0} is not in the station data',
-  'nearby.approximate': 'The position is approximate (accuracy {0}), so no one station can be called the nearest. Candidates:',
-  'nearby.candidatesMore': '{0} more (in the list below)',
-  'progress.title': 'Stations completed over time', 'progress.label': 'Stations completed over time ({0} in all)',
-  'progress.none': 'No completion with a date yet.',
-  'progress.total': '{0} stations in all', 'progress.undated': ' (not counting {0} of unknown date)',
-  'completed.title': 'Lines, operators and prefectures completed', 'completed.none': 'No line, operator or prefecture completed yet.',
-  'completed.lines': 'Lines ({0})', 'completed.operators': 'Operators ({0})', 'completed.prefectures': 'Prefectures ({0})',
-  'milestone.completed': 'You have completed {0}!',
-  'share.button': 'Share progress', 'share.shared': 'Progress shared.',
-  'share.downloaded': 'The progress image ({0}) was saved.', 'share.failed': 'The progress image could not be made.',
-  'card.title': '降りつぶし: stations got on or off at', 'card.totals': '{0} of {1} stations ({2})',
-  'card.completed': 'Completed: {0} lines, {1} operators, {2} prefectures', 'card.leading': 'Leading prefectures', 'card.asOf': 'As of {0}',
-  'settings.title': 'Settings', 'settings.pinLimit': 'Pins on the map', 'settings.pinLimitHelp': 'More pins draw the map more slowly.',
-  'settings.pins': 'up to {0}', 'settings.unlimited': 'unlimited (slow)', 'settings.language': 'Language',
-  'settings.saved': 'Settings saved.', 'settings.tiles': 'Map tiles', 'settings.tilesOn': 'Show', 'settings.tilesOff': 'Hide',
-  'settings.tilesHelp': 'Tiles you have seen are kept on this device (up to 50 MB) and shown offline.',
-  'settings.languageNextTime': 'The language is saved; it changes the next time the app opens, because an edit is still being saved.',
-  'pair.nextStep': 'Tap a station on the map to record it, or record the station you are at under Nearby.',
-  'mapSelect': 'Show on map', 'mapSelect.clear': 'Clear the filter', 'mapSelect.none': 'No station fits this filter.',
-  'filter.yomi': 'reading “{0}”', 'filter.unknownLine': 'line {0}',
-  'filter.by.any': 'name or reading', 'filter.by.name': 'name', 'filter.by.yomi': 'reading', 'filter.by.line': 'line name',
-  'filter.prefix': '{0} starts with “{1}”', 'filter.partial': '{0} contains “{1}”',
-  'search.type.any': 'Name/reading', 'search.type.name': 'Name', 'search.type.yomi': 'Reading', 'search.type.line': 'Line',
-  'search.match.prefix': 'Starts with', 'search.match.partial': 'Contains',
-  'search.placeholderLine': 'Line name (名古屋線, 山手)',
-  'line.back': 'Back', 'line.unknown': 'This line is not in the station data (it may have closed).',
-  'picks.check': 'Add {0} to the batch',
-  'batch.count': '{0} stations picked', 'batch.record': 'Record them all', 'batch.clear': 'Clear the picks',
-  'batch.done': 'Recorded {1} for {0} stations.',
-  'batch.doneSome': 'Recorded {1} for {0} stations ({2} already had this date and were left as they are).',
-  'batch.nothing': 'All {0} stations picked already have {1}, so nothing was recorded.',
-  'batch.empty': 'Pick the stations to record first.',
-  'batch.unknownStations': 'Some stations are not in the station data ({0}), so nothing was recorded.',
-  'batch.duplicate': 'A station was picked twice ({0}), so nothing was recorded.',
-  'batch.stale': 'The record of {0} changed on another device while it was shown, so nothing was recorded; check the new values and record again.',
-  'station.completed': 'Completed',
-};
+/** @typedef {Readonly<Record<string, readonly [string, string]>>} Messages */
 
-/** @typedef {keyof typeof ja} Key */
+/** @type {Messages} Each key's text as [Japanese, English]: empty until the table is loaded. */
+let words = {};
+
+/**
+ * Where the table is, beside this module, relative to the page (/app/) as geo/japan.json is: the
+ * page runs this module from bundle/, where a URL relative to `import.meta.url` would point.
+ */
+export const MESSAGES_URL = 'js/messages.json';
+
+/**
+ * Fetches messages.json and makes it the table `t` reads.
+ * @param {(url: string) => Promise<Response>} fetchFile
+ */
+export async function loadMessages(fetchFile) {
+  const response = await fetchFile(MESSAGES_URL);
+  if (!response.ok) throw new Error(`the app's words answered HTTP ${response.status}`);
+  useMessages(await response.json());
+}
+
+/**
+ * Makes `table` (messages.json, parsed) the table `t` reads.
+ * @param {Messages} table
+ */
+export function useMessages(table) {
+  words = table;
+}
 
 /**
  * English when the browser's first Japanese-or-English preference is English, else Japanese.
@@ -382,7 +77,7 @@ export function language() {
  * @param {...(string | number)} args
  */
 export function t(key, ...args) {
-  const text = (current === 'en' ? en : ja)[key] ?? key;
+  const text = words[key]?.[current === 'en' ? 1 : 0] ?? key;
   return text.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)] ?? ''));
 }
 
@@ -391,7 +86,7 @@ export function t(key, ...args) {
  * @param {string} key @returns {key is Key}
  */
 export function isKey(key) {
-  return key in ja;
+  return key in words;
 }
 
 /**

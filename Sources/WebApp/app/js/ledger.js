@@ -4,10 +4,11 @@
 // memory only once the store has committed; so do the re-identification of a copied replica
 // (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
+import { admit, CLOCK_LEAD_MS } from './admission.js';
 import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './completionFold.js';
-import { hlcMillis, maxHlc, nextHlc } from './hlc.js';
-import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, sameContent, toStored, utf8Length } from './records.js';
+import { maxHlc, nextHlc } from './hlc.js';
+import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './records.js';
 import { writeFrames } from './recordFrames.js';
 import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
 import { isValidCode } from './dates.js';
@@ -15,14 +16,12 @@ import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 import { commitOwn } from './ownCommit.js';
 import { StoreError } from './store.js';
 
-export { EditError, MergeError, StaleEditError };
+export { CLOCK_LEAD_MS, EditError, MergeError, StaleEditError };
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {import('./store.js').Identity} StoredIdentity */
 
-/** How far ahead of this device's clock a received record may be dated (merge.md §2). */
-export const CLOCK_LEAD_MS = 86_400_000;
 
 /**
  * @typedef {object} Identity
@@ -323,10 +322,9 @@ export class Ledger {
   // MARK: - Received records
 
   /**
-   * Checks a received page and stores it in one commit, or throws MergeError and stores nothing
-   * (the rules of Schemas/merge.md §2, as MergeAdmission states them in Swift): a held event with
-   * other content, a gap in a device's seqs, or a time more than a day ahead of this clock
-   * refuses the whole page.
+   * Checks a received page and stores it in one commit, or throws MergeError and stores nothing:
+   * the admission of Schemas/merge.md §2.1 (admission.js, in MergeAdmission's order), with a
+   * device's rules.
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
    * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
@@ -335,50 +333,7 @@ export class Ledger {
    */
   receive(records, now, meta, frames = null) {
     return this.exclusive(async () => {
-      /** @type {Map<string, LedgerEvent>} */
-      const names = new Map();
-      /** @type {LedgerEvent[]} */
-      const fresh = [];
-      let duplicates = 0;
-      for (const r of records) {
-        if (r.kind === 'device_name') {
-          const other = names.get(r.device);
-          if (!other || other.hlc < r.hlc) names.set(r.device, r);
-          continue;
-        }
-        const held = this.event(r.device, r.seq);
-        if (held) {
-          if (!sameContent(held, r)) throw differs(r);
-          duplicates++;
-          continue;
-        }
-        fresh.push(r);
-      }
-      fresh.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-      /** @type {LedgerEvent[]} */
-      const events = [];
-      for (const r of fresh) {
-        const previous = events[events.length - 1];
-        if (previous && previous.device === r.device && previous.seq === r.seq) {
-          if (!sameContent(previous, r)) throw differs(r);
-          continue;
-        }
-        const expected = (previous && previous.device === r.device ? previous.seq : this.held(r.device)) + 1n;
-        if (r.seq !== expected) {
-          throw new MergeError(`the server sent device ${this.label(r.device, names)}'s event #${r.seq} where #${expected} must come next; nothing was saved`, 'gap');
-        }
-        events.push(r);
-      }
-      const limit = now + CLOCK_LEAD_MS;
-      const newNames = [...names.values()].filter((n) => {
-        const held = this.names.get(n.device);
-        return !held || held.hlc < n.hlc;
-      });
-      for (const r of [...events, ...names.values()]) {
-        if (hlcMillis(r.hlc) > limit) {
-          throw new MergeError(`device ${this.label(r.device, names)} sent records dated ${new Date(hlcMillis(r.hlc)).toISOString()}, more than a day ahead of this device's clock; if this device's clock is slow, set it right and sync again; nothing was saved`, 'ahead');
-        }
-      }
+      const { events, names: newNames, duplicates } = admit(this, records, now);
       if (events.length === 0 && newNames.length === 0) {
         if (meta) await this.commitMeta(meta, true);
         return { events, names: newNames, duplicates };
@@ -401,15 +356,6 @@ export class Ledger {
       if (stations.length) this.changed(stations);
       return { events, names: newNames, duplicates };
     });
-  }
-
-  /**
-   * "'name' (id)" or the id.
-   * @param {string} device @param {Map<string, LedgerEvent>} [incoming]
-   */
-  label(device, incoming) {
-    const name = incoming?.get(device)?.name ?? this.deviceName(device);
-    return name ? `'${name}' (${device})` : device;
   }
 
   /**
@@ -443,7 +389,3 @@ export class Ledger {
   }
 }
 
-/** @param {LedgerEvent} r */
-function differs(r) {
-  return new MergeError(`event ${r.device}#${r.seq} exists on this device and on the server with different content (a corrupt or forged replica); nothing was saved`, 'differs');
-}

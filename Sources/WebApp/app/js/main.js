@@ -6,32 +6,24 @@
 // limit, map tiles, banners dismissed) apply once the replica is open; the server's raster tiles
 // (ui/mapTiles.js) are looked for after the map's first frame is asked for, never before it; after
 // pairing, 地図 says what to do next; an edit that completes a line, an operator or a prefecture
-// is said in a banner.
+// is said in a banner. When the map is the first screen, it is drawn before the other screens'
+// modules are loaded (ui/otherScreens.js, asked for after the map's first frame): a tap on a tab
+// or a station meanwhile is served as soon as they are.
 
 import { App } from './app.js';
+import { loadBaseMap } from './baseMap.js';
 import { distinctDeviceName, newDeviceId } from './device.js';
-import { DeviceManager } from './deviceManager.js';
-import { chooseLanguage, isKey, setLanguage, t } from './i18n.js';
+import { chooseLanguage, isKey, loadMessages, setLanguage, t } from './i18n.js';
 import { refusalText } from './refusals.js';
+import { LateValue } from './lateValue.js';
+import { opensOnTheWholeMap } from './route.js';
 import { IndexedDbStore, MemoryStore } from './store.js';
 import { byId } from './ui/dom.js';
 import { MapScreen } from './ui/mapScreen.js';
-import { MapTiles } from './ui/mapTiles.js';
-import { NearbyScreen } from './ui/nearbyScreen.js';
-import { SearchScreen } from './ui/searchScreen.js';
-import { StationScreen } from './ui/stationScreen.js';
-import { StatsScreen } from './ui/statsScreen.js';
-import { SyncScreen } from './ui/syncScreen.js';
-import { ImportPanel } from './ui/importPanel.js';
-import { isDismissed, loadSettings, saveSettings, withDismissed } from './settings.js';
-import { MilestoneBanner } from './ui/milestoneBanner.js';
-import { ProgressPanel } from './ui/progressPanel.js';
-import { RETURN_TO_SETTINGS, SettingsPanel } from './ui/settingsPanel.js';
-import { LineScreen } from './ui/lineScreen.js';
-import { BatchBar } from './ui/batchBar.js';
-import { Navigation } from './ui/navigation.js';
+import { isDismissed, loadSettings, RETURN_TO_SETTINGS, saveSettings, withDismissed } from './settings.js';
 
 /** @typedef {import('./route.js').Screen} Tab */
+/** @typedef {ReturnType<typeof import('./ui/otherScreens.js').openOtherScreens>} OtherScreens */
 
 const lang = chooseLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
 /** @param {'ja' | 'en'} language the page's fixed texts in this language */
@@ -47,7 +39,9 @@ function translatePage(language) {
     if (isKey(key)) el.setAttribute('aria-label', t(key));
   }
 }
-translatePage(lang);
+// The words (messages.json) are fetched while the replica is read (index.html preloads them); the
+// page's fixed texts take the language as soon as they are here, and no screen is built before.
+const wordsLoaded = loadMessages((url) => fetch(url)).then(() => translatePage(lang));
 
 const banner = byId('banner');
 const bannerText = byId('banner-text');
@@ -69,6 +63,10 @@ function toast(message) {
   toastTimer = setTimeout(() => { toastEl.hidden = true; }, 2500);
 }
 
+// The base map is fetched and decoded while the replica is read, so that the map's first frame
+// has its coast rather than a second frame after it (Schemas/phone-app.md "Drawing the map").
+const baseMap = loadBaseMap((url) => fetch(url));
+
 if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('sw.js', { scope: './' }).catch(() => { /* works online without it */ });
 }
@@ -78,6 +76,7 @@ async function openStore() {
   try {
     return await IndexedDbStore.open();
   } catch (error) {
+    await wordsLoaded;
     showBanner(refusalText(error));
     return new MemoryStore();
   }
@@ -85,8 +84,9 @@ async function openStore() {
 
 /** Opens the replica and builds the screens. */
 async function boot() {
+  const [store] = await Promise.all([openStore(), wordsLoaded]);
   const app = new App({
-    store: await openStore(),
+    store,
     fetch: (input, init) => fetch(input, init),
     newDevice: () => newDeviceId(),
     deviceName: distinctDeviceName(navigator.userAgent),
@@ -100,6 +100,13 @@ async function boot() {
     app.store = new MemoryStore();
     await app.start();
   }
+  // The map first, alone, when the address names it (or nothing) and there is a catalogue to draw;
+  // otherwise the other screens are loaded before anything changes on the page, so that the words
+  // of the chosen language and the screen the address names (設定 after its language reload)
+  // appear together.
+  const returnToSettings = takeReturnToSettings();
+  const mapFirst = app.catalog !== null && !returnToSettings && opensOnTheWholeMap(location.hash);
+  const otherScreensLoaded = mapFirst ? null : await import('./ui/otherScreens.js');
   // The language chosen under 設定, before any screen writes a word.
   const chosen = loadSettings(app.replica).language;
   if (chosen && chosen !== lang) translatePage(chosen);
@@ -125,40 +132,33 @@ async function boot() {
 
   /** @type {Tab} */
   let current = 'map';
+  /** The screens besides the map, once loaded: a tap before that is served then. */
+  /** @type {LateValue<OtherScreens>} */
+  const others = new LateValue();
+  const withScreens = others.use.bind(others);
+  /** The same screens from when they are built, before the address is followed and `others` given them. */
+  /** @type {OtherScreens | null} */
+  let built = null;
   const nav = {
     /** @param {number} id @param {number[]} [samePoint] */
-    openStation(id, samePoint) { navigation.openStation(id, samePoint); },
+    openStation(id, samePoint) { withScreens((s) => s.navigation.openStation(id, samePoint)); },
     /** @param {number} id */
-    openLine(id) { navigation.openLine(id); },
+    openLine(id) { withScreens((s) => s.navigation.openLine(id)); },
     /** @param {string} name */
-    showTab(name) { navigation.showTab(/** @type {Tab} */ (name)); },
+    showTab(name) { withScreens((s) => s.navigation.showTab(/** @type {Tab} */ (name))); },
     /** @param {number} id */
-    showOnMap(id) { navigation.showOnMap(id); },
+    showOnMap(id) { withScreens((s) => s.navigation.showOnMap(id)); },
     /** @param {import('./route.js').MapFilter} filter */
-    showSelection(filter) { navigation.showSelection(filter); },
-    selectionCleared() { navigation.selectionCleared(); },
-    back() { navigation.back(); },
+    showSelection(filter) { withScreens((s) => s.navigation.showSelection(filter)); },
+    selectionCleared() { withScreens((s) => s.navigation.selectionCleared()); },
+    back() { withScreens((s) => s.navigation.back()); },
     toast,
   };
-  const batch = new BatchBar(app, nav);
-  const map = new MapScreen(app, nav);
-  const nearby = new NearbyScreen(app, nav, batch);
-  const search = new SearchScreen(app, nav, batch);
-  const station = new StationScreen(app, nav);
-  const line = new LineScreen(app, nav, batch);
-  const stats = new StatsScreen(app, nav);
-  const sync = new SyncScreen(app, new DeviceManager(app));
-  new ImportPanel(app); // on 同期, under the exports
-  const progress = new ProgressPanel(app); // on 統計, under the hierarchies
-  const tiles = new MapTiles(() => map.redraw());
-  map.tiles = tiles;
-  const settings = new SettingsPanel(app, (limit) => map.setPinLimit(limit), tiles); // on 同期
-  const milestone = new MilestoneBanner(app);
+  const map = new MapScreen(app, nav, baseMap);
   map.setPinLimit(loadSettings(app.replica).pinLimit);
-  tiles.setEnabled(loadSettings(app.replica).tiles);
   const nextStep = byId('next-step');
   nextStep.addEventListener('click', () => { nextStep.hidden = true; });
-  const navigation = new Navigation(app, { show: showTab, station, line, map, toast });
+  let mapShown = false;
 
   /** @param {Tab} tab */
   function showTab(tab) {
@@ -171,69 +171,32 @@ async function boot() {
       button.classList.toggle('on', on);
       if (on) button.setAttribute('aria-current', 'page'); else button.removeAttribute('aria-current');
     }
-    if (tab !== 'stats') { stats.hide(); progress.hide(); }
     if (tab !== 'map') nextStep.hidden = true;
-    map.setVisible(tab === 'map');
-    if (tab === 'station') station.shown();
-    if (tab === 'nearby') nearby.show();
-    if (tab === 'search') search.show();
-    if (tab === 'stats') { stats.show(); progress.show(); }
-    if (tab === 'sync') sync.shown();
-    // まとめて記録 follows the list on screen.
-    batch.attach(tab === 'line' ? line.batchSource : tab === 'search' ? search.batchSource : tab === 'nearby' ? nearby.batchSource : null);
+    // The map drawn already stays as it is when 地図 is shown again.
+    if (mapShown !== (tab === 'map')) map.setVisible(tab === 'map');
+    mapShown = tab === 'map';
+    built?.shown(tab);
   }
   for (const button of document.querySelectorAll('.tabbar button')) {
-    button.addEventListener('click', () => navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab)));
+    button.addEventListener('click', () => withScreens((s) => s.navigation.showTab(/** @type {Tab} */ (/** @type {HTMLElement} */ (button).dataset.tab))));
   }
 
-  app.on('progress', () => sync.renderProgress());
-  app.on('status', () => {
-    sync.render();
-    station.savedStatesChanged(); // a push may have been acknowledged
-  });
   app.on('storage', (message) => showBanner(String(message)));
   app.on('signed-out', (message) => showBanner(String(message)));
-  app.on('catalog', () => {
-    map.setCatalog();
-    nearby.refresh();
-    station.refresh(null);
-    if (current === 'search') search.show();
-    stats.refresh();
-    progress.refresh();
-    line.refresh();
-    navigation.catalogChanged();
-  });
-  app.on('change', (detail) => {
-    const stations = /** @type {number[] | null} */ (detail);
-    map.refresh(stations);
-    nearby.refresh();
-    search.refresh();
-    station.refresh(stations);
-    stats.refresh();
-    progress.refresh();
-    line.refresh();
-    navigation.completionsChanged();
-    sync.render();
-  });
-  app.on('completed', (detail) => milestone.completed(/** @type {number[]} */ (detail)));
-  app.on('retried', (detail) => station.retried(/** @type {number[]} */ (detail)));
-  app.on('erased', () => {
-    map.setPinLimit(loadSettings(app.replica).pinLimit);
-    tiles.setEnabled(loadSettings(app.replica).tiles);
-    void tiles.erase();
-    settings.render();
-  });
+  app.on('catalog', () => map.setCatalog());
+  app.on('change', (detail) => map.refresh(/** @type {number[] | null} */ (detail)));
+  app.on('erased', () => map.setPinLimit(loadSettings(app.replica).pinLimit));
 
-  // After pairing (a code typed or a link opened), 地図, with what to do there.
-  let paired = app.token !== null;
-  app.on('status', () => {
-    if (!paired && app.token !== null) {
-      navigation.showTab('map');
-      nextStep.textContent = t('pair.nextStep');
-      nextStep.hidden = false;
-    }
-    paired = app.token !== null;
-  });
+  if (mapFirst) {
+    map.setCatalog();
+    showTab('map');
+    // After the frame that draws it (or a second, where a hidden page draws no frame).
+    await new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 1000); });
+  }
+  const { openOtherScreens } = otherScreensLoaded ?? await import('./ui/otherScreens.js');
+  const screens = openOtherScreens({ app, map, nav, show: showTab, current: () => current, nextStep, toast });
+  built = screens;
+  const { navigation, sync, settings, tiles } = screens;
 
   /**
    * #pair=CODE (8 Crockford base32 characters, perhaps grouped ABCD-EFGH): the link `server pair`
@@ -251,14 +214,15 @@ async function boot() {
   }
   window.addEventListener('hashchange', takePairingCode);
 
-  map.setCatalog();
+  if (!mapFirst) map.setCatalog();
   sync.render();
   if (!takePairingCode() && !navigation.openAddress()) navigation.showTab(app.catalog ? 'map' : 'sync');
   void tiles.start().then(() => settings.render(), (error) => console.debug('the map is drawn without tiles:', error));
-  if (takeReturnToSettings()) {
+  if (returnToSettings) {
     navigation.showTab('sync');
     byId('settings').scrollIntoView({ block: 'start' });
   }
+  others.arrive(screens); // the taps that came meanwhile
 
   // Ask the browser not to evict the replica; say so when it refuses.
   if (navigator.storage?.persist) {

@@ -10,7 +10,8 @@
 // count bubbles, which never cover a pin or a name.
 //
 // Everything here is a pure function of a canvas context, the data and a viewport; the
-// interaction lives in ui/mapScreen.js.
+// interaction lives in ui/mapScreen.js, which keeps the ground (base map, lines, dots) between
+// frames in a layer of its own (mapLayer.js, Schemas/phone-app.md "Drawing the map").
 
 import { boxFromCenter } from './mapRule.js';
 import { X_SCALE, fromScreen, project, stationsAt, unproject } from './mapCore.js';
@@ -39,6 +40,7 @@ import { metres } from './nearby.js';
  * @property {Map<string, number[]>} samePoint "lat,lng" → the indices of the stations sharing that point, where several do
  * @property {Array<{id: number, points: Int32Array, completed: boolean}>} lines station indices in drawing order
  * @property {{minX: number, minY: number, maxX: number, maxY: number}} bounds
+ * @property {number} [revision] counts updateCompletion's changes, so that a drawing kept of the scene (mapLayer.js) knows it is out of date
  */
 
 export const STYLE = {
@@ -97,14 +99,19 @@ export function buildScene(catalog, compDateOf) {
  * @param {import('./catalog.js').Station[]} stations
  */
 export function placesOf(catalog, stations) {
-  const lineCounts = Uint8Array.from(stations, (s) => Math.min(255, s.lines.filter((l) => catalog.lines.get(l)?.enabled).length));
+  // Plain loops: this runs for every station before the map's first frame, mostly before the JIT.
+  const lineCounts = new Uint8Array(stations.length);
   /** @type {Map<string, number[]>} */
   const byPoint = new Map();
-  stations.forEach((s, i) => {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i];
+    let enabled = 0;
+    for (const l of s.lines) if (catalog.lines.get(l)?.enabled) enabled++;
+    lineCounts[i] = Math.min(255, enabled);
     const key = `${s.lat},${s.lng}`;
     const held = byPoint.get(key);
     if (held) held.push(i); else byPoint.set(key, [i]);
-  });
+  }
   return {
     positions: stations.map((s) => ({ lat: s.lat, lng: s.lng })),
     lineCounts,
@@ -127,13 +134,14 @@ export const PLACE_RADIUS_M = 1000;
 export function placeLines(stations, lineCounts) {
   /** @type {Map<string, Array<{lat: number, lng: number, members: number[]}>>} */
   const places = new Map();
-  stations.forEach((s, i) => {
+  for (let i = 0; i < stations.length; i++) {
+    const s = stations[i];
     const name = s.name.trim();
-    const list = places.get(name) ?? [];
+    const list = places.get(name);
+    if (!list) { places.set(name, [{ lat: s.lat, lng: s.lng, members: [i] }]); continue; }
     const place = list.find((p) => metres(p.lat / 1e6, p.lng / 1e6, s.lat / 1e6, s.lng / 1e6) <= PLACE_RADIUS_M);
     if (place) place.members.push(i); else list.push({ lat: s.lat, lng: s.lng, members: [i] });
-    places.set(name, list);
-  });
+  }
   const out = new Uint16Array(stations.length);
   for (const list of places.values()) {
     for (const { members } of list) {
@@ -149,6 +157,7 @@ export function placeLines(stations, lineCounts) {
  * @param {Scene} scene @param {(id: number) => number} compDateOf
  */
 export function updateCompletion(scene, compDateOf) {
+  scene.revision = (scene.revision ?? 0) + 1;
   for (let i = 0; i < scene.ids.length; i++) scene.completed[i] = compDateOf(scene.ids[i]) > 0 ? 1 : 0;
   for (const line of scene.lines) line.completed = line.points.length > 0 && line.points.every((i) => scene.completed[i] === 1);
 }
@@ -179,19 +188,18 @@ export function viewBox(v, width, height) {
 }
 
 /**
- * Draws one frame. The context's transform must map CSS pixels (the caller scales for the
- * device pixel ratio).
+ * The ground, under the overlay: the base map, the lines and the stations' dots. It depends on the
+ * scale, the scene and the base map, and moves with the view (mapLayer.js keeps it between frames).
+ * A frame is STYLE.background over the whole canvas, the ground, then drawOverlay. The context's
+ * transform must map CSS pixels (the caller scales for the device pixel ratio).
  * @param {CanvasRenderingContext2D} ctx
  * @param {Scene} scene
  * @param {Viewport} v
  * @param {number} width @param {number} height
- * @param {Overlay} overlay
  * @param {BaseMap | null} base
  * @param {((ctx: CanvasRenderingContext2D) => void) | null} [underlay] drawn over the base map and under the lines (the raster tiles, ui/mapTiles.js)
  */
-export function drawMap(ctx, scene, v, width, height, overlay, base, underlay = null) {
-  ctx.fillStyle = STYLE.background;
-  ctx.fillRect(0, 0, width, height);
+export function drawGround(ctx, scene, v, width, height, base, underlay = null) {
   if (base) drawBaseMap(ctx, base, v, width, height);
   if (underlay) underlay(ctx);
   const { xs, ys, completed } = scene;
@@ -232,6 +240,13 @@ export function drawMap(ctx, scene, v, width, height, overlay, base, underlay = 
     ctx.lineWidth = done ? 0.8 : 1.2;
     ctx.stroke();
   }
+}
+
+/**
+ * The frame's overlay over the ground: the pins with their names, then the count bubbles.
+ * @param {CanvasRenderingContext2D} ctx @param {Overlay} overlay @param {number} width @param {number} height
+ */
+export function drawOverlay(ctx, overlay, width, height) {
   drawPins(ctx, overlay, width, height);
   drawBubbles(ctx, overlay, width, height);
 }

@@ -63,7 +63,8 @@ export function landmarkOrder(a, b) {
  * coarsest first, a station light enough for the level becomes a landmark when no landmark (of
  * this level or a coarser one) is within the level's spacing, in landmarkOrder. A landmark stays
  * one at every finer level, so zooming in never removes one, and at any level no two are closer
- * than its spacing.
+ * than its spacing. A level depends on the coarser ones alone, so levels are worked out when a view
+ * first needs them: the map's first frame, of all Japan, needs two of the 24.
  */
 export class Landmarks {
   /** @param {LandmarkEntry[]} entries the stations the filter leaves */
@@ -71,12 +72,29 @@ export class Landmarks {
     const heaviest = landmarkWeight(FINEST_LEVEL);
     /** @type {LandmarkEntry[]} candidates in landmarkOrder */
     this.entries = entries.filter((e) => e.weight <= heaviest).sort(landmarkOrder);
-    /** @type {Map<number, number>} s_id → the first level it is a landmark at */
-    this.minZoomById = new Map();
-    const points = this.entries.map((e) => project(e.lat, e.lng));
+    /** @type {Map<number, number>} s_id → the first level it is a landmark at, of the levels worked out */
+    this.firstLevels = new Map();
+    this.points = this.entries.map((e) => project(e.lat, e.lng));
     /** @type {number[]} indices of the landmarks so far */
-    const shown = [];
-    for (let zoom = 0; zoom <= FINEST_LEVEL; zoom++) {
+    this.shown = [];
+    /** The finest level worked out. */
+    this.through = -1;
+  }
+
+  /** s_id → the first level it is a landmark at (every level worked out). */
+  get minZoomById() {
+    this.workOut(FINEST_LEVEL);
+    return this.firstLevels;
+  }
+
+  /**
+   * Works out the levels up to `last`.
+   * @param {number} last
+   */
+  workOut(last) {
+    const { points, shown } = this;
+    for (let zoom = this.through + 1; zoom <= Math.min(last, FINEST_LEVEL); zoom++) {
+      this.through = zoom;
       const weight = landmarkWeight(zoom);
       if (weight === 0) continue;
       const spacing = (LANDMARK_SPACING * 2 ** (FINEST_LEVEL - zoom)) / 1000;
@@ -101,8 +119,8 @@ export class Landmarks {
       };
       for (const i of shown) add(i);
       for (let i = 0; i < this.entries.length && this.entries[i].weight <= weight; i++) {
-        if (this.minZoomById.has(this.entries[i].id) || crowded(i)) continue;
-        this.minZoomById.set(this.entries[i].id, zoom);
+        if (this.firstLevels.has(this.entries[i].id) || crowded(i)) continue;
+        this.firstLevels.set(this.entries[i].id, zoom);
         shown.push(i);
         add(i);
       }
@@ -115,7 +133,8 @@ export class Landmarks {
    * @returns {LandmarkEntry[]}
    */
   shownIn(box, zoom) {
-    return this.entries.filter((e) => (this.minZoomById.get(e.id) ?? Infinity) <= zoom && boxContains(box, e.lat, e.lng));
+    this.workOut(zoom);
+    return this.entries.filter((e) => (this.firstLevels.get(e.id) ?? Infinity) <= zoom && boxContains(box, e.lat, e.lng));
   }
 }
 
@@ -131,14 +150,8 @@ export class Landmarks {
  */
 export function shownPins(index, landmarks, box, area = box) {
   const zoom = zoomFor(box.span, index.limit);
-  /** @type {number[]} */
-  const shared = [];
-  index.scan(area, zoom, (i) => {
-    const e = index.entries[i];
-    if (index.minZooms[i] <= zoom && boxContains(area, e.lat, e.lng)) shared.push(i);
-  });
-  shared.sort((a, b) => index.ranks[a] - index.ranks[b]);
-  const extra = landmarks.shownIn(area, zoom).filter((e) => !((index.minZoomById.get(e.id) ?? Infinity) <= zoom));
+  const shared = index.shownIndexes(area, zoom);
+  const extra = landmarks.shownIn(area, zoom).filter((e) => !((index.minZoomWithin(e.id, zoom) ?? Infinity) <= zoom));
   return {
     zoom,
     pins: [

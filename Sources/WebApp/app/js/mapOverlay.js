@@ -126,7 +126,7 @@ export function buildOverlay({ index, landmarks, scene, view, width, height, nam
   const represented = new Map();
   for (const p of points) {
     for (const id of p.stations) {
-      const minZoom = index.minZoomById.get(id);
+      const minZoom = index.minZoomWithin(id, zoom);
       if (minZoom === undefined || minZoom <= zoom || represented.has(id)) continue;
       const i = scene.indexOf.get(id);
       const s = i === undefined ? null : scene.positions[i];

@@ -47,9 +47,40 @@ export const gridY = (lat) => clampGrid(lat + 90_000_000);
  * @param {number} v
  */
 export function reverse29(v) {
-  let out = 0;
-  for (let i = 0; i < FINEST_LEVEL; i++) out = (out << 1) | ((v >>> i) & 1);
-  return out;
+  v = ((v >>> 1) & 0x55555555) | ((v & 0x55555555) << 1);
+  v = ((v >>> 2) & 0x33333333) | ((v & 0x33333333) << 2);
+  v = ((v >>> 4) & 0x0f0f0f0f) | ((v & 0x0f0f0f0f) << 4);
+  v = ((v >>> 8) & 0x00ff00ff) | ((v & 0x00ff00ff) << 8);
+  v = (v >>> 16) | (v << 16);
+  return v >>> 3;
+}
+
+/**
+ * The bits of v (at most 16) spread to the even bits.
+ * @param {number} v
+ */
+function spreadBits(v) {
+  v = (v | (v << 8)) & 0x00ff00ff;
+  v = (v | (v << 4)) & 0x0f0f0f0f;
+  v = (v | (v << 2)) & 0x33333333;
+  return (v | (v << 1)) & 0x55555555;
+}
+
+/**
+ * The high half of the Z-order code of grid point (x, y) (bits 28…14 of each, interleaved, y's
+ * first): codes compare as (mortonHigh, mortonLow) compare, as compareMorton does.
+ * @param {number} x @param {number} y
+ */
+export function mortonHigh(x, y) {
+  return (spreadBits(y >>> 14) << 1) | spreadBits(x >>> 14);
+}
+
+/**
+ * The low half of the Z-order code of grid point (x, y): bits 13…0 of each, interleaved.
+ * @param {number} x @param {number} y
+ */
+export function mortonLow(x, y) {
+  return (spreadBits(y & 0x3fff) << 1) | spreadBits(x & 0x3fff);
 }
 
 /**
@@ -139,70 +170,126 @@ export class MapIndex {
     if (limit !== 0 && limit < 4) throw new RangeError('the limit is 0 or at least 4');
     this.limit = limit;
     const n = entries.length;
-    const x = new Int32Array(n), y = new Int32Array(n), rx = new Int32Array(n), ry = new Int32Array(n);
-    entries.forEach((e, i) => {
-      x[i] = gridX(e.lng); y[i] = gridY(e.lat);
-      rx[i] = reverse29(x[i]); ry[i] = reverse29(y[i]);
-    });
-    // Priority: weight, then the thinning key (the bit-reversed Z order), then s_id.
-    const byPriority = [...entries.keys()].sort((a, b) =>
-      entries[a].weight - entries[b].weight || compareMorton(ry[a], rx[a], ry[b], rx[b]) || entries[a].id - entries[b].id);
+    const x = new Int32Array(n), y = new Int32Array(n);
+    // The sort keys as numbers, so that the comparisons read arrays: the priority is the weight
+    // with the thinning key's (the bit-reversed Z order's) high half, then its low half, then
+    // s_id; the Z order is its high half, its low half, then the rank.
+    const priorityHigh = new Float64Array(n), priorityLow = new Float64Array(n), ids = new Float64Array(n);
+    const zHigh = new Float64Array(n), zLow = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i];
+      const gx = gridX(e.lng), gy = gridY(e.lat), rx = reverse29(gx), ry = reverse29(gy);
+      x[i] = gx; y[i] = gy;
+      priorityHigh[i] = e.weight * 2 ** 30 + mortonHigh(ry, rx);
+      priorityLow[i] = mortonLow(ry, rx);
+      ids[i] = e.id;
+      zHigh[i] = mortonHigh(gx, gy);
+      zLow[i] = mortonLow(gx, gy);
+    }
+    /** @type {number[]} */
+    const byPriority = new Array(n);
+    for (let i = 0; i < n; i++) byPriority[i] = i;
+    byPriority.sort((a, b) => priorityHigh[a] - priorityHigh[b] || priorityLow[a] - priorityLow[b] || ids[a] - ids[b]);
     const rankOf = new Int32Array(n);
-    byPriority.forEach((index, rank) => { rankOf[index] = rank; });
+    for (let rank = 0; rank < n; rank++) rankOf[byPriority[rank]] = rank;
     // Z order, then rank: every grid cell is one contiguous range.
-    const order = [...entries.keys()].sort((a, b) => compareMorton(x[a], y[a], x[b], y[b]) || rankOf[a] - rankOf[b]);
+    /** @type {number[]} */
+    const order = new Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => zHigh[a] - zHigh[b] || zLow[a] - zLow[b] || rankOf[a] - rankOf[b]);
     /** @type {MapEntry[]} */
-    this.entries = order.map((i) => entries[i]);
-    this.xs = Int32Array.from(order, (i) => x[i]);
-    this.ys = Int32Array.from(order, (i) => y[i]);
-    this.ranks = Int32Array.from(order, (i) => rankOf[i]);
-    this.minZooms = this.computeMinZooms(allowance(limit));
-    /** @type {Map<number, number>} s_id → min_zoom (Infinity: shown at no level) */
-    this.minZoomById = new Map(this.entries.map((e, i) => [e.id, this.minZooms[i]]));
+    this.entries = new Array(n);
+    this.xs = new Int32Array(n);
+    this.ys = new Int32Array(n);
+    this.ranks = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      this.entries[k] = entries[i];
+      this.xs[k] = x[i];
+      this.ys[k] = y[i];
+      this.ranks[k] = rankOf[i];
+    }
+    /** The per-cell allowance, null for every station at every level. */
+    this.allowance = allowance(limit);
+    /**
+     * Each station's min_zoom (in index order) as far as the levels are worked out: Infinity for
+     * a station shown at none of them. Levels are worked out as queries need them (workOut).
+     */
+    this.minZooms = new Float64Array(n).fill(this.allowance === null ? 0 : Infinity);
+    /** The cells of level `nextLevel` still to work out, as [lo, hi) pairs of indexes. */
+    /** @type {number[]} */
+    this.cells = this.allowance === null || n === 0 ? [] : [0, n];
+    this.nextLevel = 0;
+    /** @type {Map<number, number> | null} s_id → index, made when first asked for */
+    this.indexById = null;
+    /** @type {Map<number, number> | null} minZoomById, once every level is worked out */
+    this.everyMinZoom = null;
   }
 
   /**
-   * Top-down over the quadtree: a cell's `allowance` lowest ranks are shown from its level on;
-   * a cell holding no more than `allowance` stations shows them all.
-   * @param {number | null} a
-   * @returns {Float64Array}
+   * Works out the levels up to `zoom`, top-down over the quadtree: a cell's `allowance` lowest
+   * ranks are shown from its level on; a cell holding no more than `allowance` stations shows
+   * them all.
+   * @param {number} zoom
    */
-  computeMinZooms(a) {
-    const n = this.entries.length;
-    const result = new Float64Array(n).fill(a === null ? 0 : Infinity);
-    if (a === null) return result;
-    const { xs, ys, ranks } = this;
-    /** @type {Array<[number, number, number]>} */
-    const pending = [[0, n, 0]];
+  workOut(zoom) {
+    const a = this.allowance;
+    if (a === null) return;
+    const { xs, ys, ranks, minZooms: result } = this;
     /** @type {number[]} */
     const best = [];
-    while (pending.length) {
-      const [lo, hi, level] = /** @type {[number, number, number]} */ (pending.pop());
-      if (lo >= hi) continue;
-      if (hi - lo <= a) {
-        for (let i = lo; i < hi; i++) if (result[i] === Infinity) result[i] = level;
-        continue;
+    while (this.nextLevel <= Math.min(zoom, FINEST_LEVEL) && this.cells.length > 0) {
+      const level = this.nextLevel, cells = this.cells;
+      /** @type {number[]} */
+      const next = [];
+      for (let c = 0; c < cells.length; c += 2) {
+        const lo = cells[c], hi = cells[c + 1];
+        if (hi - lo <= a) {
+          for (let i = lo; i < hi; i++) if (result[i] === Infinity) result[i] = level;
+          continue;
+        }
+        best.length = 0;
+        for (let i = lo; i < hi; i++) {
+          let p = best.length;
+          while (p > 0 && ranks[best[p - 1]] > ranks[i]) p--;
+          if (p >= a) continue;
+          best.splice(p, 0, i);
+          if (best.length > a) best.pop();
+        }
+        for (const i of best) if (result[i] === Infinity) result[i] = level;
+        if (level >= FINEST_LEVEL) continue;
+        const s = FINEST_LEVEL - level - 1;
+        let start = lo;
+        for (let child = 0; child < 4; child++) {
+          let end = start;
+          while (end < hi && ((((ys[end] >> s) & 1) << 1) | ((xs[end] >> s) & 1)) === child) end++;
+          if (end > start) next.push(start, end);
+          start = end;
+        }
       }
-      best.length = 0;
-      for (let i = lo; i < hi; i++) {
-        let p = best.length;
-        while (p > 0 && ranks[best[p - 1]] > ranks[i]) p--;
-        if (p >= a) continue;
-        best.splice(p, 0, i);
-        if (best.length > a) best.pop();
-      }
-      for (const i of best) if (result[i] === Infinity) result[i] = level;
-      if (level >= FINEST_LEVEL) continue;
-      const s = FINEST_LEVEL - level - 1;
-      let start = lo;
-      for (let child = 0; child < 4; child++) {
-        let end = start;
-        while (end < hi && ((((ys[end] >> s) & 1) << 1) | ((xs[end] >> s) & 1)) === child) end++;
-        pending.push([start, end, level + 1]);
-        start = end;
-      }
+      this.cells = next;
+      this.nextLevel = level + 1;
     }
-    return result;
+  }
+
+  /** s_id → min_zoom (Infinity: shown at no level), every level worked out. */
+  get minZoomById() {
+    this.workOut(FINEST_LEVEL);
+    if (!this.everyMinZoom) this.everyMinZoom = new Map(this.entries.map((e, i) => [e.id, this.minZooms[i]]));
+    return this.everyMinZoom;
+  }
+
+  /**
+   * A station's min_zoom when it is at most `zoom` (it is shown at that level), else Infinity;
+   * undefined for a station the index does not hold.
+   * @param {number} id @param {number} zoom
+   */
+  minZoomWithin(id, zoom) {
+    if (!this.indexById) this.indexById = new Map(this.entries.map((e, i) => [e.id, i]));
+    const i = this.indexById.get(id);
+    if (i === undefined) return undefined;
+    this.workOut(zoom);
+    return this.minZooms[i] <= zoom ? this.minZooms[i] : Infinity;
   }
 
   /**
@@ -244,14 +331,23 @@ export class MapIndex {
    */
   query(box) {
     const zoom = zoomFor(box.span, this.limit);
+    return { zoom, pins: this.shownIndexes(box, zoom).map((i) => ({ entry: this.entries[i], minZoom: this.minZooms[i] })) };
+  }
+
+  /**
+   * The indexes of the stations level `zoom` shows inside `box`, in priority order.
+   * @param {MapBox} box @param {number} zoom
+   * @returns {number[]}
+   */
+  shownIndexes(box, zoom) {
+    this.workOut(zoom);
     /** @type {number[]} */
     const found = [];
     this.scan(box, zoom, (i) => {
       const e = this.entries[i];
       if (this.minZooms[i] <= zoom && boxContains(box, e.lat, e.lng)) found.push(i);
     });
-    found.sort((a, b) => this.ranks[a] - this.ranks[b]);
-    return { zoom, pins: found.map((i) => ({ entry: this.entries[i], minZoom: this.minZooms[i] })) };
+    return found.sort((a, b) => this.ranks[a] - this.ranks[b]);
   }
 
   /**
@@ -263,6 +359,7 @@ export class MapIndex {
    */
   hidden(box) {
     const zoom = zoomFor(box.span, this.limit);
+    this.workOut(zoom);
     const size = 2 ** (FINEST_LEVEL - zoom);
     /** @type {Map<string, HiddenCell>} */
     const cells = new Map();

@@ -44,7 +44,12 @@ export class PositionWatch {
    */
   constructor({ geolocation, permissions, onFix, onProblem, now = () => Date.now() }) {
     this.geolocation = geolocation;
-    this.permissions = permissions;
+    /**
+     * The Permissions API (null where the browser cannot say), what it last said (granted, prompt,
+     * denied, or unknown), and whether the watch follows its changes.
+     * @type {{api: PermissionsLike | null, state: string, listening: boolean}}
+     */
+    this.permission = { api: permissions, state: 'unknown', listening: false };
     this.onFix = onFix;
     this.onProblem = onProblem;
     this.now = now;
@@ -57,9 +62,6 @@ export class PositionWatch {
     this.visible = false;
     /** The person tapped the locate button: watch whenever the map is visible. */
     this.asked = false;
-    /** @type {string} what the Permissions API last said: granted, prompt, denied, or unknown */
-    this.permission = 'unknown';
-    this.listening = false;
   }
 
   get watching() {
@@ -70,7 +72,7 @@ export class PositionWatch {
   async show() {
     this.visible = true;
     await this.readPermission();
-    if (this.visible && (this.asked || this.permission === 'granted')) this.start();
+    if (this.visible && (this.asked || this.permission.state === 'granted')) this.start();
   }
 
   /** The map left the screen (another tab, the page hidden): stop watching, forget the fix. */
@@ -87,7 +89,7 @@ export class PositionWatch {
     if (!this.geolocation) return 'unsupported';
     this.asked = true;
     if (this.fix) return 'centre';
-    if (this.permission === 'denied') return 'denied';
+    if (this.permission.state === 'denied') return 'denied';
     if (!this.watching) {
       this.problem = null;
       this.start();
@@ -96,21 +98,21 @@ export class PositionWatch {
   }
 
   async readPermission() {
-    if (!this.permissions || !this.geolocation) return;
+    if (!this.permission.api || !this.geolocation) return;
     try {
-      const status = await this.permissions.query({ name: 'geolocation' });
-      this.permission = status.state;
-      if (!this.listening) {
-        this.listening = true;
+      const status = await this.permission.api.query({ name: 'geolocation' });
+      this.permission.state = status.state;
+      if (!this.permission.listening) {
+        this.permission.listening = true;
         // Refused in the browser's settings while the map is open: stop at once. An allowance
         // given meanwhile starts the watch the next time the map is shown (or at a tap).
         status.onchange = () => {
-          this.permission = status.state;
+          this.permission.state = status.state;
           if (status.state === 'denied') { this.stop(); this.problem = 'denied'; }
         };
       }
     } catch {
-      this.permission = 'unknown'; // this browser cannot say: only a tap starts the watch
+      this.permission.state = 'unknown'; // this browser cannot say: only a tap starts the watch
     }
   }
 

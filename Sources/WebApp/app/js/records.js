@@ -320,43 +320,35 @@ export function digest(e) {
 
 /** @param {LedgerEvent} e @returns {StoredEvent} */
 export function toStored(e) {
-  /** @type {StoredEvent} */
-  const out = {
+  return {
     key: e.kind === 'device_name' ? `name:${e.device}` : eventKey(e.device, e.seq),
     kind: e.kind, device: e.device, seq: e.seq.toString(), hlc: e.hlc.toString(),
+    ...fieldsOfKind(e),
+    ...(e.kind === 'knowledge_mark' ? { knowledge: (e.knowledge ?? []).map(([d, s]) => [d, s.toString()]) } : {}),
   };
-  if (e.kind === 'station_edit') {
-    out.station = e.station;
-    out.compDate = e.compDate ?? null;
-    out.memo = e.memo ?? null;
-    out.origin = e.origin ?? 'user';
-  } else if (e.kind === 'catalog_version') {
-    out.catalogVersion = e.catalogVersion;
-  } else if (e.kind === 'knowledge_mark') {
-    out.knowledge = (e.knowledge ?? []).map(([d, s]) => [d, s.toString()]);
-  } else {
-    out.name = e.name;
-  }
-  return out;
 }
 
 /** @param {StoredEvent} s @returns {LedgerEvent} */
 export function fromStored(s) {
-  /** @type {LedgerEvent} */
-  const e = { kind: s.kind, device: s.device, seq: BigInt(s.seq), hlc: BigInt(s.hlc) };
-  if (s.kind === 'station_edit') {
-    e.station = s.station;
-    e.compDate = s.compDate ?? null;
-    e.memo = s.memo ?? null;
-    e.origin = s.origin ?? 'user';
-  } else if (s.kind === 'catalog_version') {
-    e.catalogVersion = s.catalogVersion;
-  } else if (s.kind === 'knowledge_mark') {
-    e.knowledge = (s.knowledge ?? []).map(([d, q]) => [d, BigInt(q)]);
-  } else {
-    e.name = s.name;
+  return {
+    kind: s.kind, device: s.device, seq: BigInt(s.seq), hlc: BigInt(s.hlc),
+    ...fieldsOfKind(s),
+    ...(s.kind === 'knowledge_mark' ? { knowledge: (s.knowledge ?? []).map(([d, q]) => [d, BigInt(q)]) } : {}),
+  };
+}
+
+/**
+ * The fields of a record's kind that an event and its stored form hold alike, defaults filled
+ * (a knowledge mark's seqs differ: bigint in an event, text when stored).
+ * @param {LedgerEvent | StoredEvent} x
+ */
+function fieldsOfKind(x) {
+  switch (x.kind) {
+    case 'station_edit': return { station: x.station, compDate: x.compDate ?? null, memo: x.memo ?? null, origin: x.origin ?? 'user' };
+    case 'catalog_version': return { catalogVersion: x.catalogVersion };
+    case 'knowledge_mark': return {};
+    default: return { name: x.name };
   }
-  return e;
 }
 
 /**

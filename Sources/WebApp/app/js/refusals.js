@@ -47,7 +47,14 @@ const SERVER_STATUSES = {
 const STORAGE = { full: 'storage.full', refused: 'storage.refused', missing: 'storage.missing', unreadable: 'storage.unreadable' };
 
 /** @type {Record<MergeRefusal, Key>} */
-const MERGE = { gap: 'merge.gap', differs: 'merge.differs', ahead: 'merge.ahead' };
+/**
+ * By MergeError.reason (admission.js); `gap`, `differs` and `ahead` are a saved cause's older codes.
+ * @type {Record<string, Key>}
+ */
+const MERGE = {
+  'seq-gap': 'merge.gap', 'differing-copy': 'merge.differs', 'differing-duplicate': 'merge.differs', 'clock-ahead': 'merge.ahead',
+  gap: 'merge.gap', differs: 'merge.differs', ahead: 'merge.ahead',
+};
 
 /**
  * A refusal of the server, by its code (else its status): never its message.

@@ -52,6 +52,13 @@ const TABS = ['map', 'nearby', 'search', 'station', 'stats', 'sync'];
 /** The selection keys in the order format writes them. */
 const KEYS = ['line', 'operator', 'type', 'pref', 'kana', 'yomi', 'date', 'completion', 'search', 'by', 'match'];
 
+/** The keys that take one of a few words, and the words. */
+const WORDS = {
+  completion: ['completed', 'incomplete'],
+  by: ['any', 'name', 'yomi', 'line'],
+  match: ['prefix', 'partial'],
+};
+
 /** The longest search text a link carries. */
 const MAX_SEARCH = 200;
 
@@ -63,6 +70,17 @@ function parseId(text) {
   if (!/^[0-9]{1,10}$/.test(text)) return null;
   const n = Number(text);
   return n >= 1 && n <= 0xffffffff ? n : null;
+}
+
+/**
+ * Whether an address opens the map of every station: it names no route (the default screen, 地図
+ * when there is a catalogue) or 地図 without a selection, and is no pairing link.
+ * @param {string} hash location.hash
+ */
+export function opensOnTheWholeMap(hash) {
+  if (hash.startsWith('#pair=')) return false;
+  const route = parseRoute(hash);
+  return route === null || (route.screen === 'map' && !route.filter);
 }
 
 /**
@@ -166,21 +184,13 @@ function setCondition(filter, key, value) {
       if (value !== 'none' && parseDateGroup(value) === null) return false;
       filter.date = value;
       return true;
-    case 'completion':
-      if (value !== 'completed' && value !== 'incomplete') return false;
-      filter.completion = value;
+    case 'completion': case 'by': case 'match':
+      if (!WORDS[key].includes(value)) return false;
+      /** @type {Record<string, string>} */ (filter)[key] = value;
       return true;
     case 'search':
       if ([...value].length > MAX_SEARCH) return false;
       filter.search = value;
-      return true;
-    case 'by':
-      if (value !== 'any' && value !== 'name' && value !== 'yomi' && value !== 'line') return false;
-      filter.by = value;
-      return true;
-    case 'match':
-      if (value !== 'prefix' && value !== 'partial') return false;
-      filter.match = value;
       return true;
     default:
       return false;

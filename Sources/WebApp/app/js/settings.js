@@ -20,6 +20,9 @@ export const PIN_LIMITS = [50, 100, 150, 200, 300, 500, 0];
 /** The default pin limit: the CLI's `map` default and i降りつぶし's. */
 export const DEFAULT_PIN_LIMIT = 100;
 
+/** sessionStorage key: the page was reloaded for a new language; show the settings again. */
+export const RETURN_TO_SETTINGS = 'oritsubushi-return-to-settings';
+
 /** Banner kinds whose dismissal holds for whatever they say next time (the same advice again). */
 const STANDING_KINDS = new Set(['persist']);
 

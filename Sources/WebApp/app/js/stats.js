@@ -149,6 +149,29 @@ export class StatisticsEngine {
     return new StatsError(`'${key}' is not ${what} with countable stations in this catalogue`);
   }
 
+  /**
+   * A level whose groups are catalogue ids (operator types, operators, lines, prefectures). With no
+   * key left (`key` undefined) the report lists the groups and null is returned; else the group the
+   * key names becomes the report's last step, and its id and stations are returned.
+   * @param {StatsLevel} report @param {Map<number, Station[]>} byId
+   * @param {(id: number) => string | undefined} nameOf undefined where the catalogue names no such group
+   * @param {string | undefined} key @param {string} what what the key should name, for the StatsError
+   * @returns {{id: number, stations: Station[]} | null}
+   */
+  idLevel(report, byId, nameOf, key, what) {
+    if (key === undefined) {
+      report.groups = sortedKeys(byId).map((id) => group(String(id), nameOf(id) ?? '', this.counts(get(byId, id))));
+      return null;
+    }
+    const id = parseKey(key);
+    const stations = id === null ? undefined : byId.get(id);
+    const name = id === null ? undefined : nameOf(id);
+    if (id === null || !stations || name === undefined) throw StatisticsEngine.unknown(key, what);
+    pathStep(report, `${id}`, name);
+    report.counts = this.counts(stations);
+    return { id, stations };
+  }
+
   /** @param {string[]} path */
   operators(path) {
     if (path.length > 3) throw new StatsError('the operators hierarchy takes at most 3 keys');
@@ -160,51 +183,28 @@ export class StatisticsEngine {
       const op = catalog.operators.get(s.operator);
       if (op && op.enabled) push(byType, op.type, s);
     }
-    if (path.length === 0) {
-      report.groups = sortedKeys(byType).map((t) => group(String(t), operatorTypeName(t), this.counts(get(byType, t))));
-      return report;
-    }
-    const type = parseKey(path[0]);
-    const typeStations = type === null ? undefined : byType.get(type);
-    if (type === null || !typeStations) throw StatisticsEngine.unknown(path[0], 'an operator type');
-    pathStep(report, `${type}`, operatorTypeName(type));
-    report.counts = this.counts(typeStations);
+    const type = this.idLevel(report, byType, operatorTypeName, path[0], 'an operator type');
+    if (!type) return report;
     /** @type {Map<number, Station[]>} */
     const byOperator = new Map();
-    for (const s of typeStations) push(byOperator, s.operator, s);
-    if (path.length === 1) {
-      report.groups = sortedKeys(byOperator).map((id) => group(String(id), catalog.operatorName(id), this.counts(get(byOperator, id))));
-      return report;
-    }
-    const operatorId = parseKey(path[1]);
-    const operatorStations = operatorId === null ? undefined : byOperator.get(operatorId);
-    const op = operatorId === null ? undefined : catalog.operators.get(operatorId);
-    if (operatorId === null || !operatorStations || !op) throw StatisticsEngine.unknown(path[1], `an operator of type ${type}`);
-    pathStep(report, `${operatorId}`, op.name);
-    report.counts = this.counts(operatorStations);
+    for (const s of type.stations) push(byOperator, s.operator, s);
+    const operator = this.idLevel(report, byOperator, (id) => catalog.operators.get(id)?.name, path[1], `an operator of type ${type.id}`);
+    if (!operator) return report;
     // The operator's enabled lines with at least one enabled station; a station counts once
     // per line it is on. Members come in s_sort order (Catalog.members).
     /** @type {Map<number, Station[]>} */
     const lineMembers = new Map();
     for (const [lineId, members] of catalog.members) {
       const line = catalog.lines.get(lineId);
-      if (!line || !line.enabled || line.operator !== operatorId) continue;
+      if (!line || !line.enabled || line.operator !== operator.id) continue;
       for (const id of members) {
         const s = catalog.stations.get(id);
         if (s && s.enabled) push(lineMembers, lineId, s);
       }
     }
-    if (path.length === 2) {
-      report.groups = sortedKeys(lineMembers).map((id) => group(String(id), catalog.lines.get(id)?.name ?? '', this.counts(get(lineMembers, id))));
-      return report;
-    }
-    const lineId = parseKey(path[2]);
-    const members = lineId === null ? undefined : lineMembers.get(lineId);
-    const line = lineId === null ? undefined : catalog.lines.get(lineId);
-    if (lineId === null || !members || !line) throw StatisticsEngine.unknown(path[2], `a line of operator ${operatorId}`);
-    pathStep(report, `${lineId}`, line.name);
-    report.counts = this.counts(members);
-    report.stations = members.map((s) => this.entry(s));
+    const line = this.idLevel(report, lineMembers, (id) => catalog.lines.get(id)?.name, path[2], `a line of operator ${operator.id}`);
+    if (!line) return report;
+    report.stations = line.stations.map((s) => this.entry(s));
     return report;
   }
 
@@ -215,17 +215,10 @@ export class StatisticsEngine {
     /** @type {Map<number, Station[]>} */
     const byPref = new Map();
     for (const s of this.countable) push(byPref, s.pref, s);
-    if (path.length === 0) {
-      report.groups = sortedKeys(byPref).map((p) => group(String(p), prefectureName(p), this.counts(get(byPref, p))));
-      return report;
-    }
-    const pref = parseKey(path[0]);
-    const list = pref === null ? undefined : byPref.get(pref);
-    if (pref === null || !list) throw StatisticsEngine.unknown(path[0], 'a prefecture code');
-    pathStep(report, `${pref}`, prefectureName(pref));
-    report.counts = this.counts(list);
+    const pref = this.idLevel(report, byPref, prefectureName, path[0], 'a prefecture code');
+    if (!pref) return report;
     // By address in code-point order, then s_id.
-    report.stations = [...list].sort((a, b) => compareCodePoints(a.address, b.address) || a.id - b.id).map((s) => this.entry(s));
+    report.stations = [...pref.stations].sort((a, b) => compareCodePoints(a.address, b.address) || a.id - b.id).map((s) => this.entry(s));
     return report;
   }
 

@@ -7,9 +7,7 @@
 // and carries on; a copy of another device is refused.
 
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
-import { toUnsigned } from './bigjson.js';
 import { hlcMillis } from './hlc.js';
-import { parsePullPage, parseVersionVector } from './pullPage.js';
 import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
 import { reidentify } from './reidentification.js';
@@ -19,7 +17,7 @@ import { StoreError } from './store.js';
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
-/** @typedef {import('./pullPage.js').PullPage} PullPage */
+/** @typedef {import('./api.js').PullPage} PullPage */
 
 /**
  * @typedef {object} SyncReport
@@ -97,10 +95,11 @@ export class SyncSession {
     this.api = api;
     this.now = now;
     this.newDevice = newDevice;
-    this.pageSize = pageSize;
-    this.framesPageSize = framesPageSize;
-    this.pushSize = pushSize;
-    this.maxRounds = maxRounds;
+    /**
+     * How many records a pull page asks for (`framesPageSize` once the server has answered
+     * frames) and a push carries, and how many rounds a sync takes at most.
+     */
+    this.limits = { pageSize, framesPageSize, pushSize, maxRounds };
     this.onProgress = onProgress;
     this.online = online;
   }
@@ -156,7 +155,7 @@ export class SyncSession {
     const ledger = this.ledger;
     /** @type {SyncReport} */
     const report = { pulled: 0, pushed: 0, rounds: 0, serverHas: new Map(), reidentified: null };
-    while (report.rounds < this.maxRounds) {
+    while (report.rounds < this.limits.maxRounds) {
       report.rounds++;
       /** @type {Map<string, bigint>} */
       let serverHas = new Map();
@@ -169,10 +168,9 @@ export class SyncSession {
         const held = ledger.versionVector();
         const digests = this.digestsAt(held);
         const slice = new TimeSlice();
-        /** @type {Record<string, unknown>} */
-        const body = await this.pullRequest(token, held, digests, cursor);
-        await slice.next(); // the answer was read in one go: the page may draw before it is checked
-        const page = await parsePullPage(body, slice);
+        // The answer was read in one go: the page may draw before it is checked, and after.
+        /** @type {PullPage} */
+        const page = await this.pullRequest(token, held, digests, cursor, slice);
         serverHas = page.serverHas;
         serverDigests = page.serverDigests;
         // Where the server stopped at the seq held here last, its digest is known now.
@@ -187,7 +185,7 @@ export class SyncSession {
         await slice.next();
         const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } }, page.frames);
         // A server that answers frames takes pages of up to 100,000 records (sync-frames.md "Page sizes").
-        if (page.frames) this.pageSize = Math.max(this.pageSize, this.framesPageSize);
+        if (page.frames) this.limits.pageSize = Math.max(this.limits.pageSize, this.limits.framesPageSize);
         pulledThisRound += received.events.length;
         this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
         if (page.more && page.records.length === 0 && page.cursor === cursor) {
@@ -215,15 +213,13 @@ export class SyncSession {
       let start = 0;
       while (start < outgoing.length && events > 0) {
         let end = start, bytes = 0;
-        while (end < outgoing.length && end - start < this.pushSize && (bytes < PUSH_BYTES || end === start)) {
+        while (end < outgoing.length && end - start < this.limits.pushSize && (bytes < PUSH_BYTES || end === start)) {
           bytes += encode(outgoing[end]).length * 2 + 160;
           end++;
         }
         const reply = await this.api.push(token, { records: outgoing.slice(start, end).map(toWire) });
-        const appended = toUnsigned(reply.appended), duplicates = toUnsigned(reply.duplicates);
-        if (appended === null || duplicates === null) throw new MalformedAnswer('the sync server answered a push without its counts');
-        serverHas = parseVersionVector(reply.server_has, 'server_has');
-        report.pushed += Number(appended);
+        serverHas = reply.serverHas;
+        report.pushed += reply.appended;
         await this.saveServerHas(serverHas);
         start = end;
       }
@@ -235,15 +231,17 @@ export class SyncSession {
   }
 
   /**
+   * One pull page, decoded by the Api.
    * @param {string} token @param {Map<string, bigint>} have @param {Map<string, string>} digests
-   * @param {bigint | null} cursor
+   * @param {bigint | null} cursor @param {TimeSlice} [slice]
+   * @returns {Promise<PullPage>}
    */
-  async pullRequest(token, have, digests, cursor) {
+  async pullRequest(token, have, digests, cursor, slice) {
     /** @type {Record<string, unknown>} */
-    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.pageSize };
+    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.limits.pageSize };
     if (cursor !== null) body.cursor = cursor;
     try {
-      return await this.api.pull(token, body);
+      return await this.api.pull(token, body, slice);
     } catch (error) {
       // The server found that its event at have[device] differs from this device's.
       if (error instanceof ApiError && error.status === 409 && error.code === 'fork' && isDeviceHex(error.device) && error.seq !== undefined) {
@@ -270,7 +268,7 @@ export class SyncSession {
     let cursor = null;
     for (;;) {
       /** @type {PullPage} */
-      const page = await parsePullPage(await this.pullRequest(token, have, digests, cursor));
+      const page = await this.pullRequest(token, have, digests, cursor);
       for (const r of page.records) {
         if (r.kind !== 'device_name' && r.device === fork.device && r.seq <= ours) theirs.set(r.seq, this.ledger.digestOf(r));
       }

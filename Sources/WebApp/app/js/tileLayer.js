@@ -1,5 +1,5 @@
 // The map's raster tiles (Schemas/map.md "Raster tiles"), drawn over the base map's land and
-// sea and under the lines and pins (map.js drawMap's underlay): the tiles of the zoom nearest the
+// sea and under the lines and pins (map.js drawGround's underlay): the tiles of the zoom nearest the
 // map's scale that cover the view (tileGrid.js), asked for nearest the middle first, a few at a
 // time, each drawn as soon as it is decoded. Nothing drawn is taken away while the view's own
 // tiles are on their way: tiles of up to COARSER zooms out and FINER zooms in, still held in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 import SyncClient
 
 /// `oritsubushi device …`: the user's own devices, through the sync server this ledger syncs with

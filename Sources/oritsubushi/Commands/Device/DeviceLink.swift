@@ -18,14 +18,10 @@ extension Device {
 
         @OptionGroup var options: DeviceConnectionOptions
         @Option(help: ArgumentHelp("The name the new device gets.", valueName: "name")) var name: String?
-        @Option(help: ArgumentHelp("How long the code works: 90s, 10m, 2h or 1d (1 minute to 7 days).", valueName: "duration"))
-        var ttl = "10m"
+        @OptionGroup var lifetime: CodeLifetimeOptions
         @Flag(help: "Print one JSON object: {\"code\", \"url\", \"expires\", \"name\"}.") var json = false
 
         func validate() throws {
-            guard PairingCode.lifetime(ttl) != nil else {
-                throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 90s, 10m, 2h, 1d)")
-            }
             if let name, DeviceNaming.valid(name) == nil {
                 throw ValidationError("--name must be 1 to 255 bytes of UTF-8 that are not all white space")
             }
@@ -34,7 +30,7 @@ extension Device {
         func run() async throws {
             let connection = try options.connection()
             let link = try await connection.link(deviceName: name.flatMap(DeviceNaming.valid),
-                                                 ttlSeconds: Int(PairingCode.lifetime(ttl)! / 1_000))
+                                                 ttlSeconds: Int(lifetime.milliseconds / 1_000))
             guard let code = PairingCode(typed: link.code) else {
                 throw LedgerError(.unavailable, "the sync server at \(connection.server) sent a code that is not a pairing code")
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 import SyncClient
 
 extension Device {
@@ -19,44 +20,12 @@ extension Device {
             let devices = try await options.connection().devices()
             for device in devices {
                 if json {
-                    print(try JSONOutput.line(DeviceLine(device)))
+                    print(try JSONOutput.line(device.withTimes(ISO8601.format(milliseconds:))))
                 } else {
                     let synced = device.lastSync.map { "last sync \(ISO8601.format(milliseconds: $0))" } ?? "never synced"
                     print("\(device.thisDevice ? "*" : " ") \(device.id)  \(device.name ?? "(no name)")  \(synced)")
                 }
             }
         }
-    }
-}
-
-/// One device of `device list --json`, times as ISO 8601 (null when unknown).
-private struct DeviceLine: Encodable {
-    var id: String
-    var name: String?
-    var created: String
-    var lastSync: String?
-    var thisDevice: Bool
-
-    init(_ device: SyncConnection.Device) {
-        id = device.id
-        name = device.name
-        created = ISO8601.format(milliseconds: device.created)
-        lastSync = device.lastSync.map { ISO8601.format(milliseconds: $0) }
-        thisDevice = device.thisDevice
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, created
-        case lastSync = "last_sync"
-        case thisDevice = "this_device"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(created, forKey: .created)
-        try container.encode(lastSync, forKey: .lastSync)
-        try container.encode(thisDevice, forKey: .thisDevice)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 import SyncClient
 
 extension Device {

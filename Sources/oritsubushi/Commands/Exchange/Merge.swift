@@ -27,21 +27,10 @@ struct Merge: ParsableCommand {
     var other: String
     @OptionGroup var language: LanguageOptions
 
-    static func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     func run() throws {
         let ledger = try options.open()
         defer { ledger.close() }
-        if let a = Self.canonical(other), a == Self.canonical(ledger.directory) {
-            throw LedgerError(.usage, "\(other) is this ledger itself; merge another device's ledger")
-        }
-        // The other ledger is only read: its lock is taken shared.
-        let source = try Ledger.open(directory: other, fileSystem: try Environment.fileSystem(), clock: try Environment.clock(),
-                                     lock: options.lockRequest(.shared))
+        let source = try options.openOther(other, refusingSelf: "\(other) is this ledger itself; merge another device's ledger")
         defer { source.close() }
         // The merge reads every record of this ledger and appends the new ones: the projection
         // is folded from them as they pass, instead of loading it and reading the appended

@@ -24,11 +24,8 @@ struct Reidentify: ParsableCommand {
     func run() throws {
         var ledger = try options.open()
         defer { ledger.close() }
-        if let a = Merge.canonical(from), a == Merge.canonical(ledger.directory) {
-            throw LedgerError(.usage, "--from \(from) is this ledger itself; give the ledger directory it was copied from")
-        }
-        let original = try Ledger.open(directory: from, fileSystem: try Environment.fileSystem(), clock: try Environment.clock(),
-                                       lock: options.lockRequest(.shared))
+        let original = try options.openOther(
+            from, refusingSelf: "--from \(from) is this ledger itself; give the ledger directory it was copied from")
         let first: UInt64
         do {
             defer { original.close() }

@@ -19,7 +19,9 @@ struct RepairRun {
         let clock = try Environment.clock()
         // Arguments and the source ledger are checked before the damaged ledger is touched.
         let secret = try server.map { _ in try SyncToken.resolve(token, ledgerDirectory: options.directory) }
-        let sourceLedger = try from.map { try openSource($0, clock: clock) }
+        let sourceLedger = try from.map {
+            try options.openOther($0, refusingSelf: "--from \($0) is this ledger itself; repair from another replica")
+        }
         defer { sourceLedger?.close() }
         let repair = try LedgerRepair.begin(directory: options.directory, clock: clock, lock: options.lockRequest(.exclusive))
         defer { repair.close() }
@@ -48,13 +50,6 @@ struct RepairRun {
         } else {
             printLines(report, source: sourceName, verified: verified, stations: projection.stationCount)
         }
-    }
-
-    private func openSource(_ path: String, clock: any WallClock) throws -> Ledger {
-        if let a = Merge.canonical(path), a == Merge.canonical(options.directory) {
-            throw LedgerError(.usage, "--from \(path) is this ledger itself; repair from another replica")
-        }
-        return try Ledger.open(directory: path, clock: clock, lock: options.lockRequest(.shared))
     }
 
     private func printLines(_ report: RepairReport, source: String, verified: VerifyReport, stations: Int) {

@@ -64,28 +64,22 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The TCP port (0 picks a free one).") var port = 8080
     @Option(help: "Largest request body, in bytes.") var maxBodyBytes = 8 << 20
-    @Option(help: ArgumentHelp("Refuse (413) a frames push whose records decode to more than this many bytes, before decoding the rest.",
-                               valueName: "bytes"))
+    @Option(help: .bytes("Refuse (413) a frames push whose records decode to more than this many bytes, before decoding the rest."))
     var maxDecodedBytes = 64 << 20
     @Option(help: ArgumentHelp("Serve GET /metrics only on 127.0.0.1:PORT (0 picks a free one), not on the main port.",
                                valueName: "port"))
     var metricsPort: Int?
     @Option(help: "PostgreSQL connections per instance (PostgreSQL store only).") var connections = 20
-    @Option(help: ArgumentHelp("Close a connection that has not sent a complete request head this many seconds after it was accepted.",
-                               valueName: "seconds"))
+    @Option(help: .seconds("Close a connection that has not sent a complete request head this many seconds after it was accepted."))
     var headerTimeout = 10
-    @Option(help: ArgumentHelp("Close a keep-alive connection idle this many seconds between requests, or a request whose body stalls as long.",
-                               valueName: "seconds"))
+    @Option(help: .seconds("Close a keep-alive connection idle this many seconds between requests, or a request whose body stalls as long."))
     var idleTimeout = 30
-    @Option(help: ArgumentHelp("Close a connection when the server has waited this many seconds in all for one request's body.",
-                               valueName: "seconds"))
+    @Option(help: .seconds("Close a connection when the server has waited this many seconds in all for one request's body."))
     var bodyTimeout = 120
-    @Option(help: ArgumentHelp("Close a connection whose request body arrives slower than this many bytes a second (judged after the server's first 2 s of waiting for it).",
-                               valueName: "bytes"))
+    @Option(help: .bytes("Close a connection whose request body arrives slower than this many bytes a second (judged after the server's first 2 s of waiting for it)."))
     var bodyMinRate = 1024
     @Option(help: "Connections served at once; more wait until one closes.") var maxConnections = 1000
-    @Option(help: ArgumentHelp("Refuse (413) a push that would take one user's stored events beyond this many bytes; off unless given.",
-                               valueName: "bytes"))
+    @Option(help: .bytes("Refuse (413) a push that would take one user's stored events beyond this many bytes; off unless given."))
     var maxUserBytes: Int64?
     @Option(help: ArgumentHelp(
         "Accept station edits only for the stations of this ledger directory's catalogue (its catalog.sqlite, after 'catalog import'); default: the files store's DIR/catalog.sqlite if there is one, else any station from 1.",

@@ -17,13 +17,9 @@ extension Server {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try UserStore.validate(name: name)
-            let token = UserStore.newToken()
-            try await store.withAdministration { admin, now in
-                try await admin.addToken(user: name, tokenHash: TokenHash.hex(token), now: now)
+            try await store.issueToken(for: name, heading: "added a token for user \(name) (shown once, keep it secret):") {
+                try await $0.addToken(user: name, tokenHash: $1, now: $2)
             }
-            print("added a token for user \(name) (shown once, keep it secret):")
-            print(token)
         }
     }
 }

@@ -15,13 +15,9 @@ extension Server {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            try UserStore.validate(name: name)
-            let token = UserStore.newToken()
-            try await store.withAdministration { admin, now in
-                try await admin.addUser(name, tokenHash: TokenHash.hex(token), now: now)
+            try await store.issueToken(for: name, heading: "created user \(name); its token (shown once, keep it secret):") {
+                try await $0.addUser(name, tokenHash: $1, now: $2)
             }
-            print("created user \(name); its token (shown once, keep it secret):")
-            print(token)
         }
     }
 }

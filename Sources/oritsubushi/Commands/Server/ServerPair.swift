@@ -20,16 +20,12 @@ extension Server {
 
         @Argument(help: "The user name.") var name: String
         @OptionGroup var store: StoreOptions
-        @Option(help: ArgumentHelp("How long the code works: 90s, 10m, 2h or 1d (1 minute to 7 days).", valueName: "duration"))
-        var ttl = "10m"
+        @OptionGroup var lifetime: CodeLifetimeOptions
         @Option(help: ArgumentHelp("The server's address as the phone reaches it.", valueName: "base-url"))
         var url = "http://127.0.0.1:8080"
         @Flag(help: "Print one JSON object: {\"user\", \"code\", \"url\", \"expires\"}.") var json = false
 
         func validate() throws {
-            guard PairingCode.lifetime(ttl) != nil else {
-                throw ValidationError("--ttl '\(ttl)' is not a duration from 1 minute to 7 days (e.g. 90s, 10m, 2h, 1d)")
-            }
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw ValidationError("--url '\(url)' must start with http:// or https://")
             }
@@ -38,10 +34,10 @@ extension Server {
         func run() async throws {
             try UserStore.validate(name: name)
             let code = PairingCode.random()
-            let lifetime = PairingCode.lifetime(ttl)!
+            let ttl = lifetime.milliseconds
             let expires = try await store.withAdministration { admin, now in
-                try await admin.addPairingCode(user: name, code: code, now: now, expires: now + lifetime)
-                return now + lifetime
+                try await admin.addPairingCode(user: name, code: code, now: now, expires: now + ttl)
+                return now + ttl
             }
             let link = code.appLink(base: url)
             if json {

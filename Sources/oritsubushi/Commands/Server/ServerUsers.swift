@@ -41,35 +41,21 @@ extension Server {
     /// One user in `server users --json`: nil times are written as null, not left out.
     struct UserLine: Encodable {
         var name: String
-        var activeTokens: Int
-        var revokedTokens: Int
-        var devices: Int
+        var activeTokens, revokedTokens, devices: Int
         var events: UInt64
-        var lastPush: String?
-        var lastPull: String?
+        @NullWhenAbsent var lastPush: String?
+        @NullWhenAbsent var lastPull: String?
         var tokens: [TokenLine]
 
         struct TokenLine: Encodable {
             var created: String
-            var device: String?
+            @NullWhenAbsent var device: String?
             var revoked: Bool
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(created, forKey: .created)
-                try container.encode(device, forKey: .device)
-                try container.encode(revoked, forKey: .revoked)
-            }
-
-            enum CodingKeys: String, CodingKey { case created, device, revoked }
         }
 
         init(_ user: StoredUser) {
-            name = user.name
-            activeTokens = user.activeTokens
-            revokedTokens = user.revokedTokens
-            devices = user.devices
-            events = user.events
+            (name, activeTokens, revokedTokens) = (user.name, user.activeTokens, user.revokedTokens)
+            (devices, events) = (user.devices, user.events)
             lastPush = user.lastPush.map { ISO8601.format(milliseconds: $0) }
             lastPull = user.lastPull.map { ISO8601.format(milliseconds: $0) }
             tokens = user.tokens.map { TokenLine(created: ISO8601.format(milliseconds: $0.created), device: $0.device, revoked: $0.revoked) }
@@ -80,18 +66,6 @@ extension Server {
             case activeTokens = "active_tokens", revokedTokens = "revoked_tokens"
             case lastPush = "last_push", lastPull = "last_pull"
             case tokens
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(activeTokens, forKey: .activeTokens)
-            try container.encode(revokedTokens, forKey: .revokedTokens)
-            try container.encode(devices, forKey: .devices)
-            try container.encode(events, forKey: .events)
-            try container.encode(lastPush, forKey: .lastPush)
-            try container.encode(lastPull, forKey: .lastPull)
-            try container.encode(tokens, forKey: .tokens)
         }
     }
 }

@@ -9,7 +9,7 @@
 import { rememberedDate, todayCode } from '../dates.js';
 import { dateRefusalText } from '../refusals.js';
 import { formatCount, t } from '../i18n.js';
-import { byId } from './dom.js';
+import { elements } from './dom.js';
 import { DatePicker } from './datePicker.js';
 import { ActivationGuard } from './activationGuard.js';
 
@@ -26,12 +26,9 @@ export class BatchBar {
   constructor(app, nav) {
     this.app = app;
     this.nav = nav;
-    this.bar = byId('batch-bar');
-    this.count = byId('batch-count');
-    this.record = byId('batch-record', HTMLButtonElement);
-    this.result = byId('batch-result');
-    this.picker = new DatePicker(byId('batch-year', HTMLSelectElement), byId('batch-month', HTMLSelectElement),
-      byId('batch-day', HTMLSelectElement), () => this.app.now());
+    this.el = elements('batch-', ['bar', 'count', 'result', 'clear'], { record: HTMLButtonElement,
+      year: HTMLSelectElement, month: HTMLSelectElement, day: HTMLSelectElement });
+    this.picker = new DatePicker(this.el.year, this.el.month, this.el.day, () => this.app.now());
     /** @type {BatchSource | null} */
     this.source = null;
     /** Whether the sentence of the last batch is shown. */
@@ -40,8 +37,8 @@ export class BatchBar {
     this.lastPicked = 0;
     this.writing = false;
     this.guard = new ActivationGuard(() => this.enable());
-    this.record.addEventListener('click', () => void this.recordPicked());
-    byId('batch-clear').addEventListener('click', () => {
+    this.el.record.addEventListener('click', () => void this.recordPicked());
+    this.el.clear.addEventListener('click', () => {
       this.source?.picks.clear();
       this.source?.recorded();
     });
@@ -55,7 +52,7 @@ export class BatchBar {
     if (source === this.source) return;
     this.source = source;
     this.answered = false;
-    this.result.textContent = '';
+    this.el.result.textContent = '';
     // Back to a list with picks: the date chosen for them stays.
     this.lastPicked = source?.picks.size ?? 0;
     this.changed();
@@ -64,7 +61,7 @@ export class BatchBar {
   /** The person ticked or unticked a station: the last batch's sentence gives way. */
   picked() {
     this.answered = false;
-    this.result.textContent = '';
+    this.el.result.textContent = '';
     this.changed();
   }
 
@@ -78,15 +75,15 @@ export class BatchBar {
       this.picker.set(rememberedDate(this.app.ledger?.getMeta('lastDate'), now) || todayCode(now));
     }
     this.lastPicked = picked;
-    if (visible && this.bar.hidden) this.guard.arm(); // appearing: the button rests
-    this.bar.hidden = !visible;
+    if (visible && this.el.bar.hidden) this.guard.arm(); // appearing: the button rests
+    this.el.bar.hidden = !visible;
     document.body.classList.toggle('batching', visible);
-    this.count.textContent = t('batch.count', formatCount(picked));
+    this.el.count.textContent = t('batch.count', formatCount(picked));
     this.enable();
   }
 
   enable() {
-    this.record.disabled = this.writing || !this.guard.settled() || (this.source?.picks.size ?? 0) === 0;
+    this.el.record.disabled = this.writing || !this.guard.settled() || (this.source?.picks.size ?? 0) === 0;
   }
 
   async recordPicked() {
@@ -112,7 +109,7 @@ export class BatchBar {
   /** @param {string} message @param {boolean} ok */
   say(message, ok) {
     this.answered = true;
-    this.result.textContent = message;
-    this.result.classList.toggle('bad', !ok);
+    this.el.result.textContent = message;
+    this.el.result.classList.toggle('bad', !ok);
   }
 }

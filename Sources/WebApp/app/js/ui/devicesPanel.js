@@ -8,7 +8,7 @@ import { deviceRows, groupCode, pairingLink } from '../devices.js';
 import { formatJst } from '../dates.js';
 import { encodeText } from '../qrCode.js';
 import { t } from '../i18n.js';
-import { byId, h } from './dom.js';
+import { byId, elements, h } from './dom.js';
 import { qrSvg } from './qrSvg.js';
 
 /** @typedef {import('../app.js').App} App */
@@ -21,25 +21,17 @@ export class DevicesPanel {
     this.app = app;
     this.devices = devices;
     this.section = byId('devices-section');
-    this.list = byId('device-list');
-    this.result = byId('device-result');
-    this.nameInput = byId('device-name-input', HTMLInputElement);
-    this.renameButton = byId('device-rename', HTMLButtonElement);
-    this.linkButton = byId('device-link', HTMLButtonElement);
-    this.linkPanel = byId('device-link-panel');
-    this.linkQr = byId('device-link-qr');
-    this.linkCode = byId('device-link-code');
-    this.linkUrl = byId('device-link-url', HTMLAnchorElement);
-    this.linkExpires = byId('device-link-expires');
+    this.el = elements('device-', ['list', 'result', 'linkPanel', 'linkQr', 'linkCode', 'linkExpires'], {
+      nameInput: HTMLInputElement, rename: HTMLButtonElement, link: HTMLButtonElement, linkUrl: HTMLAnchorElement });
     /** @type {Device[]} */
     this.shown = [];
     /** The name input holds what the person typed: a reload of the list leaves it. */
     this.nameTyped = false;
     /** Answers to older loads are dropped. */
     this.loads = 0;
-    this.nameInput.addEventListener('input', () => { this.nameTyped = true; });
-    this.renameButton.addEventListener('click', () => void this.rename());
-    this.linkButton.addEventListener('click', () => void this.link());
+    this.el.nameInput.addEventListener('input', () => { this.nameTyped = true; });
+    this.el.rename.addEventListener('click', () => void this.rename());
+    this.el.link.addEventListener('click', () => void this.link());
   }
 
   /** Shows the section while paired, and hides what belonged to a token now gone. */
@@ -48,13 +40,13 @@ export class DevicesPanel {
     this.section.hidden = !paired;
     if (!paired) {
       this.shown = [];
-      this.list.replaceChildren();
-      this.linkPanel.hidden = true;
-      this.linkQr.replaceChildren();
+      this.el.list.replaceChildren();
+      this.el.linkPanel.hidden = true;
+      this.el.linkQr.replaceChildren();
       this.nameTyped = false;
-      this.nameInput.value = '';
-    } else if (!this.nameTyped && document.activeElement !== this.nameInput) {
-      this.nameInput.value = this.ownName();
+      this.el.nameInput.value = '';
+    } else if (!this.nameTyped && document.activeElement !== this.el.nameInput) {
+      this.el.nameInput.value = this.ownName();
     }
   }
 
@@ -69,11 +61,11 @@ export class DevicesPanel {
     this.render();
     if (!this.app.token) return;
     const load = ++this.loads;
-    if (this.shown.length === 0) this.list.replaceChildren(h('li', { class: 'note-item', text: t('devices.loading') }));
+    if (this.shown.length === 0) this.el.list.replaceChildren(h('li', { class: 'note-item', text: t('devices.loading') }));
     const answer = await this.devices.list();
     if (load !== this.loads) return;
     if (!answer.ok) {
-      this.list.replaceChildren();
+      this.el.list.replaceChildren();
       this.say(answer.message, false);
       this.render();
       return;
@@ -85,7 +77,7 @@ export class DevicesPanel {
 
   drawList() {
     const devicesById = new Map(this.shown.map((d) => [d.id, d]));
-    this.list.replaceChildren(...deviceRows(this.shown).map((row) => {
+    this.el.list.replaceChildren(...deviceRows(this.shown).map((row) => {
       const device = /** @type {Device} */ (devicesById.get(row.id));
       const item = h('li', { class: row.thisDevice ? 'this-device' : '', data: { testid: 'device-item', device: row.id } },
         h('span', { class: 'main' },
@@ -127,39 +119,39 @@ export class DevicesPanel {
   }
 
   async rename() {
-    this.renameButton.disabled = true;
-    const answer = await this.devices.rename(this.nameInput.value);
-    this.renameButton.disabled = false;
+    this.el.rename.disabled = true;
+    const answer = await this.devices.rename(this.el.nameInput.value);
+    this.el.rename.disabled = false;
     this.say(answer.message, answer.ok);
     if (answer.ok) {
       this.nameTyped = false;
-      this.nameInput.value = answer.value.name ?? this.nameInput.value.trim();
+      this.el.nameInput.value = answer.value.name ?? this.el.nameInput.value.trim();
       await this.load();
     }
   }
 
   async link() {
-    this.linkButton.disabled = true;
+    this.el.link.disabled = true;
     const answer = await this.devices.link();
-    this.linkButton.disabled = false;
+    this.el.link.disabled = false;
     if (!answer.ok) {
       this.say(answer.message, false);
       this.render();
       return;
     }
     const url = pairingLink(location.origin, answer.value.code);
-    this.linkCode.textContent = groupCode(answer.value.code);
-    this.linkUrl.href = url;
-    this.linkUrl.textContent = url;
-    this.linkExpires.textContent = t('devices.linkExpires', formatJst(answer.value.expires));
-    this.linkQr.replaceChildren(qrSvg(encodeText(url), t('devices.linkQr')));
-    this.linkPanel.hidden = false;
+    this.el.linkCode.textContent = groupCode(answer.value.code);
+    this.el.linkUrl.href = url;
+    this.el.linkUrl.textContent = url;
+    this.el.linkExpires.textContent = t('devices.linkExpires', formatJst(answer.value.expires));
+    this.el.linkQr.replaceChildren(qrSvg(encodeText(url), t('devices.linkQr')));
+    this.el.linkPanel.hidden = false;
     this.say('', true);
   }
 
   /** @param {string} message @param {boolean} ok */
   say(message, ok) {
-    this.result.textContent = message;
-    this.result.classList.toggle('bad', !ok);
+    this.el.result.textContent = message;
+    this.el.result.classList.toggle('bad', !ok);
   }
 }

@@ -46,6 +46,26 @@ export function byId(id, type) {
 }
 
 /**
+ * A view's fixed elements, each found as `byId` finds it (a missing one throws), by a name that
+ * gives its id: `prefix` and the name in kebab case, so `elements('station-', ['memoCount'])` is
+ * `{memoCount: #station-memo-count}`. `types` names the elements that must be of a type, as
+ * `byId`'s `type`: `elements('station-', ['name'], {wiki: HTMLAnchorElement})`.
+ * @template {string} K
+ * @template {Record<string, new () => HTMLElement>} [T={}]
+ * @param {string} prefix
+ * @param {K[]} names
+ * @param {T} [types]
+ * @returns {Record<K, HTMLElement> & {[N in keyof T]: InstanceType<T[N]>}}
+ */
+export function elements(prefix, names, types) {
+  /** @param {string} name */
+  const idOf = (name) => prefix + name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const untyped = names.map((name) => [name, byId(idOf(name))]);
+  const typed = Object.entries(types ?? {}).map(([name, type]) => [name, byId(idOf(name), type)]);
+  return /** @type {Record<K, HTMLElement> & {[N in keyof T]: InstanceType<T[N]>}} */ (Object.fromEntries([...untyped, ...typed]));
+}
+
+/**
  * Replaces an element's children.
  * @param {Element} el
  * @param {Array<Node | string>} children

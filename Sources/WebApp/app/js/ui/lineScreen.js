@@ -7,10 +7,9 @@
 import { label } from '../dates.js';
 import { lineProgress, progressText } from '../lineSections.js';
 import { lineStations } from '../mapSelection.js';
-import { StationPicks } from '../stationPicks.js';
 import { language, t } from '../i18n.js';
-import { byId, h } from './dom.js';
-import { pickBox } from './pickBox.js';
+import { elements, h } from './dom.js';
+import { BatchPicking } from './batchPicking.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../route.js').MapFilter} MapFilter */
@@ -24,25 +23,17 @@ import { pickBox } from './pickBox.js';
 export class LineScreen {
   /**
    * @param {App} app @param {Nav} nav
-   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   * @param {import('./batchPicking.js').Bar} bar the まとめて記録 bar
    */
-  constructor(app, nav, batch) {
+  constructor(app, nav, bar) {
     this.app = app;
     this.nav = nav;
-    this.batch = batch;
+    this.batch = new BatchPicking(bar, () => this.render());
     /** @type {number | null} */
     this.line = null;
-    this.picks = new StationPicks();
-    /** @type {import('./batchBar.js').BatchSource} */
-    this.batchSource = { picks: this.picks, recorded: () => this.render() };
-    this.name = byId('line-name');
-    this.operator = byId('line-operator');
-    this.progress = byId('line-progress');
-    this.empty = byId('line-empty');
-    this.list = byId('line-stations');
-    this.mapSelect = byId('line-map-select', HTMLButtonElement);
-    this.mapSelect.addEventListener('click', () => { if (this.line !== null) this.nav.showSelection({ line: this.line }); });
-    byId('line-back').addEventListener('click', () => this.nav.back());
+    this.el = elements('line-', ['name', 'operator', 'progress', 'empty', 'stations', 'back'], { mapSelect: HTMLButtonElement });
+    this.el.mapSelect.addEventListener('click', () => { if (this.line !== null) this.nav.showSelection({ line: this.line }); });
+    this.el.back.addEventListener('click', () => this.nav.back());
   }
 
   /**
@@ -50,7 +41,7 @@ export class LineScreen {
    * @param {number} id
    */
   open(id) {
-    if (id !== this.line) this.picks.clear();
+    if (id !== this.line) this.batch.picks.clear();
     this.line = id;
     this.render();
   }
@@ -59,31 +50,29 @@ export class LineScreen {
     const catalog = this.app.catalog;
     const line = this.line === null ? undefined : catalog?.lines.get(this.line);
     const stations = catalog && this.line !== null ? lineStations(catalog, this.line) : null;
-    this.name.textContent = line?.name ?? '';
-    this.operator.textContent = line && catalog ? catalog.operatorName(line.operator) : '';
-    this.empty.hidden = !!stations;
-    this.empty.textContent = catalog ? t('line.unknown') : t('noCatalog');
-    this.mapSelect.hidden = !stations;
+    this.el.name.textContent = line?.name ?? '';
+    this.el.operator.textContent = line && catalog ? catalog.operatorName(line.operator) : '';
+    this.el.empty.hidden = !!stations;
+    this.el.empty.textContent = catalog ? t('line.unknown') : t('noCatalog');
+    this.el.mapSelect.hidden = !stations;
     if (!stations) {
-      this.progress.textContent = '';
-      this.list.replaceChildren();
-      this.picks.clear();
-      this.batch.changed();
+      this.el.progress.textContent = '';
+      this.el.stations.replaceChildren();
+      this.batch.emptied();
       return;
     }
     const dateOf = (/** @type {number} */ id) => this.app.compDate(id);
-    this.progress.textContent = progressText(lineProgress(stations.map((s) => s.id), dateOf), language());
-    this.picks.keepListed((id) => (stations.some((s) => s.id === id) ? dateOf(id) : undefined));
-    this.list.replaceChildren(...stations.map((s) => {
+    this.el.progress.textContent = progressText(lineProgress(stations.map((s) => s.id), dateOf), language());
+    this.el.stations.replaceChildren(...stations.map((s) => {
       const code = dateOf(s.id);
       return h('li', { data: { station: String(s.id), done: String(code > 0) }, on: { click: () => this.nav.openStation(s.id) } },
-        pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
+        this.batch.box(s.id, code, s.name),
         h('span', { class: code > 0 ? 'mark done' : 'mark' }),
         h('span', { class: 'main' },
           h('div', { class: 'name', text: s.name }),
           h('div', { class: 'detail', text: label(code, language()) })));
     }));
-    this.batch.changed();
+    this.batch.listed((id) => (stations.some((s) => s.id === id) ? dateOf(id) : undefined));
   }
 
   /** Completions or the catalogue changed. */

@@ -14,7 +14,8 @@
 // server offers them, are drawn between the base map and the lines (mapTiles.js, which marks the
 // canvas's data-tiles-*).
 
-import { buildScene, drawMap, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { buildScene, drawGround, drawOverlay, fitView, hitTest, updateCompletion, STYLE } from '../map.js';
+import { MapLayer } from '../mapLayer.js';
 import { panBy, project, unproject, zoomAt } from '../mapCore.js';
 import { MapIndex } from '../mapRule.js';
 import { shownBy } from '../mapSelection.js';
@@ -24,6 +25,7 @@ import { Landmarks } from '../mapLandmarks.js';
 import { loadBaseMap } from '../baseMap.js';
 import { t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { MapGestures } from './mapGestures.js';
 import { MapPosition } from './mapPosition.js';
 
 /** @typedef {import('../app.js').App} App */
@@ -47,9 +49,20 @@ export const POSITION_SCALE = 2.5;
 /** The height of the map's top controls (the chip, 全駅/済/未), kept clear when fitting a selection. */
 const SELECTION_INSET_TOP = 60;
 
+/**
+ * Runs a task once the page is idle (soon after, where the browser cannot say).
+ * @param {() => void} task
+ */
+function whenIdle(task) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1000 }); else setTimeout(task, 50);
+}
+
 export class MapScreen {
-  /** @param {App} app @param {Nav} nav */
-  constructor(app, nav) {
+  /**
+   * @param {App} app @param {Nav} nav
+   * @param {Promise<BaseMap | null>} [base] the base map, when its loading started before the screen
+   */
+  constructor(app, nav, base = loadBaseMap((url) => fetch(url))) {
     this.app = app;
     this.nav = nav;
     this.canvas = byId('map-canvas', HTMLCanvasElement);
@@ -59,18 +72,15 @@ export class MapScreen {
     this.ctx = ctx;
     /** @type {Scene | null} */
     this.scene = null;
-    /** @type {MapIndex | null} */
-    this.index = null;
-    /** @type {Landmarks | null} */
-    this.landmarks = null;
+    /**
+     * How the pins are chosen: the index of the stations the filter (全駅/済/未) shows and their
+     * landmarks, built together; pins per view, 0 for every station (設定's ピンの数); and whether
+     * completions changed since the index was built (it is built again at the next drawing).
+     * @type {{index: MapIndex | null, landmarks: Landmarks | null, show: Show, limit: number, stale: boolean}}
+     */
+    this.pins = { index: null, landmarks: null, show: 'all', limit: PIN_LIMIT, stale: false };
     /** @type {Viewport | null} */
     this.view = null;
-    /** @type {Show} */
-    this.show = 'all';
-    /** Completions changed since the filter's index was built: it is built again at the next drawing. */
-    this.indexBehind = false;
-    /** Pins per view, 0 for every station (設定's ピンの数). */
-    this.pinLimit = PIN_LIMIT;
     /** @type {number | null} */
     this.selected = null;
     /** @type {Overlay} */
@@ -80,6 +90,8 @@ export class MapScreen {
     /** The raster tiles, once main.js has them. */
     /** @type {import('./mapTiles.js').MapTiles | null} */
     this.tiles = null;
+    /** The ground (base map, lines, dots) kept between frames: a pan copies it (mapLayer.js). */
+    this.ground = new MapLayer(() => document.createElement('canvas'), whenIdle);
     this.labelList = byId('map-labels');
     this.labelsShown = '';
     /** @type {Map<string, number>} */
@@ -90,14 +102,6 @@ export class MapScreen {
     this.width = 0;
     this.height = 0;
     this.frame = 0;
-    /** @type {Map<number, {x: number, y: number}>} */
-    this.pointers = new Map();
-    this.moved = 0;
-    /** Where the last gesture's first finger went down. */
-    this.downAt = { x: 0, y: 0 };
-    /** A tap seen at pointerup, acted on by the click that ends the same gesture. */
-    /** @type {{x: number, y: number, touch: boolean} | null} */
-    this.pendingTap = null;
     /** The 地図選択 shown, and the whole catalogue's scene while its own scene is drawn. */
     /** @type {Selection | null} */
     this.selection = null;
@@ -110,13 +114,26 @@ export class MapScreen {
     const clear = byId('map-chip-clear');
     clear.setAttribute('aria-label', t('mapSelect.clear'));
     clear.addEventListener('click', () => { this.clearSelection(); this.nav.selectionCleared?.(); });
-    this.bindGestures();
+    new MapGestures(this.canvas, {
+      pan: (dx, dy) => {
+        if (!this.view) return;
+        this.view = panBy(this.view, dx, dy);
+        this.position.moved();
+        this.redraw();
+      },
+      zoom: (px, py, factor) => this.zoom(px, py, factor),
+      tap: (px, py, touch) => this.tap(px, py, touch),
+    });
     for (const button of document.querySelectorAll('.map-show button')) {
       button.addEventListener('click', () => this.setShow(/** @type {Show} */ (/** @type {HTMLElement} */ (button).dataset.show)));
     }
-    new ResizeObserver(() => this.redraw()).observe(this.canvas);
+    // A canvas of the size last drawn needs no drawing again (the observer's first notice).
+    new ResizeObserver(() => {
+      const rect = this.canvas.getBoundingClientRect();
+      if (rect.width !== this.width || rect.height !== this.height) this.redraw();
+    }).observe(this.canvas);
     document.addEventListener('visibilitychange', () => this.setVisible(this.visible));
-    void loadBaseMap((url) => fetch(url)).then((base) => { this.base = base; this.redraw(); });
+    void base.then((loaded) => { this.base = loaded; this.redraw(); });
   }
 
   /**
@@ -133,6 +150,7 @@ export class MapScreen {
       if (!this.frame) requestAnimationFrame(() => setTimeout(() => this.redraw(), 0));
     } else {
       this.position.hide();
+      this.ground.release();
     }
   }
 
@@ -153,7 +171,7 @@ export class MapScreen {
     const catalog = this.app.catalog;
     this.message.hidden = !!catalog;
     this.message.textContent = catalog ? '' : t('noCatalog');
-    if (!catalog) { this.scene = null; this.fullScene = null; this.index = null; this.landmarks = null; this.redraw(); return; }
+    if (!catalog) { this.scene = null; this.fullScene = null; this.pins.index = null; this.pins.landmarks = null; this.redraw(); return; }
     this.scene = buildScene(catalog, (id) => this.app.compDate(id));
     this.fullScene = this.scene;
     this.applySelection();
@@ -165,14 +183,14 @@ export class MapScreen {
   /** The pin index of the current filter (completed / incomplete stations are ranked among themselves). */
   rebuildIndex() {
     const catalog = this.app.catalog, scene = this.scene;
-    this.indexBehind = false;
+    this.pins.stale = false;
     if (!catalog || !scene) return;
     const entries = catalog.enabledStations
-      .filter((s) => this.show === 'all' || (this.show === 'completed') === (this.app.compDate(s.id) > 0))
+      .filter((s) => this.pins.show === 'all' || (this.pins.show === 'completed') === (this.app.compDate(s.id) > 0))
       .filter((s) => !this.selectedIds || this.selectedIds.has(s.id))
       .map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
-    this.index = new MapIndex(entries, this.pinLimit);
-    this.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
+    this.pins.index = new MapIndex(entries, this.pins.limit);
+    this.pins.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
   }
 
   /**
@@ -180,15 +198,15 @@ export class MapScreen {
    * @param {number} limit
    */
   setPinLimit(limit) {
-    if (limit === this.pinLimit) return;
-    this.pinLimit = limit;
+    if (limit === this.pins.limit) return;
+    this.pins.limit = limit;
     this.rebuildIndex();
     this.redraw();
   }
 
   /** @param {Show} show */
   setShow(show) {
-    this.show = show;
+    this.pins.show = show;
     for (const b of document.querySelectorAll('.map-show button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.show === show);
     this.applySelection();
     this.rebuildIndex();
@@ -210,7 +228,7 @@ export class MapScreen {
     // While a sync stores pages, the map is drawn again when it ends (the last notice names every
     // station it changed), when the tab appears or when the person moves it: a drawing held the
     // page for 150–400 ms at 4× CPU throttling (BENCHMARKS.md §14).
-    if (this.selection || this.show !== 'all') this.indexBehind = true;
+    if (this.selection || this.pins.show !== 'all') this.pins.stale = true;
     if (this.app.running) return;
     this.redraw();
   }
@@ -268,7 +286,7 @@ export class MapScreen {
       if (this.fullScene) this.scene = this.fullScene;
     } else {
       const compDate = (/** @type {number} */ id) => this.app.compDate(id);
-      const shown = shownBy(this.selection.stations, this.show, compDate);
+      const shown = shownBy(this.selection.stations, this.pins.show, compDate);
       this.selectedIds = new Set(shown);
       this.scene = selectionScene(catalog, shown, compDate, this.selection.line ?? null);
     }
@@ -291,21 +309,31 @@ export class MapScreen {
       this.canvas.height = Math.round(rect.height * dpr);
     }
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    if (!this.scene || !this.index || !this.landmarks) {
+    if (!this.scene || !this.pins.index || !this.pins.landmarks) {
       this.ctx.clearRect(0, 0, this.width, this.height);
       return;
     }
-    if (this.indexBehind) this.rebuildIndex();
+    if (this.pins.stale) this.rebuildIndex();
     if (!this.view) this.view = fitView(this.scene, this.width, this.height);
     this.ctx.font = STYLE.font;
     this.overlay = buildOverlay({
-      index: this.index, landmarks: this.landmarks, scene: this.scene, view: this.view, width: this.width, height: this.height,
+      index: this.pins.index, landmarks: this.pins.landmarks, scene: this.scene, view: this.view, width: this.width, height: this.height,
       nameOf: (id) => this.app.catalog?.station(id)?.name.trim() ?? '',
       measure: (text) => this.measure(text),
       selected: this.selected,
     });
-    const view = this.view, tiles = this.tiles, width = this.width, height = this.height;
-    drawMap(this.ctx, this.scene, view, width, height, this.overlay, this.base, tiles && ((ctx) => tiles.draw(ctx, view, width, height, dpr)));
+    const scene = this.scene, base = this.base, tiles = this.tiles, view = this.view, width = this.width, height = this.height;
+    if (tiles?.drawing) {
+      // Raster tiles arrive one by one and are asked for by the whole view they cover: with them
+      // the ground is drawn whole for each frame, not kept in the layer (Schemas/map.md "Raster tiles").
+      this.ctx.fillStyle = STYLE.background;
+      this.ctx.fillRect(0, 0, width, height);
+      drawGround(this.ctx, scene, view, width, height, base, (ctx) => tiles.draw(ctx, view, width, height, dpr));
+    } else {
+      this.ground.draw(this.ctx, [scene, scene.revision, base, view.scale, dpr], view, width, height, dpr, STYLE.background,
+        (ctx, v, w, h) => drawGround(ctx, scene, v, w, h, base));
+    }
+    drawOverlay(this.ctx, this.overlay, width, height);
     tiles?.mark(this.canvas);
     // Once a page: when the map was first drawn, and first drawn over its base map (the
     // benchmarks read these marks).
@@ -379,68 +407,5 @@ export class MapScreen {
     this.view = { ...this.view, cx: p.x, cy: p.y };
     this.position.moved();
     this.zoom(this.width / 2, this.height / 2, 3);
-  }
-
-  bindGestures() {
-    const c = this.canvas;
-    /** @param {PointerEvent} e */
-    const local = (e) => {
-      const r = c.getBoundingClientRect();
-      return { x: e.clientX - r.left, y: e.clientY - r.top };
-    };
-    c.addEventListener('pointerdown', (e) => {
-      this.pointers.set(e.pointerId, local(e));
-      this.downAt = local(e);
-      this.moved = 0;
-      try { c.setPointerCapture(e.pointerId); } catch { /* not capturable: fine */ }
-    });
-    c.addEventListener('pointermove', (e) => {
-      const previous = this.pointers.get(e.pointerId);
-      if (!previous || !this.view) return;
-      const now = local(e);
-      if (this.pointers.size === 1) {
-        this.moved += Math.abs(now.x - previous.x) + Math.abs(now.y - previous.y);
-        this.view = panBy(this.view, now.x - previous.x, now.y - previous.y);
-        this.position.moved();
-        this.redraw();
-      } else if (this.pointers.size === 2) {
-        this.moved += 100;
-        const other = [...this.pointers].find(([id]) => id !== e.pointerId)?.[1];
-        if (other) {
-          const before = Math.hypot(previous.x - other.x, previous.y - other.y);
-          const after = Math.hypot(now.x - other.x, now.y - other.y);
-          if (before > 0 && after > 0) this.zoom((now.x + other.x) / 2, (now.y + other.y) / 2, after / before);
-        }
-      }
-      this.pointers.set(e.pointerId, now);
-    });
-    /** @param {PointerEvent} e */
-    const up = (e) => {
-      const p = this.pointers.get(e.pointerId);
-      // A tap lifts the finger where it went down: moves the browser coalesced or dropped (a
-      // busy phone) must not turn a drag into a tap at a stale position.
-      const lifted = local(e);
-      const still = Math.abs(lifted.x - this.downAt.x) + Math.abs(lifted.y - this.downAt.y) < 8;
-      const isTap = p && this.pointers.size === 1 && this.moved < 8 && still && e.type === 'pointerup';
-      this.pendingTap = isTap ? { x: p.x, y: p.y, touch: e.pointerType !== 'mouse' } : null;
-      this.pointers.delete(e.pointerId);
-    };
-    c.addEventListener('pointerup', up);
-    c.addEventListener('pointercancel', up);
-    c.addEventListener('click', (e) => {
-      const tap = this.pendingTap;
-      this.pendingTap = null;
-      if (!tap) return;
-      // Nothing after this click belongs to the gesture: the new screen gets no event of it.
-      e.preventDefault();
-      e.stopPropagation();
-      this.tap(tap.x, tap.y, tap.touch);
-    });
-    c.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const p = { x: e.offsetX, y: e.offsetY };
-      this.zoom(p.x, p.y, Math.pow(1.0015, -e.deltaY));
-    }, { passive: false });
-    c.addEventListener('dblclick', (e) => this.zoom(e.offsetX, e.offsetY, 2));
   }
 }

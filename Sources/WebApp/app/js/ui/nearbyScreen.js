@@ -12,10 +12,9 @@ import { label, todayCode } from '../dates.js';
 import { distanceLabel, distanceLabelEn, FIX_MAX_AGE_MS, metresTo, nearest, withinReach } from '../nearby.js';
 import { accuracyLabel, nearestCandidates } from '../nearestCandidates.js';
 import { language, t } from '../i18n.js';
-import { byId, h } from './dom.js';
+import { byId, elements, h } from './dom.js';
 import { ActivationGuard } from './activationGuard.js';
-import { StationPicks } from '../stationPicks.js';
-import { pickBox } from './pickBox.js';
+import { BatchPicking } from './batchPicking.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../catalog.js').Station} Station */
@@ -30,22 +29,14 @@ const CANDIDATES_NAMED = 6;
 export class NearbyScreen {
   /**
    * @param {App} app @param {Nav} nav
-   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   * @param {import('./batchPicking.js').Bar} bar the まとめて記録 bar
    */
-  constructor(app, nav, batch) {
+  constructor(app, nav, bar) {
     this.app = app;
     this.nav = nav;
-    this.batch = batch;
-    this.picks = new StationPicks();
-    /** @type {import('./batchBar.js').BatchSource} */
-    this.batchSource = { picks: this.picks, recorded: () => this.render() };
-    this.list = byId('nearby-list');
-    this.status = byId('nearby-status');
-    this.incomplete = byId('nearby-incomplete');
-    this.selectedName = byId('nearby-selected');
+    this.batch = new BatchPicking(bar, () => this.render());
+    this.el = elements('nearby-', ['list', 'status', 'incomplete', 'selected', 'result', 'candidates', 'locate']);
     this.todayButton = byId('today-button', HTMLButtonElement);
-    this.result = byId('nearby-result');
-    this.candidates = byId('nearby-candidates');
     /** @type {{lat: number, lng: number, accuracy: number} | null} */
     this.position = null;
     /** @type {number | null} */
@@ -53,7 +44,7 @@ export class NearbyScreen {
     this.located = false;
     this.writing = false;
     this.guard = new ActivationGuard(() => this.enableButton());
-    byId('nearby-locate').addEventListener('click', () => this.locate());
+    this.el.locate.addEventListener('click', () => this.locate());
     this.todayButton.addEventListener('click', () => void this.recordToday());
   }
 
@@ -66,17 +57,16 @@ export class NearbyScreen {
 
   locate() {
     this.located = true;
-    if (!('geolocation' in navigator)) { this.status.textContent = t('nearby.unavailable'); return; }
-    this.status.textContent = t('nearby.locating');
+    if (!('geolocation' in navigator)) { this.el.status.textContent = t('nearby.unavailable'); return; }
+    this.el.status.textContent = t('nearby.locating');
     // Until the new fix arrives nothing may be recorded for the old one's stations.
     this.position = null;
     this.selected = null;
     this.clearResult();
-    this.list.replaceChildren();
-    this.picks.clear();
-    this.batch.changed();
-    this.incomplete.hidden = true;
-    this.candidates.hidden = true;
+    this.el.list.replaceChildren();
+    this.batch.emptied();
+    this.el.incomplete.hidden = true;
+    this.el.candidates.hidden = true;
     this.renderSelection();
     navigator.geolocation.getCurrentPosition(
       (p) => {
@@ -86,7 +76,7 @@ export class NearbyScreen {
         this.render();
       },
       (error) => {
-        this.status.textContent = t(error.code === error.PERMISSION_DENIED ? 'nearby.denied' : error.code === error.TIMEOUT ? 'nearby.timeout' : 'nearby.noFix');
+        this.el.status.textContent = t(error.code === error.PERMISSION_DENIED ? 'nearby.denied' : error.code === error.TIMEOUT ? 'nearby.timeout' : 'nearby.noFix');
       },
       { enableHighAccuracy: true, timeout: 20_000, maximumAge: FIX_MAX_AGE_MS },
     );
@@ -99,29 +89,28 @@ export class NearbyScreen {
 
   render() {
     const catalog = this.app.catalog;
-    if (!catalog) { this.status.textContent = t('noCatalog'); this.list.replaceChildren(); return; }
+    if (!catalog) { this.el.status.textContent = t('noCatalog'); this.el.list.replaceChildren(); return; }
     if (!this.position) return;
     const { lat, lng, accuracy } = this.position;
-    this.status.textContent = t('nearby.at', Math.round(accuracy));
+    this.el.status.textContent = t('nearby.at', Math.round(accuracy));
     const hits = nearest(catalog.enabledStations, lat, lng, LIST_LENGTH);
     const open = nearest(catalog.enabledStations, lat, lng, 1, (s) => this.app.compDate(s.id) === 0)[0];
     // A coarse fix names no nearest station: nothing is chosen for the person, and no nearest
     // station not yet done is named either.
     const { ambiguous, candidates } = nearestCandidates(hits, accuracy);
-    this.incomplete.hidden = ambiguous;
-    this.incomplete.replaceChildren(open
+    this.el.incomplete.hidden = ambiguous;
+    this.el.incomplete.replaceChildren(open
       ? h('a', { attrs: { href: '#' }, text: t('nearby.nearestIncomplete', `${open.station.name}（${catalog.operatorName(open.station.operator)}）`, this.distance(open.metres)), on: { click: (e) => { e.preventDefault(); this.nav.openStation(open.station.id); } } })
       : t('nearby.allDone'));
     this.renderCandidates(ambiguous ? candidates : [], accuracy);
     if (this.selected !== null && !hits.some((hit) => hit.station.id === this.selected)) this.selected = null;
     if (this.selected === null && !ambiguous) this.selected = hits[0]?.station.id ?? null;
-    this.picks.keepListed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
-    this.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
-    this.batch.changed();
+    this.el.list.replaceChildren(...hits.map(({ station, metres }) => this.item(station, metres)));
+    this.batch.listed((id) => (hits.some((hit) => hit.station.id === id) ? this.app.compDate(id) : undefined));
     const first = hits[0];
     if (first && !withinReach(first.metres, accuracy)) {
-      this.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
-      this.incomplete.hidden = false;
+      this.el.incomplete.replaceChildren(t('nearby.tooFar', first.station.name, this.distance(first.metres)));
+      this.el.incomplete.hidden = false;
     }
     this.renderSelection();
   }
@@ -131,8 +120,8 @@ export class NearbyScreen {
    * @param {Array<{station: Station, metres: number}>} candidates @param {number} accuracy
    */
   renderCandidates(candidates, accuracy) {
-    this.candidates.hidden = candidates.length === 0;
-    if (candidates.length === 0) { this.candidates.replaceChildren(); return; }
+    this.el.candidates.hidden = candidates.length === 0;
+    if (candidates.length === 0) { this.el.candidates.replaceChildren(); return; }
     const catalog = /** @type {import('../catalog.js').Catalog} */ (this.app.catalog);
     const named = candidates.slice(0, CANDIDATES_NAMED).map(({ station, metres }) => h('button', {
       class: 'link', data: { station: String(station.id) }, attrs: { type: 'button' },
@@ -140,8 +129,8 @@ export class NearbyScreen {
       on: { click: () => this.select(station.id) },
     }));
     const more = candidates.length - named.length;
-    this.candidates.replaceChildren(h('span', { text: t('nearby.approximate', accuracyLabel(accuracy, language())) }), ...named);
-    if (more > 0) this.candidates.append(h('span', { class: 'sub', text: t('nearby.candidatesMore', more) }));
+    this.el.candidates.replaceChildren(h('span', { text: t('nearby.approximate', accuracyLabel(accuracy, language())) }), ...named);
+    if (more > 0) this.el.candidates.append(h('span', { class: 'sub', text: t('nearby.candidatesMore', more) }));
   }
 
   /** @param {Station} s @param {number} metres */
@@ -150,7 +139,7 @@ export class NearbyScreen {
     const code = this.app.compDate(s.id);
     const lines = catalog.enabledLinesOf(s).map((l) => l.name).join('、');
     const li = h('li', { data: { station: String(s.id) }, attrs: { 'aria-selected': String(s.id === this.selected) }, on: { click: () => this.select(s.id) } },
-      pickBox(this.picks, s.id, code, s.name, () => this.batch.picked()),
+      this.batch.box(s.id, code, s.name),
       h('span', { class: code > 0 ? 'mark done' : 'mark' }),
       h('span', { class: 'distance', text: this.distance(metres) }),
       h('span', { class: 'main' },
@@ -169,8 +158,8 @@ export class NearbyScreen {
   }
 
   clearResult() {
-    this.result.textContent = '';
-    this.result.classList.remove('bad');
+    this.el.result.textContent = '';
+    this.el.result.classList.remove('bad');
   }
 
   /**
@@ -186,22 +175,22 @@ export class NearbyScreen {
   }
 
   renderSelection() {
-    for (const li of this.list.children) {
+    for (const li of this.el.list.children) {
       const on = /** @type {HTMLElement} */ (li).dataset.station === String(this.selected);
       li.classList.toggle('selected', on);
       li.setAttribute('aria-selected', String(on));
     }
-    for (const b of this.candidates.querySelectorAll('button')) {
+    for (const b of this.el.candidates.querySelectorAll('button')) {
       b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.station === String(this.selected));
     }
     const s = this.selected === null ? undefined : this.app.catalog?.station(this.selected);
-    this.selectedName.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');
+    this.el.selected.textContent = s ? `${s.name}（${this.app.catalog?.operatorName(s.operator) ?? ''}）` : t('nearby.choose');
     // Offered only while the station is not completed (Schemas/domain-rules.md §23) and only
     // where the person is (Schemas/phone-app.md "Today only where you are").
     const reach = s ? this.reach(s) : null;
     this.todayButton.hidden = !reach?.recordable;
     if (s && reach && reach.open && !reach.recordable && reach.away !== null) {
-      this.selectedName.textContent = t('nearby.outOfReach', s.name, this.distance(reach.away));
+      this.el.selected.textContent = t('nearby.outOfReach', s.name, this.distance(reach.away));
     }
   }
 
@@ -220,8 +209,8 @@ export class NearbyScreen {
     this.writing = false;
     this.enableButton();
     if (this.selected !== station) return; // the answer belongs to a station no longer shown
-    this.result.textContent = answer.message;
-    this.result.classList.toggle('bad', !answer.ok);
+    this.el.result.textContent = answer.message;
+    this.el.result.classList.toggle('bad', !answer.ok);
     if (answer.ok) this.nav.toast(answer.message);
   }
 

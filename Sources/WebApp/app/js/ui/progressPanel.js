@@ -7,7 +7,8 @@ import { progressSeries } from '../progress.js';
 import { completedGroups } from '../milestones.js';
 import { todayCode } from '../dates.js';
 import { formatCount, t } from '../i18n.js';
-import { byId, h } from './dom.js';
+import { byId, elements, h } from './dom.js';
+import { ShownView } from './shownView.js';
 import { progressChart } from './progressChart.js';
 import { progressCardFile, shareCardFile } from './shareCard.js';
 
@@ -24,18 +25,14 @@ const KINDS = [
   { kind: 'prefecture', title: 'completed.prefectures' },
 ];
 
-export class ProgressPanel {
+export class ProgressPanel extends ShownView {
   /** @param {App} app */
   constructor(app) {
+    super();
     this.app = app;
-    this.section = byId('stats-progress');
-    this.chart = byId('stats-progress-chart');
-    this.drawing = byId('stats-progress-svg');
-    this.note = byId('stats-progress-note');
-    this.completed = byId('stats-completed');
+    this.el = elements('stats-', ['progress', 'progressChart', 'progressSvg', 'progressNote', 'completed']);
     this.shareButton = byId('share-progress', HTMLButtonElement);
     this.shareResult = byId('share-result');
-    this.visible = false;
     /** @type {{key: string, file: Promise<File | null>} | null} */
     this.card = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
@@ -43,33 +40,19 @@ export class ProgressPanel {
     this.shareButton.addEventListener('click', () => void this.share());
   }
 
-  show() {
-    this.visible = true;
-    this.render();
-  }
-
-  hide() {
-    this.visible = false;
-  }
-
-  /** Completions or the catalogue changed. */
-  refresh() {
-    if (this.visible) this.render();
-  }
-
   render() {
     const catalog = this.app.catalog;
-    this.section.hidden = !catalog;
+    this.el.progress.hidden = !catalog;
     if (!catalog) return;
     const compDate = (/** @type {number} */ id) => this.app.compDate(id);
     const series = progressSeries(catalog.enabledStations, compDate, todayCode(this.app.now()));
-    this.chart.dataset.total = String(series.total);
-    this.drawing.replaceChildren(progressChart(series, t('progress.label', formatCount(series.total))));
-    this.note.textContent = series.years.length === 0 ? t('progress.none')
+    this.el.progressChart.dataset.total = String(series.total);
+    this.el.progressSvg.replaceChildren(progressChart(series, t('progress.label', formatCount(series.total))));
+    this.el.progressNote.textContent = series.years.length === 0 ? t('progress.none')
       : t('progress.total', formatCount(series.total)) + (series.undated > 0 ? t('progress.undated', formatCount(series.undated)) : '');
 
     const groups = completedGroups(catalog, compDate);
-    this.completed.replaceChildren(...(groups.length === 0 ? [h('p', { class: 'sub', text: t('completed.none') })]
+    this.el.completed.replaceChildren(...(groups.length === 0 ? [h('p', { class: 'sub', text: t('completed.none') })]
       : KINDS.flatMap(({ kind, title }) => {
         const of = groups.filter((g) => g.kind === kind);
         return of.length === 0 ? [] : [

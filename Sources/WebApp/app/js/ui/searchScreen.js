@@ -7,10 +7,9 @@
 import { PREFECTURES } from '../catalog.js';
 import { label, parseDateGroup } from '../dates.js';
 import { searchStations } from '../search.js';
-import { StationPicks } from '../stationPicks.js';
 import { language, t } from '../i18n.js';
-import { byId, h } from './dom.js';
-import { pickBox } from './pickBox.js';
+import { elements, h } from './dom.js';
+import { BatchPicking } from './batchPicking.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../route.js').MapFilter} MapFilter */
@@ -24,41 +23,33 @@ const SHOWN = 200;
 export class SearchScreen {
   /**
    * @param {App} app @param {Nav} nav
-   * @param {{picked: () => void, changed: () => void}} batch the まとめて記録 bar
+   * @param {import('./batchPicking.js').Bar} bar the まとめて記録 bar
    */
-  constructor(app, nav, batch) {
+  constructor(app, nav, bar) {
     this.app = app;
     this.nav = nav;
-    this.batch = batch;
-    this.input = byId('search-input', HTMLInputElement);
-    this.pref = byId('search-pref', HTMLSelectElement);
-    this.date = byId('search-date', HTMLInputElement);
-    this.completion = byId('search-completion', HTMLSelectElement);
-    this.count = byId('search-count');
-    this.results = byId('search-results');
-    this.mapSelect = byId('search-map-select', HTMLButtonElement);
+    this.batch = new BatchPicking(bar, () => this.run());
+    this.el = elements('search-', ['count', 'results'], { input: HTMLInputElement, pref: HTMLSelectElement,
+      date: HTMLInputElement, completion: HTMLSelectElement, mapSelect: HTMLButtonElement });
     /** @type {SearchBy} */
     this.by = 'any';
     /** @type {SearchMatch} */
     this.match = 'prefix';
-    this.picks = new StationPicks();
-    /** @type {import('./batchBar.js').BatchSource} */
-    this.batchSource = { picks: this.picks, recorded: () => this.run() };
-    this.input.placeholder = t('search.placeholder');
-    this.date.placeholder = t('search.date');
-    this.pref.replaceChildren(h('option', { attrs: { value: '' }, text: t('search.allPrefs') }),
+    this.el.input.placeholder = t('search.placeholder');
+    this.el.date.placeholder = t('search.date');
+    this.el.pref.replaceChildren(h('option', { attrs: { value: '' }, text: t('search.allPrefs') }),
       ...PREFECTURES.map((name, i) => h('option', { attrs: { value: String(i + 1) }, text: name })));
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
-    for (const el of [this.input, this.date]) el.addEventListener('input', () => this.schedule());
-    for (const el of [this.pref, this.completion]) el.addEventListener('change', () => this.run());
+    for (const field of [this.el.input, this.el.date]) field.addEventListener('input', () => this.schedule());
+    for (const field of [this.el.pref, this.el.completion]) field.addEventListener('change', () => this.run());
     for (const button of document.querySelectorAll('.search-by button')) {
       button.addEventListener('click', () => this.setHow(/** @type {SearchBy} */ (/** @type {HTMLElement} */ (button).dataset.by), this.match));
     }
     for (const button of document.querySelectorAll('.search-match button')) {
       button.addEventListener('click', () => this.setHow(this.by, /** @type {SearchMatch} */ (/** @type {HTMLElement} */ (button).dataset.match)));
     }
-    this.mapSelect.addEventListener('click', () => { const filter = this.filter(); if (filter) this.nav.showSelection(filter); });
+    this.el.mapSelect.addEventListener('click', () => { const filter = this.filter(); if (filter) this.nav.showSelection(filter); });
   }
 
   /**
@@ -70,7 +61,7 @@ export class SearchScreen {
     this.match = match;
     for (const b of document.querySelectorAll('.search-by button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.by === by);
     for (const b of document.querySelectorAll('.search-match button')) b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.match === match);
-    this.input.placeholder = t(by === 'line' ? 'search.placeholderLine' : 'search.placeholder');
+    this.el.input.placeholder = t(by === 'line' ? 'search.placeholderLine' : 'search.placeholder');
     this.run();
   }
 
@@ -85,7 +76,7 @@ export class SearchScreen {
 
   /** Completions changed: the filters may select other stations. */
   refresh() {
-    if (this.input.value || this.date.value || this.completion.value) this.run();
+    if (this.el.input.value || this.el.date.value || this.el.completion.value) this.run();
   }
 
   /**
@@ -94,35 +85,35 @@ export class SearchScreen {
    * @returns {MapFilter | null}
    */
   filter() {
-    const text = this.input.value.trim(), dateText = this.date.value.trim();
-    if (!text && !dateText && !this.pref.value && !this.completion.value) return null;
+    const text = this.el.input.value.trim(), dateText = this.el.date.value.trim();
+    if (!text && !dateText && !this.el.pref.value && !this.el.completion.value) return null;
     /** @type {MapFilter} */
     const filter = {};
-    if (this.pref.value) filter.pref = Number(this.pref.value);
+    if (this.el.pref.value) filter.pref = Number(this.el.pref.value);
     if (dateText) filter.date = dateText;
-    if (this.completion.value === 'completed' || this.completion.value === 'incomplete') filter.completion = this.completion.value;
+    if (this.el.completion.value === 'completed' || this.el.completion.value === 'incomplete') filter.completion = this.el.completion.value;
     if (text) Object.assign(filter, { search: text, by: this.by, match: this.match });
     return filter;
   }
 
   run() {
     const catalog = this.app.catalog;
-    this.mapSelect.hidden = true;
-    if (!catalog) { this.count.textContent = t('noCatalog'); this.drawResults([]); return; }
-    const text = this.input.value, dateText = this.date.value.trim();
+    this.el.mapSelect.hidden = true;
+    if (!catalog) { this.el.count.textContent = t('noCatalog'); this.drawResults([]); return; }
+    const text = this.el.input.value, dateText = this.el.date.value.trim();
     const dateGroup = dateText ? parseDateGroup(dateText) : null;
-    if (dateText && !dateGroup) { this.count.textContent = t('search.badDate'); this.drawResults([]); return; }
-    if (!text.trim() && !dateText && !this.pref.value && !this.completion.value) {
-      this.count.textContent = '';
+    if (dateText && !dateGroup) { this.el.count.textContent = t('search.badDate'); this.drawResults([]); return; }
+    if (!text.trim() && !dateText && !this.el.pref.value && !this.el.completion.value) {
+      this.el.count.textContent = '';
       this.drawResults([]);
       return;
     }
-    const completion = this.completion.value === 'completed' || this.completion.value === 'incomplete' ? this.completion.value : null;
+    const completion = this.el.completion.value === 'completed' || this.el.completion.value === 'incomplete' ? this.el.completion.value : null;
     const ids = searchStations(catalog, text, {
-      prefectures: this.pref.value ? [Number(this.pref.value)] : null, dateGroup, completion,
+      prefectures: this.el.pref.value ? [Number(this.el.pref.value)] : null, dateGroup, completion,
     }, (id) => this.app.compDate(id), { by: this.by, match: this.match });
-    this.count.textContent = t('search.count', ids.length) + (ids.length > SHOWN ? ` — ${t('search.more', ids.length - SHOWN)}` : '');
-    this.mapSelect.hidden = ids.length === 0;
+    this.el.count.textContent = t('search.count', ids.length) + (ids.length > SHOWN ? ` — ${t('search.more', ids.length - SHOWN)}` : '');
+    this.el.mapSelect.hidden = ids.length === 0;
     this.drawResults(ids.slice(0, SHOWN));
   }
 
@@ -133,17 +124,16 @@ export class SearchScreen {
   drawResults(ids) {
     const catalog = this.app.catalog;
     const listed = new Set(ids);
-    this.picks.keepListed((id) => (listed.has(id) ? this.app.compDate(id) : undefined));
-    this.results.replaceChildren(...(catalog ? ids : []).map((id) => {
+    this.el.results.replaceChildren(...(catalog ? ids : []).map((id) => {
       const s = /** @type {import('../catalog.js').Station} */ (catalog?.station(id));
       const code = this.app.compDate(id);
       return h('li', { data: { station: String(id) }, on: { click: () => this.nav.openStation(id) } },
-        pickBox(this.picks, id, code, s.name, () => this.batch.picked()),
+        this.batch.box(id, code, s.name),
         h('span', { class: code > 0 ? 'mark done' : 'mark' }),
         h('span', { class: 'main' },
           h('div', { class: 'name', text: s.name }),
           h('div', { class: 'detail', text: `${s.yomi} · ${catalog?.operatorName(s.operator) ?? ''} · ${PREFECTURES[s.pref - 1] ?? ''} · ${label(code, language())}` })));
     }));
-    this.batch.changed();
+    this.batch.listed((id) => (listed.has(id) ? this.app.compDate(id) : undefined));
   }
 }

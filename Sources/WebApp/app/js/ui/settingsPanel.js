@@ -5,7 +5,7 @@
 // be saved again (unsavedEdits.js: kept in memory only), the page is not reloaded; the language
 // applies the next time the app opens.
 
-import { loadSettings, PIN_LIMITS, saveSettings } from '../settings.js';
+import { loadSettings, PIN_LIMITS, RETURN_TO_SETTINGS, saveSettings } from '../settings.js';
 import { language, t } from '../i18n.js';
 import { refusalText } from '../refusals.js';
 import { byId, h } from './dom.js';
@@ -13,9 +13,6 @@ import { byId, h } from './dom.js';
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../settings.js').Lang} Lang */
 /** @typedef {{offered: boolean, setEnabled: (on: boolean) => void}} TilesControl what 地図タイル needs of ui/mapTiles.js */
-
-/** sessionStorage key: the page was reloaded for a new language; show the settings again. */
-export const RETURN_TO_SETTINGS = 'oritsubushi-return-to-settings';
 
 export class SettingsPanel {
   /**

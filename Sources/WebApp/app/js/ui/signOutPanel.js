@@ -5,7 +5,7 @@
 
 import { unsentWarning } from '../devices.js';
 import { unsentOwnCount } from '../savedState.js';
-import { byId } from './dom.js';
+import { byId, elements } from './dom.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../deviceManager.js').DeviceManager} DeviceManager */
@@ -20,60 +20,55 @@ export class SignOutPanel {
     this.devices = devices;
     this.done = done;
     this.button = byId('sign-out', HTMLButtonElement);
-    this.panel = byId('sign-out-panel');
-    this.warning = byId('sign-out-warning');
-    this.erase = byId('sign-out-erase', HTMLInputElement);
-    this.confirm = byId('sign-out-confirm', HTMLButtonElement);
-    this.cancel = byId('sign-out-cancel', HTMLButtonElement);
-    this.local = byId('sign-out-local', HTMLButtonElement);
-    this.result = byId('sign-out-result');
+    this.el = elements('sign-out-', ['panel', 'warning', 'result'], { erase: HTMLInputElement,
+      confirm: HTMLButtonElement, cancel: HTMLButtonElement, local: HTMLButtonElement });
     this.button.addEventListener('click', () => this.ask());
-    this.cancel.addEventListener('click', () => this.close());
-    this.confirm.addEventListener('click', () => void this.signOut(false));
-    this.local.addEventListener('click', () => void this.signOut(true));
+    this.el.cancel.addEventListener('click', () => this.close());
+    this.el.confirm.addEventListener('click', () => void this.signOut(false));
+    this.el.local.addEventListener('click', () => void this.signOut(true));
   }
 
   /** Shows the warning (if any) and the question; nothing is erased unless the box is ticked. */
   ask() {
     const warning = this.app.ledger ? unsentWarning(unsentOwnCount(this.app.ledger)) : null;
-    this.warning.hidden = warning === null;
-    this.warning.textContent = warning ?? '';
-    this.erase.checked = false;
-    this.local.hidden = true;
-    this.result.textContent = '';
-    this.panel.hidden = false;
+    this.el.warning.hidden = warning === null;
+    this.el.warning.textContent = warning ?? '';
+    this.el.erase.checked = false;
+    this.el.local.hidden = true;
+    this.el.result.textContent = '';
+    this.el.panel.hidden = false;
     this.button.hidden = true;
   }
 
   close() {
-    this.panel.hidden = true;
+    this.el.panel.hidden = true;
     this.button.hidden = false;
   }
 
   /** @param {boolean} localOnly */
   async signOut(localOnly) {
     this.setBusy(true);
-    const answer = await this.devices.signOut({ erase: this.erase.checked, localOnly });
+    const answer = await this.devices.signOut({ erase: this.el.erase.checked, localOnly });
     this.setBusy(false);
-    this.result.textContent = answer.message;
-    this.result.classList.toggle('bad', !answer.ok);
+    this.el.result.textContent = answer.message;
+    this.el.result.classList.toggle('bad', !answer.ok);
     if (answer.ok) {
       this.close();
       this.done();
     } else if (answer.offline) {
-      this.local.hidden = false;
+      this.el.local.hidden = false;
     }
   }
 
   /** @param {boolean} busy */
   setBusy(busy) {
-    for (const b of [this.confirm, this.cancel, this.local]) b.disabled = busy;
+    for (const b of [this.el.confirm, this.el.cancel, this.el.local]) b.disabled = busy;
   }
 
   /** Paired: the button shows (unless the question is open); unpaired: neither. */
   render() {
     const paired = this.app.token !== null;
-    if (!paired) this.panel.hidden = true;
-    this.button.hidden = !paired || !this.panel.hidden;
+    if (!paired) this.el.panel.hidden = true;
+    this.button.hidden = !paired || !this.el.panel.hidden;
   }
 }

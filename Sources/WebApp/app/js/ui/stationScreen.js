@@ -17,7 +17,7 @@ import { formatJst, label, rememberedDate, todayCode } from '../dates.js';
 import { hlcMillis } from '../hlc.js';
 import { prefectureName, stationAddress, wikipediaUrl } from '../catalog.js';
 import { language, t } from '../i18n.js';
-import { byId, h } from './dom.js';
+import { byId, elements, h } from './dom.js';
 import { DatePicker } from './datePicker.js';
 import { ActivationGuard } from './activationGuard.js';
 import { EditDraft } from '../editDraft.js';
@@ -37,25 +37,10 @@ export class StationScreen {
     this.nav = nav;
     /** @type {number | null} */
     this.station = null;
-    this.empty = byId('station-empty');
-    this.detail = byId('station-detail');
-    this.name = byId('station-name');
-    this.yomi = byId('station-yomi');
-    this.address = byId('station-address');
-    this.operator = byId('station-operator');
-    this.lines = byId('station-lines');
-    this.wiki = byId('station-wiki', HTMLAnchorElement);
-    this.date = byId('station-date');
-    this.memo = byId('station-memo', HTMLTextAreaElement);
-    this.memoCount = byId('station-memo-count');
-    this.memo.addEventListener('input', () => this.countMemo());
-    this.today = byId('station-today', HTMLButtonElement);
-    this.save = byId('station-save', HTMLButtonElement);
-    this.uncomplete = byId('station-uncomplete', HTMLButtonElement);
-    this.result = byId('station-result');
-    this.updated = byId('station-updated');
-    this.history = byId('station-history');
-    this.samePoint = byId('station-same-point');
+    this.el = elements('station-', ['empty', 'detail', 'name', 'yomi', 'address', 'operator', 'lines', 'date',
+      'memoCount', 'result', 'updated', 'history', 'samePoint', 'onMap'], { wiki: HTMLAnchorElement,
+      memo: HTMLTextAreaElement, today: HTMLButtonElement, save: HTMLButtonElement, uncomplete: HTMLButtonElement });
+    this.el.memo.addEventListener('input', () => this.countMemo());
     /** @type {number[]} */
     this.samePointIds = [];
     this.picker = new DatePicker(byId('date-year', HTMLSelectElement), byId('date-month', HTMLSelectElement),
@@ -70,10 +55,10 @@ export class StationScreen {
     this.kept = null;
     this.guard = new ActivationGuard(() => this.enableButtons());
     this.conflicts = new ConflictPanel(app, () => void this.resolveConflicts());
-    this.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
-    this.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
-    this.save.addEventListener('click', () => void this.saveChanges());
-    byId('station-on-map').addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
+    this.el.today.addEventListener('click', () => void this.write({ compDate: todayCode(this.app.now()) }));
+    this.el.uncomplete.addEventListener('click', () => void this.write({ compDate: 0 }));
+    this.el.save.addEventListener('click', () => void this.saveChanges());
+    this.el.onMap.addEventListener('click', () => { if (this.station !== null) this.nav.showOnMap(this.station); });
   }
 
   /**
@@ -86,7 +71,7 @@ export class StationScreen {
     else if (!this.samePointIds.includes(id)) this.samePointIds = [];
     this.station = id;
     this.kept = null;
-    this.result.textContent = '';
+    this.el.result.textContent = '';
     this.guard.arm();
     this.render(true);
   }
@@ -112,7 +97,7 @@ export class StationScreen {
   inputs() {
     const picked = this.picker.value();
     const compDate = picked === this.pickerShown && this.draft ? this.draft.base.compDate : picked;
-    return { compDate, memo: this.memo.value };
+    return { compDate, memo: this.el.memo.value };
   }
 
   /**
@@ -129,40 +114,40 @@ export class StationScreen {
   render(resetInputs) {
     const catalog = this.app.catalog;
     const s = this.station === null ? undefined : catalog?.station(this.station);
-    this.empty.hidden = !!s;
-    this.detail.hidden = !s;
+    this.el.empty.hidden = !!s;
+    this.el.detail.hidden = !s;
     if (!s || !catalog || this.station === null) return;
     const ledger = this.app.replica;
     const code = this.app.compDate(s.id);
-    this.name.textContent = s.name + (s.enabled ? '' : ` ${t('station.disabled')}`);
-    this.yomi.textContent = `${s.yomi} · ${prefectureName(s.pref)}`;
-    this.address.textContent = stationAddress(s);
-    this.address.hidden = this.address.textContent === '';
-    this.operator.textContent = catalog.operatorName(s.operator);
-    this.lines.replaceChildren(...catalog.enabledLinesOf(s).map((l) => h('button', { class: 'link', text: l.name,
+    this.el.name.textContent = s.name + (s.enabled ? '' : ` ${t('station.disabled')}`);
+    this.el.yomi.textContent = `${s.yomi} · ${prefectureName(s.pref)}`;
+    this.el.address.textContent = stationAddress(s);
+    this.el.address.hidden = this.el.address.textContent === '';
+    this.el.operator.textContent = catalog.operatorName(s.operator);
+    this.el.lines.replaceChildren(...catalog.enabledLinesOf(s).map((l) => h('button', { class: 'link', text: l.name,
       data: { line: String(l.id) }, attrs: { type: 'button' }, on: { click: () => this.nav.openLine(l.id) } })));
-    this.wiki.href = wikipediaUrl(s);
-    this.date.textContent = label(code, language());
-    this.samePoint.hidden = this.samePointIds.length === 0;
-    this.samePoint.replaceChildren(...this.samePointIds.map((other) => {
+    this.el.wiki.href = wikipediaUrl(s);
+    this.el.date.textContent = label(code, language());
+    this.el.samePoint.hidden = this.samePointIds.length === 0;
+    this.el.samePoint.replaceChildren(...this.samePointIds.map((other) => {
       const o = catalog.station(other);
       const text = o ? `${o.name} ${catalog.operatorName(o.operator)}${this.app.compDate(other) > 0 ? ' ✓' : ''}` : String(other);
       return h('button', { class: other === s.id ? 'link on' : 'link', text, data: { station: String(other) },
         attrs: { type: 'button' }, on: { click: () => this.open(other) } });
     }));
-    this.today.hidden = code > 0;
-    this.uncomplete.hidden = code === 0;
+    this.el.today.hidden = code > 0;
+    this.el.uncomplete.hidden = code === 0;
     if (resetInputs) {
       this.showDate(code);
-      this.memo.value = ledger.fold.memo(s.id);
+      this.el.memo.value = ledger.fold.memo(s.id);
       this.draft = new EditDraft(this.values(s.id));
     }
     this.countMemo();
     const seconds = ledger.fold.updateSeconds(s.id);
-    this.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
+    this.el.updated.textContent = seconds > 0 ? t('station.updated', formatJst(seconds * 1000)) : '';
     this.conflicts.render(s.id);
     const events = ledger.history(s.id);
-    this.history.replaceChildren(...(events.length ? events.map((e) => this.historyItem(e)) : [h('li', { text: t('station.noHistory') })]));
+    this.el.history.replaceChildren(...(events.length ? events.map((e) => this.historyItem(e)) : [h('li', { text: t('station.noHistory') })]));
   }
 
   /** @param {LedgerEvent} e */
@@ -183,13 +168,13 @@ export class StationScreen {
 
   /** What the server acknowledged may have changed: the history's labels are drawn again. */
   savedStatesChanged() {
-    if (this.station !== null && !this.detail.hidden) this.render(false);
+    if (this.station !== null && !this.el.detail.hidden) this.render(false);
   }
 
   /** The buttons that change data take taps unless a write runs or the screen has just appeared. */
   enableButtons() {
     const resting = this.writing || !this.guard.settled();
-    for (const b of [this.save, this.today, this.uncomplete, this.conflicts.button]) b.disabled = resting;
+    for (const b of [this.el.save, this.el.today, this.el.uncomplete, this.conflicts.button]) b.disabled = resting;
   }
 
   /** 競合を解決（現在の値を残す）: the station's conflicts settled, the values shown kept. */
@@ -266,20 +251,20 @@ export class StationScreen {
     if (!this.draft) return { moved: [], conflicts: [] };
     const { inputs, moved, conflicts } = this.draft.rebase(this.values(station), this.inputs());
     if (moved.includes('compDate') && !conflicts.includes('compDate')) this.showDate(inputs.compDate);
-    if (moved.includes('memo') && !conflicts.includes('memo')) this.memo.value = inputs.memo;
+    if (moved.includes('memo') && !conflicts.includes('memo')) this.el.memo.value = inputs.memo;
     return { moved, conflicts };
   }
 
   /** The counter under the memo: how many more Japanese characters fit (textLimits.js). */
   countMemo() {
-    this.memoCount.textContent = memoCounterText(this.memo.value);
-    this.memoCount.classList.toggle('bad', !memoRoom(this.memo.value).fits);
+    this.el.memoCount.textContent = memoCounterText(this.el.memo.value);
+    this.el.memoCount.classList.toggle('bad', !memoRoom(this.el.memo.value).fits);
   }
 
   /** @param {string} message @param {boolean} ok @param {boolean} [toast] also as a toast (an answer to a tap) */
   show(message, ok, toast = ok) {
-    this.result.textContent = message;
-    this.result.classList.toggle('bad', !ok);
+    this.el.result.textContent = message;
+    this.el.result.classList.toggle('bad', !ok);
     if (toast) this.nav.toast(message);
   }
 

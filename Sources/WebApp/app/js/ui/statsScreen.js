@@ -7,6 +7,7 @@ import { label } from '../dates.js';
 import { statsFilter } from '../mapSelection.js';
 import { language, t } from '../i18n.js';
 import { byId, h } from './dom.js';
+import { ShownView } from './shownView.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../stats.js').Hierarchy} Hierarchy */
@@ -18,9 +19,10 @@ import { byId, h } from './dom.js';
  * @property {(filter: import('../route.js').MapFilter) => void} showSelection
  */
 
-export class StatsScreen {
+export class StatsScreen extends ShownView {
   /** @param {App} app @param {Nav} nav */
   constructor(app, nav) {
+    super();
     this.app = app;
     this.nav = nav;
     /** @type {Hierarchy} */
@@ -36,7 +38,6 @@ export class StatsScreen {
       const filter = statsFilter(this.hierarchy, this.path);
       if (filter) this.nav.showSelection(filter);
     });
-    this.visible = false;
     for (const button of document.querySelectorAll('.stats-hierarchies button')) {
       button.addEventListener('click', () => {
         this.hierarchy = /** @type {Hierarchy} */ (/** @type {HTMLElement} */ (button).dataset.hierarchy);
@@ -47,25 +48,12 @@ export class StatsScreen {
     this.back.addEventListener('click', () => { this.path = this.path.slice(0, -1); this.render(); });
   }
 
-  show() {
-    this.visible = true;
-    this.render();
-  }
-
-  hide() {
-    this.visible = false;
-  }
-
-  /** Completions changed: recount (a level may have vanished, Schemas/domain-rules.md §22). */
-  refresh() {
-    if (this.visible) this.render();
-  }
-
   /** @param {Counts} c @param {boolean} dateGroup */
   describe(c, dateGroup) {
     return language() === 'ja' ? describeJa(c, dateGroup) : describeEn(c, dateGroup);
   }
 
+  /** Counts the level again; one that vanished with an edit gives way to its parent (Schemas/domain-rules.md §22). */
   render() {
     for (const b of document.querySelectorAll('.stats-hierarchies button')) {
       b.classList.toggle('on', /** @type {HTMLElement} */ (b).dataset.hierarchy === this.hierarchy);

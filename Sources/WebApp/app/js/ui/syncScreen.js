@@ -11,7 +11,7 @@ import { formatJst } from '../dates.js';
 import { suggestedPairingName } from '../device.js';
 import { readStorage, describeStorage } from '../storageInfo.js';
 import { formatCount, t } from '../i18n.js';
-import { byId, download } from './dom.js';
+import { byId, download, elements } from './dom.js';
 import { DevicesPanel } from './devicesPanel.js';
 import { SignOutPanel } from './signOutPanel.js';
 
@@ -22,24 +22,13 @@ export class SyncScreen {
   /** @param {App} app @param {DeviceManager} devices */
   constructor(app, devices) {
     this.app = app;
-    this.status = byId('sync-status');
-    this.progress = byId('sync-progress');
-    this.error = byId('sync-error');
-    this.local = byId('local-count');
-    this.server = byId('server-count');
-    this.pending = byId('pending-count');
-    this.last = byId('last-sync');
-    this.user = byId('sync-user');
-    this.device = byId('sync-device');
-    this.storage = byId('storage-state');
-    this.pairSection = byId('pair-section');
-    this.code = byId('pair-code', HTMLInputElement);
-    this.pairName = byId('pair-name', HTMLInputElement);
-    this.pairButton = byId('pair-submit', HTMLButtonElement);
-    this.pairResult = byId('pair-result');
-    this.syncButton = byId('sync-now', HTMLButtonElement);
-    this.syncButton.addEventListener('click', () => void this.app.syncNow());
-    byId('pair-form').addEventListener('submit', (e) => { e.preventDefault(); void this.pair(); });
+    this.el = elements('sync-', ['status', 'progress', 'error', 'user', 'device'], { now: HTMLButtonElement });
+    /** What is saved where: the counts on this device and on the server, the last sync, the storage. */
+    this.saved = elements('', ['localCount', 'serverCount', 'pendingCount', 'lastSync', 'storageState']);
+    this.pairing = elements('pair-', ['section', 'result', 'form'],
+      { code: HTMLInputElement, name: HTMLInputElement, submit: HTMLButtonElement });
+    this.el.now.addEventListener('click', () => void this.app.syncNow());
+    this.pairing.form.addEventListener('submit', (e) => { e.preventDefault(); void this.pair(); });
     byId('export-jsonl').addEventListener('click', () => {
       download(`oritsubushi-${this.app.replica.device}.jsonl`, deviceEventsJsonl(this.app.replica), 'application/x-ndjson');
     });
@@ -47,7 +36,7 @@ export class SyncScreen {
       download('oritsubushi-completions.tsv', completionsTsv(this.app.replica), 'text/tab-separated-values');
     });
     this.devices = new DevicesPanel(app, devices);
-    this.signOut = new SignOutPanel(app, devices, () => { this.pairResult.textContent = ''; this.render(); });
+    this.signOut = new SignOutPanel(app, devices, () => { this.pairing.result.textContent = ''; this.render(); });
   }
 
   /** The 同期 tab appeared: the device list is loaded again. */
@@ -61,21 +50,21 @@ export class SyncScreen {
    * @param {string} code
    */
   offerCode(code) {
-    this.code.value = code;
+    this.pairing.code.value = code;
     this.renderPairing();
   }
 
   async pair() {
-    const code = this.code.value.trim();
+    const code = this.pairing.code.value.trim();
     if (!code) return;
-    this.pairButton.disabled = true;
-    const answer = await this.app.pair(code, this.pairName.value);
-    this.pairButton.disabled = false;
-    this.pairResult.textContent = answer.message;
-    this.pairResult.classList.toggle('bad', !answer.ok);
+    this.pairing.submit.disabled = true;
+    const answer = await this.app.pair(code, this.pairing.name.value);
+    this.pairing.submit.disabled = false;
+    this.pairing.result.textContent = answer.message;
+    this.pairing.result.classList.toggle('bad', !answer.ok);
     if (answer.ok) {
-      this.code.value = '';
-      this.pairName.value = '';
+      this.pairing.code.value = '';
+      this.pairing.name.value = '';
       void this.devices.load();
     }
     this.render();
@@ -84,9 +73,9 @@ export class SyncScreen {
   /** Pairing shows while unpaired (or while a code waits in its field), with a name to give. */
   renderPairing() {
     const ledger = this.app.ledger;
-    this.pairSection.hidden = this.app.token !== null && this.code.value === '';
-    if (!ledger || this.pairSection.hidden || this.pairName.value !== '' || document.activeElement === this.pairName) return;
-    this.pairName.value = suggestedPairingName(ledger.deviceName(ledger.device), navigator.userAgent, this.app.deviceName);
+    this.pairing.section.hidden = this.app.token !== null && this.pairing.code.value === '';
+    if (!ledger || this.pairing.section.hidden || this.pairing.name.value !== '' || document.activeElement === this.pairing.name) return;
+    this.pairing.name.value = suggestedPairingName(ledger.deviceName(ledger.device), navigator.userAgent, this.app.deviceName);
   }
 
   /**
@@ -95,34 +84,34 @@ export class SyncScreen {
    */
   renderProgress() {
     const received = this.app.received;
-    this.progress.hidden = received === null;
-    this.progress.textContent = received === null ? '' : t('sync.receiving', formatCount(received));
+    this.el.progress.hidden = received === null;
+    this.el.progress.textContent = received === null ? '' : t('sync.receiving', formatCount(received));
     const ledger = this.app.ledger;
     if (!ledger) return;
-    this.local.textContent = t('sync.events', ledger.eventCount());
-    this.server.textContent = t('sync.events', serverEventCount(ledger));
-    this.pending.textContent = String(pendingCount(ledger));
+    this.saved.localCount.textContent = t('sync.events', ledger.eventCount());
+    this.saved.serverCount.textContent = t('sync.events', serverEventCount(ledger));
+    this.saved.pendingCount.textContent = String(pendingCount(ledger));
   }
 
   render() {
     const ledger = this.app.ledger;
     // Set only when it changes: a retry that fails the same way says nothing new.
     const status = this.app.statusText();
-    if (this.status.textContent !== status) this.status.textContent = status;
+    if (this.el.status.textContent !== status) this.el.status.textContent = status;
     this.renderProgress();
     const error = this.app.syncError ?? this.app.catalogError;
-    this.error.hidden = !error || this.app.state === 'syncing';
-    this.error.textContent = error ?? '';
-    this.syncButton.disabled = this.app.state === 'syncing' || !this.app.token;
+    this.el.error.hidden = !error || this.app.state === 'syncing';
+    this.el.error.textContent = error ?? '';
+    this.el.now.disabled = this.app.state === 'syncing' || !this.app.token;
     this.renderPairing();
     this.devices.render();
     this.signOut.render();
     if (!ledger) return;
-    const saved = /** @type {{lastSync?: number | null} | undefined} */ (ledger.getMeta('sync'));
-    this.last.textContent = saved?.lastSync ? formatJst(saved.lastSync) : t('sync.never');
+    const sync = /** @type {{lastSync?: number | null} | undefined} */ (ledger.getMeta('sync'));
+    this.saved.lastSync.textContent = sync?.lastSync ? formatJst(sync.lastSync) : t('sync.never');
     const user = ledger.getMeta('user');
-    this.user.textContent = this.app.token && typeof user === 'string' ? t('sync.user', user) : '';
-    this.device.textContent = t('sync.device', ledger.deviceName(ledger.device), ledger.device);
-    void readStorage(navigator.storage).then((state) => { this.storage.textContent = describeStorage(state, this.app.edits.unsaved.count); });
+    this.el.user.textContent = this.app.token && typeof user === 'string' ? t('sync.user', user) : '';
+    this.el.device.textContent = t('sync.device', ledger.deviceName(ledger.device), ledger.device);
+    void readStorage(navigator.storage).then((state) => { this.saved.storageState.textContent = describeStorage(state, this.app.edits.unsaved.count); });
   }
 }

@@ -1,9 +1,10 @@
-import LedgerCore
-
 /// Records as their canonical encodings back to back (a raw record stream,
-/// Schemas/segment-format.md §3) and how many: what a pull page or a push carries, whichever way
-/// it travels (JSON `WireRecord`s or record frames, Schemas/sync-frames.md). Every record in it
-/// was validated (read from a log or from frames, or encoded here).
+/// Schemas/segment-format.md §3) and how many: the one batch of bytes from the wire to the
+/// segment. A pull page or a push carries one, whichever way it travels (JSON records or record
+/// frames, Schemas/sync-frames.md); an admission collects the new events into one; and every
+/// append writes one (`Ledger.append`): records given as values are encoded into one first. Like
+/// LevelDB's write batch it is only bytes. Every record in it was validated (read from a log or
+/// from frames, or encoded here).
 package struct EncodedRecords: Sendable {
     package private(set) var bytes: [UInt8] = []
     package private(set) var count = 0
@@ -59,9 +60,7 @@ package struct EncodedRecords: Sendable {
 
     package mutating func append(_ record: LedgerRecord) {
         frames = nil
-        var encoder = RecordEncoder()
-        encoder.append(record)
-        bytes.append(contentsOf: encoder.bytes)
+        bytes.append(contentsOf: RecordEncoder.bytes(of: record))
         count += 1
     }
 
@@ -94,14 +93,6 @@ package struct EncodedRecords: Sendable {
         var records: [LedgerRecord] = []
         records.reserveCapacity(count)
         forEach { records.append($0.record) }
-        return records
-    }
-
-    /// The records as the JSON API carries them.
-    package var wireRecords: [WireRecord] {
-        var records: [WireRecord] = []
-        records.reserveCapacity(count)
-        forEach { records.append(WireRecord($0.record)) }
         return records
     }
 
