@@ -132,19 +132,25 @@ function text(c, start, end) {
   }
 }
 
+/** How many records a block decodes between two pauses of blockSteps. */
+const RECORDS_PER_STEP = 1024;
+
 /**
- * Appends the events of every block of one frame's content to `out`; returns how many.
- * Throws BlockError (the block's offset; `record` set when a record fails §3's checks).
+ * Appends the events of every block of one frame's content to `out`; returns how many. Throws
+ * BlockError (the block's offset; `record` set when a record fails §3's checks). It pauses
+ * (yields) after every RECORDS_PER_STEP records, so that a caller may give the page back between
+ * two (recordFrames.js).
  * @param {Uint8Array} content @param {LedgerEvent[]} out
+ * @returns {Generator<void, number, void>}
  */
-export function decodeBlocks(content, out) {
+export function* blockSteps(content, out) {
   let at = 0, decoded = 0, records = 0;
   const first = out.length;
   /** @type {BlockError | null} */
   let recordFault = null;
   while (at < content.length) {
     try {
-      const [length, bytes, count, fault] = decodeBlock(content, at, MAX_DECODED - decoded, out);
+      const [length, bytes, count, fault] = yield* decodeBlock(content, at, MAX_DECODED - decoded, out);
       // As the Swift reader: every block's structure first, then the records (§3).
       if (fault && !recordFault) recordFault = new BlockError(fault.message, at, records + fault.index);
       at += length;
@@ -162,10 +168,11 @@ export function decodeBlocks(content, out) {
 /**
  * One block at c[at]: its length, the bytes of the records it decodes to, their number, and the
  * first record that §3 refuses (its index in the block), if any.
+ * Pauses after every RECORDS_PER_STEP records (blockSteps).
  * @param {Uint8Array} c @param {number} at @param {number} capacity @param {LedgerEvent[]} out
- * @returns {[number, number, number, {message: string, index: number} | null]}
+ * @returns {Generator<void, [number, number, number, {message: string, index: number} | null], void>}
  */
-function decodeBlock(c, at, capacity, out) {
+function* decodeBlock(c, at, capacity, out) {
   const size = c.length - at;
   if (size < 44) throw new Refusal('a block header is cut off');
   if (c[at] !== 0x4f || c[at + 1] !== 0x52 || c[at + 2] !== 0x42 || c[at + 3] !== 0x32) throw new Refusal('a block does not start with ORB2');
@@ -226,6 +233,7 @@ function decodeBlock(c, at, capacity, out) {
       if (!(error instanceof Refusal) || !error.isRecord) throw error;
       fault ??= { message: error.message, index: i };
     }
+    if (i % RECORDS_PER_STEP === RECORDS_PER_STEP - 1) yield;
   }
   if (written !== declared) throw new Refusal("a block's records are shorter than it declares");
   for (const col of [seqs, times, counters, stations, dates, origins, tails]) {

@@ -11,6 +11,8 @@ import { maxHlc, nextHlc } from './hlc.js';
 import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './records.js';
 import { writeFrames } from './recordFrames.js';
 import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
+import { loadRecords } from './ledgerLoading.js';
+import { COMPLETIONS_KEY, completionsRows, matchingCompletions } from './completionsSnapshot.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 import { commitOwn } from './ownCommit.js';
@@ -21,6 +23,7 @@ export { CLOCK_LEAD_MS, EditError, MergeError, StaleEditError };
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {import('./store.js').Identity} StoredIdentity */
+/** @typedef {import('./completionsSnapshot.js').CompletionsView} CompletionsView */
 
 
 /**
@@ -63,6 +66,22 @@ export class Ledger {
      * @type {Promise<unknown>}
      */
     this.tail = Promise.resolve();
+    /** Resolves once every stored record is decoded and indexed (see `open`). */
+    this.loaded = Promise.resolve();
+    /**
+     * The completions snapshot read while the records are decoded, null once they are.
+     * @type {CompletionsView | null}
+     */
+    this.early = null;
+    /**
+     * Why the stored records could not be read, after which every write is refused.
+     * @type {unknown}
+     */
+    this.unreadable = null;
+    /** Counts the records added, so that a snapshot is stored only when they changed. */
+    this.revision = 0;
+    /** The revision the stored completions snapshot reflects (-1: none known to). */
+    this.savedRevision = -1;
   }
 
   /**
@@ -74,35 +93,50 @@ export class Ledger {
    * @returns {Promise<T>}
    */
   exclusive(write) {
-    const run = this.tail.then(write, write);
+    const guarded = () => {
+      if (this.unreadable) throw this.unreadable;
+      return write();
+    };
+    const run = this.tail.then(guarded, guarded);
     this.tail = run.catch(() => {});
     return run;
   }
 
   /**
    * Loads the replica, creating this device's identity (and its name record) on first use.
+   *
+   * With `early`, a replica whose completions snapshot matches its stored records
+   * (completionsSnapshot.js) is returned before its records are decoded: `compDate` reads the
+   * snapshot meanwhile, the records are decoded in slices of the page's time (`loaded`), and every
+   * write waits for them (`exclusive`). Anything else reads a ledger only once `loaded` resolves.
    * @param {LedgerStore} store
    * @param {{now: number, newDevice: () => string, deviceName: string}} first
+   * @param {{early?: boolean}} [options]
    */
-  static async open(store, first) {
+  static async open(store, first, options = {}) {
     const snapshot = await store.load();
-    const records = snapshotRecords(snapshot);
+    const completions = options.early ? matchingCompletions(snapshot) : null;
+    snapshot.meta.delete(COMPLETIONS_KEY); // not a setting
     if (snapshot.identity) {
       const s = snapshot.identity;
-      // A replica from before chunks: other devices' records move into one, once.
-      // A refused move leaves them as they were: they load as well from there.
-      await Promise.resolve().then(() => {
-        const migration = chunkMigration(snapshot, s.device);
-        return migration && store.commit(migration);
-      }).catch((error) => { if (!(error instanceof StoreError)) throw error; });
       const ledger = new Ledger(store, {
         device: s.device, name: s.name, nextSeq: BigInt(s.nextSeq), lastHlc: BigInt(s.lastHlc), markOwed: !!s.markOwed,
       }, snapshot.meta);
-      ledger.index(records);
+      // A replica from before chunks: other devices' records move into one, once.
+      // A refused move leaves them as they were: they load as well from there.
+      const migration = await Promise.resolve().then(() => chunkMigration(snapshot, s.device)).catch((error) => {
+        if (!(error instanceof StoreError)) throw error;
+        return null;
+      });
+      if (migration) await store.commit(migration).catch((error) => { if (!(error instanceof StoreError)) throw error; });
+      ledger.loaded = loadRecords(ledger, snapshot, migration ? null : completions);
+      ledger.tail = ledger.loaded.catch(() => {});
+      if (!ledger.early) await ledger.loaded;
       return ledger;
     }
     /** @type {Identity} */
     const identity = { device: first.newDevice(), name: first.deviceName, nextSeq: 1n, lastHlc: 0n, markOwed: false };
+    const records = await snapshotRecords(snapshot);
     for (const r of records) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
     const ledger = new Ledger(store, identity, snapshot.meta);
     ledger.index(records);
@@ -112,6 +146,27 @@ export class Ledger {
     await store.commit({ identity: storedIdentity(ledger.identity), put: [toStored(name)] });
     ledger.add(name);
     return ledger;
+  }
+
+  /**
+   * The station's comp_date (0 when none): the snapshot's while the records are decoded.
+   * @param {number} station
+   */
+  compDate(station) {
+    return (this.early ?? this.fold).compDate(station);
+  }
+
+  /**
+   * Stores the completions snapshot of the records held, when they changed since it was last
+   * stored (Schemas/phone-app.md "The completions snapshot"): after a sync, when the page is hidden.
+   */
+  saveCompletions() {
+    return this.exclusive(async () => {
+      const revision = this.revision;
+      if (revision === this.savedRevision) return;
+      await this.store.commit({ completions: completionsRows(this.fold), relaxed: true });
+      this.savedRevision = revision;
+    });
   }
 
   /**
@@ -132,9 +187,10 @@ export class Ledger {
 
   /**
    * Adds a record to memory (the store already holds it).
-   * @param {LedgerEvent} r
+   * @param {LedgerEvent} r @param {boolean} [folded] the fold has it already (`receive`)
    */
-  add(r) {
+  add(r, folded = false) {
+    this.revision++;
     if (r.kind === 'device_name') {
       const held = this.names.get(r.device);
       if (!held || held.hlc < r.hlc) this.names.set(r.device, r);
@@ -146,7 +202,7 @@ export class Ledger {
     if (r.kind === 'station_edit' && r.station !== undefined) {
       const edits = this.byStation.get(r.station);
       if (edits) edits.push(r); else this.byStation.set(r.station, [r]);
-      this.fold.apply(r);
+      if (!folded) this.fold.apply(r);
     }
   }
 
@@ -348,10 +404,17 @@ export class Ledger {
       // appends them, sync-frames.md "Stored as they come"), else the records taken, written again.
       const taken = [...events, ...newNames];
       const bytes = frames && taken.length === records.length ? frames : writeFrames(taken);
-      await this.store.commit({ identity: storedIdentity(identity), chunks: [{ bytes, count: taken.length }], meta, relaxed: true });
+      // The completions snapshot goes with the chunk, stamped in its transaction.
+      const fold = this.fold.copy();
+      for (const r of events) fold.apply(r);
+      await this.store.commit({
+        identity: storedIdentity(identity), chunks: [{ bytes, count: taken.length }], completions: completionsRows(fold), meta, relaxed: true,
+      });
       this.identity = identity;
       this.takeMeta(meta ?? {});
-      for (const r of [...events, ...newNames]) this.add(r);
+      this.fold = fold;
+      for (const r of taken) this.add(r, true);
+      this.savedRevision = this.revision;
       const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
       if (stations.length) this.changed(stations);
       return { events, names: newNames, duplicates };

@@ -3,11 +3,13 @@
 // what the app keeps in its chunks (Schemas/phone-app.md "The stored form"). Read as Swift's
 // RecordFrames.Reader reads them: every LZ4 checksum, every block's structure, every record.
 
-import { BlockError, decodeBlocks } from './blockDecoder.js';
+import { BlockError, blockSteps } from './blockDecoder.js';
 import { encodeBlocks, recordLength } from './blockEncoder.js';
 import { LZ4Error, readFrame, writeFrame } from './lz4.js';
+import { runSteps, runStepsInSlices } from './timeSlice.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./timeSlice.js').TimeSlice} TimeSlice */
 
 /** A frame's records stop short of this (bytes of the raw record stream), as the Swift writer's. */
 export const WRITER_CONTENT_LIMIT = 2 << 20;
@@ -33,6 +35,24 @@ export class FramesError extends Error {
  * @returns {{events: LedgerEvent[], counts: number[]}}
  */
 export function readFrames(bytes) {
+  return runSteps(frameSteps(bytes));
+}
+
+/**
+ * readFrames in slices of the page's time (timeSlice.js): the same records and refusals, with the
+ * page given back between two (a chunk of 100,000 records takes hundreds of ms to decode at 4×).
+ * @param {Uint8Array} bytes @param {TimeSlice} slice
+ */
+export function readFramesInSlices(bytes, slice) {
+  return runStepsInSlices(frameSteps(bytes), slice);
+}
+
+/**
+ * readFrames as steps: pauses after each frame is read and after every few records decoded.
+ * @param {Uint8Array} bytes
+ * @returns {Generator<void, {events: LedgerEvent[], counts: number[]}, void>}
+ */
+function* frameSteps(bytes) {
   /** @type {LedgerEvent[]} */
   const events = [];
   /** @type {number[]} */
@@ -46,8 +66,9 @@ export function readFrames(bytes) {
       if (error instanceof LZ4Error) throw new FramesError(offset, error.message);
       throw error;
     }
+    yield;
     try {
-      counts.push(decodeBlocks(frame.content, events));
+      counts.push(yield* blockSteps(frame.content, events));
     } catch (error) {
       if (!(error instanceof BlockError)) throw error;
       if (error.record !== null) throw new FramesError(offset, error.message, events.length + error.record);

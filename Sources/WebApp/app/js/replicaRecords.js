@@ -4,25 +4,27 @@
 // replica written before chunks existed is brought to when it opens.
 
 import { fromStored, sameContent } from './records.js';
-import { readFrames, writeFrames } from './recordFrames.js';
+import { readFrames, readFramesInSlices, writeFrames } from './recordFrames.js';
 import { StoreError } from './store.js';
+import { runSteps, runStepsInSlices, TimeSlice } from './timeSlice.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./store.js').Snapshot} Snapshot */
 /** @typedef {import('./store.js').Change} Change */
 
 /**
- * Every record of a snapshot: its chunks' in key order, then the per-record values.
- * @param {Snapshot} snapshot
- * @returns {LedgerEvent[]}
+ * Every record of a snapshot: its chunks' in key order, then the per-record values. The chunks
+ * are decoded in slices of the page's time (recordFrames.js readFramesInSlices).
+ * @param {Snapshot} snapshot @param {TimeSlice} [slice]
+ * @returns {Promise<LedgerEvent[]>}
  */
-export function snapshotRecords(snapshot) {
+export async function snapshotRecords(snapshot, slice = new TimeSlice()) {
   /** @type {LedgerEvent[]} */
   const records = [];
   for (const chunk of snapshot.chunks) {
     let events;
     try {
-      events = readFrames(chunk.bytes).events;
+      events = (await readFramesInSlices(chunk.bytes, slice)).events;
     } catch (error) {
       throw new StoreError(`the app's saved chunk ${chunk.key} is damaged (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
@@ -33,18 +35,48 @@ export function snapshotRecords(snapshot) {
 }
 
 /**
+ * Gives `add` every record orderRecords keeps (each device's events in seq order, then the
+ * names), a slice of the page's time at a time.
+ * @param {LedgerEvent[]} records @param {(record: LedgerEvent) => void} add @param {TimeSlice} slice
+ */
+export async function addInSlices(records, add, slice) {
+  const { events, names } = await runStepsInSlices(orderSteps(records), slice);
+  let added = 0;
+  for (const list of events.values()) {
+    for (const r of list) {
+      add(r);
+      if (++added % STEP === 0) await slice.pass();
+    }
+  }
+  for (const r of names.values()) add(r);
+}
+
+/** How many records orderSteps and addInSlices go through between two pauses. */
+const STEP = 2048;
+
+/**
  * Each device's events in seq order, once each, up to the first gap (a record after a gap could
  * only come from a removal that missed a chunk; the next pull brings it again), and the newest
  * name of each device.
  * @param {LedgerEvent[]} records
- * @returns {{events: Map<string, LedgerEvent[]>, names: Map<string, LedgerEvent>}}
  */
 export function orderRecords(records) {
+  return runSteps(orderSteps(records));
+}
+
+/**
+ * orderRecords as steps: pauses after every STEP records.
+ * @param {LedgerEvent[]} records
+ * @returns {Generator<void, {events: Map<string, LedgerEvent[]>, names: Map<string, LedgerEvent>}, void>}
+ */
+function* orderSteps(records) {
   /** @type {Map<string, LedgerEvent[]>} */
   const groups = new Map();
   /** @type {Map<string, LedgerEvent>} */
   const names = new Map();
-  for (const r of records) {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (i % STEP === STEP - 1) yield;
     if (r.kind === 'device_name') {
       const held = names.get(r.device);
       if (!held || held.hlc < r.hlc) names.set(r.device, r);
@@ -58,7 +90,10 @@ export function orderRecords(records) {
   for (const device of [...groups.keys()].sort()) {
     const list = /** @type {LedgerEvent[]} */ (groups.get(device));
     let ordered = true;
-    for (let i = 1; i < list.length && ordered; i++) ordered = list[i - 1].seq + 1n === list[i].seq;
+    for (let i = 1; i < list.length && ordered; i++) {
+      ordered = list[i - 1].seq + 1n === list[i].seq;
+      if (i % STEP === 0) yield;
+    }
     if (!ordered || list[0].seq !== 1n) {
       list.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
       const kept = [];

@@ -11,6 +11,8 @@
 // when the browser refuses (QuotaExceededError, a closed database…), in which case nothing of it
 // was written: a transaction commits or aborts as a whole (Schemas/phone-app.md "A full storage").
 
+import { COMPLETIONS_KEY, replicaState, stampedCompletions } from './completionsSnapshot.js';
+
 /** @typedef {import('./records.js').StoredEvent} StoredEvent */
 
 /**
@@ -32,6 +34,9 @@
  * @property {{bytes: Uint8Array, count: number}[]} [chunks] record frames to keep as chunks, in
  *   order, with how many records they hold (keys assigned ascending by the store;
  *   Schemas/phone-app.md "The stored form")
+ * @property {import('./completionsSnapshot.js').CompletionsRows} [completions] the completions
+ *   snapshot after this change, stored stamped with the records the transaction leaves
+ *   (Schemas/phone-app.md "The completions snapshot")
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
  * @property {boolean} [clear] first delete everything held (identity, records, settings): signing
  *   out with 「この端末の記録も消去する」
@@ -208,6 +213,7 @@ export class IndexedDbStore {
               if (next % 8 === 0 && performance.now() - started > PUT_SLICE_MS) break;
             }
             if (next < puts.length && last) last.onsuccess = putSlice;
+            else if (change.completions) stampCompletions(chunks, records, meta, change.completions);
           } catch (error) {
             failure = error;
             tx.abort();
@@ -243,6 +249,20 @@ export class IndexedDbStore {
       throw new StoreError(`the app could not read back what it saved (${error instanceof Error ? error.message : String(error)})`, error);
     }
   }
+}
+
+/**
+ * Puts the completions snapshot stamped with the keys the stores hold once every earlier request
+ * of the transaction is done: the records the transaction leaves, whatever wrote them.
+ * @param {IDBObjectStore} chunks @param {IDBObjectStore} records @param {IDBObjectStore} meta
+ * @param {import('./completionsSnapshot.js').CompletionsRows} rows
+ */
+function stampCompletions(chunks, records, meta, rows) {
+  const chunkKeys = chunks.getAllKeys(), recordKeys = records.getAllKeys();
+  recordKeys.onsuccess = () => {
+    const state = replicaState(chunkKeys.result.map(Number), recordKeys.result.map(String));
+    meta.put(stampedCompletions(rows, state), COMPLETIONS_KEY);
+  };
 }
 
 /** The same interface in memory: node tests, and a fallback that says nothing is kept. */
@@ -298,6 +318,10 @@ export class MemoryStore {
     for (const record of change.put ?? []) this.records.set(record.key, { ...structuredClone(record), ...(garble ? { hlc: '0' } : {}) });
     for (const [key, value] of Object.entries(change.meta ?? {})) {
       if (value === undefined) this.meta.delete(key); else this.meta.set(key, structuredClone(value));
+    }
+    if (change.completions) {
+      const state = replicaState(this.chunks.map((c) => c.key), this.records.keys());
+      this.meta.set(COMPLETIONS_KEY, stampedCompletions(structuredClone(change.completions), state));
     }
   }
 
