@@ -12,27 +12,27 @@
 // server serves stored frames without encoding them again. Chromium (--headless=new, CPU
 // throttled T× by CDP, default 1) loads a blank page of that origin and, R+1 times (the first a
 // warm-up, not counted): (sync) a new IndexedDB database, `Ledger.open`, then `SyncSession.run`
-// until the replica holds every event, timed from the session's start to its end; (open) a
-// reload of the page, then `IndexedDbStore.open` and `Ledger.open` of that database, timed from
-// the call to the fold being ready (what the map draws from), in a fresh page as an opening
+// until the replica holds every event and `saveCompletions` as App.syncOnce ends, timed from the
+// session's start to its end; (open) a
+// reload of the page, then `IndexedDbStore.open` and `Ledger.open(…, {early: true})` of that
+// database, as App.start opens it, timed from the modules' import to the ledger's return, when
+// compDate (what the map draws from) reads the completions snapshot (Schemas/phone-app.md "The
+// completions snapshot"); then to `loaded` (every record decoded and indexed), with the longest
+// task of the page meanwhile (a tap waits at most that long). In a fresh page as an opening
 // phone has. Prints one JSON summary with the medians.
 
-import { readFileSync, rmSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { FakeServer } from '../Tests/WebApp/support/fakeServer.mjs';
+import { benchArgs, closeBench, openChromium, openTab, repo, seedBenchHistory } from '../Tests/WebApp/support/benchHistory.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Map();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+const args = benchArgs(process.argv);
 const EVENTS = Number(args.get('events') ?? 100_000);
 const RUNS = Number(args.get('runs') ?? 5);
 const THROTTLE = Number(args.get('throttle') ?? 1);
 const APP_DIR = path.join(repo, 'Sources/WebApp/app');
-
-const { FakeServer } = await import(path.join(repo, 'Tests/WebApp/support/fakeServer.mjs'));
-const { openChromium, seedBenchHistory } = await import(path.join(repo, 'Tests/WebApp/support/benchHistory.mjs'));
 
 const server = new FakeServer({ now: () => Date.now() });
 server.frames = true;
@@ -67,18 +67,14 @@ const httpServer = http.createServer(async (req, res) => {
 await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${httpServer.address().port}`;
 
-const { ws, send, chromium, profile } = await openChromium('app-chunks-bench-');
+const browser = await openChromium('app-chunks-bench-');
+const { send } = browser;
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const round = (x) => Math.round(x * 10) / 10;
 let exitCode = 0;
 try {
-  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-  const s = (method, params) => send(method, params, sessionId);
-  await s('Page.enable');
-  await s('Runtime.enable');
-  await s('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  const s = await openTab(send, THROTTLE);
   const evaluate = async (expression) => {
     const r = await s('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
     if (r.exceptionDetails) throw new Error(JSON.stringify(r.exceptionDetails).slice(0, 800));
@@ -88,7 +84,7 @@ try {
     await s('Page.navigate', { url: `${origin}/bench.html` });
     for (let i = 0; i < 100 && (await evaluate('document.readyState')) !== 'complete'; i++) await new Promise((r) => setTimeout(r, 50));
   };
-  const sync = [], open = [];
+  const sync = [], open = [], loaded = [], longest = [];
   for (let run = 0; run <= RUNS; run++) {
     await load();
     const name = `bench-${run}`;
@@ -101,6 +97,7 @@ try {
       const ledger = await Ledger.open(await IndexedDbStore.open(indexedDB, ${JSON.stringify(name)}), { now: Date.now(), newDevice, deviceName: 'bench' });
       const started = performance.now();
       await new SyncSession({ ledger, api: new Api(fetch, location.origin), now: () => Date.now(), newDevice }).run('secret');
+      await ledger.saveCompletions(); // as App.syncOnce does after every sync
       return { ms: performance.now() - started, events: ledger.eventCount() };
     })()`);
     if (synced.events < heldEvents) throw new Error(`the sync left ${synced.events} of ${heldEvents} events`);
@@ -109,26 +106,36 @@ try {
       const started = performance.now();
       const { IndexedDbStore } = await import('/app/js/store.js');
       const { Ledger } = await import('/app/js/ledger.js');
-      const ledger = await Ledger.open(await IndexedDbStore.open(indexedDB, ${JSON.stringify(name)}), { now: Date.now(), newDevice: () => 'x', deviceName: 'bench' });
-      return { ms: performance.now() - started, events: ledger.eventCount(), stations: ledger.fold.stations.size };
+      const ledger = await Ledger.open(await IndexedDbStore.open(indexedDB, ${JSON.stringify(name)}), { now: Date.now(), newDevice: () => 'x', deviceName: 'bench' }, { early: true });
+      const usable = performance.now() - started;
+      const tasks = [];
+      const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.startTime >= started + usable) tasks.push(e.duration); });
+      observer.observe({ type: 'longtask' });
+      let stations = 0;
+      for (let id = 1; id < 10000; id++) if (ledger.compDate(1_130_000 + id) > 0) stations++;
+      const early = ledger.early !== null;
+      await ledger.loaded;
+      const loaded = performance.now() - started;
+      await new Promise((r) => setTimeout(r, 50));
+      observer.disconnect();
+      return { ms: usable, loadedMs: loaded, early, longestTask: Math.max(0, ...tasks), events: ledger.eventCount(), stations };
     })()`);
     if (opened.events !== synced.events) throw new Error(`opened ${opened.events} events of ${synced.events}`);
-    if (run > 0) { sync.push(synced.ms); open.push(opened.ms); }
+    if (!opened.early) throw new Error('the completions snapshot was not used');
+    if (run > 0) { sync.push(synced.ms); open.push(opened.ms); loaded.push(opened.loadedMs); longest.push(opened.longestTask); }
     await evaluate(`new Promise((resolve) => { const r = indexedDB.deleteDatabase(${JSON.stringify(name)}); r.onsuccess = r.onerror = r.onblocked = () => resolve(true); })`);
   }
   console.log(JSON.stringify({
     events: heldEvents, throttle: THROTTLE, runs: RUNS, load: os.loadavg().map(round),
     firstSyncMs: { median: round(median(sync)), samples: sync.map(round) },
     openMs: { median: round(median(open)), samples: open.map(round) },
+    decodedMs: { median: round(median(loaded)), samples: loaded.map(round) },
+    longestTaskWhileDecodingMs: { median: round(median(longest)), samples: longest.map(round) },
   }));
 } catch (error) {
   console.error(`app-chunks-bench: ${error.message}`);
   exitCode = 70;
 } finally {
-  ws.close();
-  chromium.kill();
-  httpServer.close();
-  await new Promise((r) => setTimeout(r, 300));
-  rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  await closeBench(browser, httpServer);
 }
 process.exit(exitCode);

@@ -21,15 +21,15 @@
 // toplevel: with the profile, it tells what ran in each long task). Needs chromium and
 // node ≥ 20 (WebSocket behind --experimental-websocket).
 
-import { readFileSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Map();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+const { benchArgs, catalogText, closeBench, openChromium, openTab, seedBenchHistory } = await import(path.join(repo, 'Tests/WebApp/support/benchHistory.mjs'));
+const args = benchArgs(process.argv);
 const EVENTS = Number(args.get('events') ?? 100_000);
 const THROTTLE = Number(args.get('throttle') ?? 4);
 const APP_DIR = path.resolve(args.get('app') ?? path.join(repo, 'Sources/WebApp/app'));
@@ -38,7 +38,6 @@ const TIMEOUT_MS = Number(args.get('timeout') ?? 300_000);
 const AFTER_MS = Number(args.get('after') ?? 12_000);
 
 const { FakeServer } = await import(path.join(repo, 'Tests/WebApp/support/fakeServer.mjs'));
-const { catalogText, openChromium, seedBenchHistory } = await import(path.join(repo, 'Tests/WebApp/support/benchHistory.mjs'));
 
 // MARK: - The history the server holds
 
@@ -80,9 +79,10 @@ const origin = `http://127.0.0.1:${httpServer.address().port}`;
 
 /** @type {((params: {stream: string}) => void) | null} */
 let traceDone = null;
-const { ws, send, chromium, profile } = await openChromium('app-sync-bench-', (msg) => {
+const browser = await openChromium('app-sync-bench-', (msg) => {
   if (msg.method === 'Tracing.tracingComplete' && traceDone) traceDone(msg.params);
 });
+const { send } = browser;
 
 const PROBE = `(() => {
   const B = window.__bench = { taps: [], events: [], longTasks: [], counters: [], pulls: [] };
@@ -109,13 +109,8 @@ const PROBE = `(() => {
 
 let exitCode = 0;
 try {
-  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-  const s = (method, params) => send(method, params, sessionId);
-  await s('Page.enable');
-  await s('Runtime.enable');
+  const s = await openTab(send, THROTTLE);
   await s('Emulation.setDeviceMetricsOverride', { width: 390, height: 844, deviceScaleFactor: 1, mobile: true });
-  await s('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
   const { userAgent } = await send('Browser.getVersion');
   await s('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: 'ja' });
   await s('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
@@ -226,10 +221,6 @@ try {
   console.error(`app-sync-bench: ${error instanceof Error ? error.stack : error}`);
   exitCode = 70;
 } finally {
-  ws.close();
-  chromium.kill();
-  httpServer.close();
-  await new Promise((r) => setTimeout(r, 300));
-  rmSync(profile, { recursive: true, force: true });
+  await closeBench(browser, httpServer);
 }
 process.exit(exitCode);

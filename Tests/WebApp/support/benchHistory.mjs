@@ -2,12 +2,24 @@
 // the history a FakeServer is seeded with, and a headless Chromium driven over CDP.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { appModule, repo } from './paths.mjs';
 
 const { fromWire } = await appModule('records.js');
+
+export { repo };
+
+/**
+ * A bench's command line, `--name value` pairs, as a Map from name to value.
+ * @param {string[]} argv process.argv
+ */
+export function benchArgs(argv) {
+  const args = new Map();
+  for (let i = 2; i < argv.length; i += 2) args.set(argv[i].replace(/^--/, ''), argv[i + 1]);
+  return args;
+}
 
 /** The conformance catalogue's text (served as /v1/catalog) and its enabled stations. */
 export const catalogText = readFileSync(path.join(repo, 'Conformance/catalog.json'), 'utf8');
@@ -81,4 +93,33 @@ export async function openChromium(prefix, onEvent = () => {}) {
     return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
   };
   return { ws, send, chromium, profile };
+}
+
+/**
+ * A new tab of `send`'s Chromium, its Page and Runtime domains enabled and its CPU throttled
+ * `throttle`×; returns the function that sends a CDP command to it.
+ * @param {(method: string, params?: object, sessionId?: string) => Promise<any>} send @param {number} throttle
+ */
+export async function openTab(send, throttle) {
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  /** @param {string} method @param {object} [params] */
+  const tab = (method, params) => send(method, params, sessionId);
+  await tab('Page.enable');
+  await tab('Runtime.enable');
+  await tab('Emulation.setCPUThrottlingRate', { rate: throttle });
+  return tab;
+}
+
+/**
+ * Ends a bench: closes the CDP socket and the loopback server, stops Chromium and removes its profile.
+ * @param {{ws: WebSocket, chromium: import('node:child_process').ChildProcess, profile: string}} browser
+ * @param {import('node:http').Server} httpServer
+ */
+export async function closeBench({ ws, chromium, profile }, httpServer) {
+  ws.close();
+  chromium.kill();
+  httpServer.close();
+  await new Promise((r) => setTimeout(r, 300));
+  rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
