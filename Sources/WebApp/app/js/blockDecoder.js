@@ -133,7 +133,7 @@ function text(c, start, end) {
 }
 
 /** How many records a block decodes between two pauses of blockSteps. */
-const RECORDS_PER_STEP = 1024;
+const RECORDS_PER_STEP = 256;
 
 /**
  * Appends the events of every block of one frame's content to `out`; returns how many. Throws

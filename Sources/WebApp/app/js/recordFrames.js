@@ -39,22 +39,24 @@ export function readFrames(bytes) {
 }
 
 /**
- * readFrames in slices of the page's time (timeSlice.js): the same records and refusals, with the
- * page given back between two (a chunk of 100,000 records takes hundreds of ms to decode at 4×).
- * @param {Uint8Array} bytes @param {TimeSlice} slice
+ * readFrames in slices of the page's time (timeSlice.js): the same refusals, with the page given
+ * back between two (a chunk of 100,000 records takes hundreds of ms to decode at 4×). The records
+ * are appended to `events` (a replica's, chunk after chunk, with no copy); on a refusal, some of
+ * them may have been.
+ * @param {Uint8Array} bytes @param {TimeSlice} slice @param {LedgerEvent[]} events
  */
-export function readFramesInSlices(bytes, slice) {
-  return runStepsInSlices(frameSteps(bytes), slice);
+export function readFramesInSlices(bytes, slice, events) {
+  return runStepsInSlices(frameSteps(bytes, events), slice);
 }
 
 /**
- * readFrames as steps: pauses after each frame is read and after every few records decoded.
- * @param {Uint8Array} bytes
+ * readFrames as steps, appending to `events`: pauses after each frame is read and after every few
+ * records decoded.
+ * @param {Uint8Array} bytes @param {LedgerEvent[]} [events]
  * @returns {Generator<void, {events: LedgerEvent[], counts: number[]}, void>}
  */
-function* frameSteps(bytes) {
-  /** @type {LedgerEvent[]} */
-  const events = [];
+function* frameSteps(bytes, events = []) {
+  const first = events.length;
   /** @type {number[]} */
   const counts = [];
   let offset = 0;
@@ -71,7 +73,7 @@ function* frameSteps(bytes) {
       counts.push(yield* blockSteps(frame.content, events));
     } catch (error) {
       if (!(error instanceof BlockError)) throw error;
-      if (error.record !== null) throw new FramesError(offset, error.message, events.length + error.record);
+      if (error.record !== null) throw new FramesError(offset, error.message, events.length - first + error.record);
       throw new FramesError(offset, `a block is malformed at byte ${error.offset} of its frame: ${error.message}`);
     }
     offset += frame.length;

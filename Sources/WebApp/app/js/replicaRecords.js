@@ -22,13 +22,11 @@ export async function snapshotRecords(snapshot, slice = new TimeSlice()) {
   /** @type {LedgerEvent[]} */
   const records = [];
   for (const chunk of snapshot.chunks) {
-    let events;
     try {
-      events = (await readFramesInSlices(chunk.bytes, slice)).events;
+      await readFramesInSlices(chunk.bytes, slice, records);
     } catch (error) {
       throw new StoreError(`the app's saved chunk ${chunk.key} is damaged (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
-    for (const e of events) records.push(e);
   }
   for (const s of snapshot.records) records.push(fromStored(s));
   return records;
@@ -52,7 +50,7 @@ export async function addInSlices(records, add, slice) {
 }
 
 /** How many records orderSteps and addInSlices go through between two pauses. */
-const STEP = 2048;
+const STEP = 512;
 
 /**
  * Each device's events in seq order, once each, up to the first gap (a record after a gap could
