@@ -1,17 +1,17 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
 // a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
-// the checks of Schemas/merge.md §2) and knowledge marks (§5) all change the store first and the
-// memory only once the store has committed; so do the re-identification of a copied replica
-// (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
+// the checks of Schemas/merge.md §2, receivedPage.js) and knowledge marks (§5) all change the
+// store first and the memory only once the store has committed; so do the re-identification of a
+// copied replica (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
-import { admit, CLOCK_LEAD_MS } from './admission.js';
+import { CLOCK_LEAD_MS } from './admission.js';
 import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './completionFold.js';
 import { maxHlc, nextHlc } from './hlc.js';
 import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './records.js';
-import { writeFrames } from './recordFrames.js';
 import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
 import { loadRecords } from './ledgerLoading.js';
+import { storePage } from './receivedPage.js';
 import { COMPLETIONS_KEY, completionsRows, matchingCompletions } from './completionsSnapshot.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
@@ -380,7 +380,7 @@ export class Ledger {
   /**
    * Checks a received page and stores it in one commit, or throws MergeError and stores nothing:
    * the admission of Schemas/merge.md §2.1 (admission.js, in MergeAdmission's order), with a
-   * device's rules.
+   * device's rules (receivedPage.js).
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
    * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
@@ -388,37 +388,7 @@ export class Ledger {
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
    */
   receive(records, now, meta, frames = null) {
-    return this.exclusive(async () => {
-      const { events, names: newNames, duplicates } = admit(this, records, now);
-      if (events.length === 0 && newNames.length === 0) {
-        if (meta) await this.commitMeta(meta, true);
-        return { events, names: newNames, duplicates };
-      }
-      const identity = { ...this.identity };
-      for (const r of [...events, ...newNames]) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
-      for (const r of events) {
-        if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
-        if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
-      }
-      // One chunk: the frames as they came when every record in them is taken (as a segment
-      // appends them, sync-frames.md "Stored as they come"), else the records taken, written again.
-      const taken = [...events, ...newNames];
-      const bytes = frames && taken.length === records.length ? frames : writeFrames(taken);
-      // The completions snapshot goes with the chunk, stamped in its transaction.
-      const fold = this.fold.copy();
-      for (const r of events) fold.apply(r);
-      await this.store.commit({
-        identity: storedIdentity(identity), chunks: [{ bytes, count: taken.length }], completions: completionsRows(fold), meta, relaxed: true,
-      });
-      this.identity = identity;
-      this.takeMeta(meta ?? {});
-      this.fold = fold;
-      for (const r of taken) this.add(r, true);
-      this.savedRevision = this.revision;
-      const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
-      if (stations.length) this.changed(stations);
-      return { events, names: newNames, duplicates };
-    });
+    return this.exclusive(() => storePage(this, records, now, meta, frames));
   }
 
   /**
