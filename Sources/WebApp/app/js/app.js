@@ -234,8 +234,10 @@ export class App {
         this.emit('progress');
       },
     });
+    let synced = false;
     try {
       await session.run(token);
+      synced = true;
       this.syncError = null;
       this.syncStorageSaid = null;
       this.state = 'ok';
@@ -259,6 +261,8 @@ export class App {
       if (worthRetrying(failure) && this.token) this.retries.failed(); else this.retries.stop();
     } finally {
       this.received = null;
+      // A quiet moment: the events the server acknowledged may leave their one-per-value form.
+      if (synced) await this.replica.compactOwn().catch((error) => console.debug("this device's records were not compacted:", error));
       // The map's next opening draws from a snapshot of what this sync and the edits before it left.
       await this.replica.saveCompletions().catch((error) => console.debug('the completions snapshot was not stored:', error));
     }

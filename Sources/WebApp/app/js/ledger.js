@@ -12,6 +12,7 @@ import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './
 import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
 import { loadRecords } from './ledgerLoading.js';
 import { storePage } from './receivedPage.js';
+import { COMPACT_AT, compactedThrough, compactOwn } from './ownCompaction.js';
 import { COMPLETIONS_KEY, completionsRows, matchingCompletions } from './completionsSnapshot.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
@@ -82,6 +83,8 @@ export class Ledger {
     this.revision = 0;
     /** The revision the stored completions snapshot reflects (-1: none known to). */
     this.savedRevision = -1;
+    /** Up to which seq the device's events are known to be in chunks (ownCompaction.js). */
+    this.compacted = { device: '', seq: 0n };
   }
 
   /**
@@ -129,6 +132,7 @@ export class Ledger {
         return null;
       });
       if (migration) await store.commit(migration).catch((error) => { if (!(error instanceof StoreError)) throw error; });
+      ledger.compacted = { device: s.device, seq: compactedThrough(snapshot.records, s.device, BigInt(s.nextSeq) - 1n) };
       ledger.loaded = loadRecords(ledger, snapshot, migration ? null : completions);
       ledger.tail = ledger.loaded.catch(() => {});
       if (!ledger.early) await ledger.loaded;
@@ -167,6 +171,16 @@ export class Ledger {
       await this.store.commit({ completions: completionsRows(this.fold), relaxed: true });
       this.savedRevision = revision;
     });
+  }
+
+  /**
+   * Moves this device's events the sync server acknowledged into a chunk, when at least `min`
+   * were acknowledged since the last time (Schemas/phone-app.md "The stored form"): after a sync.
+   * Resolves with how many moved.
+   * @param {number} [min]
+   */
+  compactOwn(min = COMPACT_AT) {
+    return this.exclusive(() => compactOwn(this, min));
   }
 
   /**

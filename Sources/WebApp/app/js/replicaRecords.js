@@ -119,11 +119,22 @@ function* orderSteps(records) {
 export function chunkMigration(snapshot, device) {
   const foreign = snapshot.records.filter((s) => s.device !== device);
   if (foreign.length === 0) return null;
-  const events = foreign.map(fromStored);
+  return { chunks: [storedChunk(foreign)], remove: foreign.map((s) => s.key) };
+}
+
+/**
+ * One chunk of stored values' records, read back in memory record for record before it is
+ * proposed: a chunk that would not read as them is refused (StoreError), so that a move of
+ * values into a chunk never loses one (chunkMigration, ownCompaction.js).
+ * @param {import('./records.js').StoredEvent[]} values
+ * @returns {{bytes: Uint8Array, count: number}}
+ */
+export function storedChunk(values) {
+  const events = values.map(fromStored);
   const bytes = writeFrames(events);
   const back = readFrames(bytes).events;
   if (back.length !== events.length || !back.every((e, i) => sameContent(e, events[i]) && e.kind === events[i].kind)) {
     throw new StoreError('the app could not move its saved records into a chunk intact, so it left them as they were', null, 'refused');
   }
-  return { chunks: [{ bytes, count: events.length }], remove: foreign.map((s) => s.key) };
+  return { bytes, count: events.length };
 }

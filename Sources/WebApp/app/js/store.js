@@ -2,9 +2,9 @@
 // settings (token, user, catalogue, sync bookkeeping). Records received from the server are kept
 // in chunks, a pulled page's record frames as one value (Schemas/phone-app.md "The stored form");
 // this device's own records one per value, so that each is committed and read back on its own
-// (ownCommit.js). Everything goes
-// through the two-method LedgerStore interface, so the ledger and the sync state machine run on
-// IndexedDB in the browser and on MemoryStore in node tests.
+// (ownCommit.js), until the server acknowledged them and they join a chunk (ownCompaction.js).
+// Everything goes through the two-method LedgerStore interface, so the ledger and the sync state
+// machine run on IndexedDB in the browser and on MemoryStore in node tests.
 //
 // A commit is one IndexedDB transaction over every object store: it resolves only on the
 // transaction's `complete` (the data is written), and rejects with a StoreError of one sentence
@@ -38,6 +38,9 @@ import { COMPLETIONS_KEY, replicaState, stampedCompletions } from './completions
  *   snapshot after this change, stored stamped with the records the transaction leaves
  *   (Schemas/phone-app.md "The completions snapshot")
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
+ * @property {(values: StoredEvent[]) => ({bytes: Uint8Array, count: number, remove: string[]} | null)} [compact]
+ *   given every value of `records` as the transaction holds it, a chunk to add and the record keys
+ *   it replaces (ownCompaction.js); null writes nothing more, not even `completions`
  * @property {boolean} [clear] first delete everything held (identity, records, settings): signing
  *   out with 「この端末の記録も消去する」
  * @property {boolean} [relaxed] records another replica already holds (a sync's pulled page),
@@ -213,11 +216,28 @@ export class IndexedDbStore {
               if (next % 8 === 0 && performance.now() - started > PUT_SLICE_MS) break;
             }
             if (next < puts.length && last) last.onsuccess = putSlice;
+            else if (change.compact) compact(change.compact);
             else if (change.completions) stampCompletions(chunks, records, meta, change.completions);
           } catch (error) {
             failure = error;
             tx.abort();
           }
+        };
+        /** @param {NonNullable<Change['compact']>} choose */
+        const compact = (choose) => {
+          const values = records.getAll();
+          values.onsuccess = () => {
+            try {
+              const chunk = choose(values.result);
+              if (!chunk) return;
+              chunks.add({ bytes: chunk.bytes.slice(), count: chunk.count });
+              for (const key of chunk.remove) records.delete(key);
+              if (change.completions) stampCompletions(chunks, records, meta, change.completions);
+            } catch (error) {
+              failure = error;
+              tx.abort();
+            }
+          };
         };
         putSlice();
         if (failure) throw failure;
@@ -300,19 +320,23 @@ export class MemoryStore {
   /** @param {Change} change */
   async commit(change) {
     if (this.failWith) throw new StoreError(describeStorageError(this.failWith), this.failWith);
+    // A compaction is chosen before anything changes: a change carrying one carries nothing else
+    // but the completions snapshot, and a refused one (it throws) writes nothing.
+    const compacted = change.compact?.([...this.records.values()].map((r) => structuredClone(r))) ?? null;
     this.commits++;
     this.durabilities.push(change.relaxed ? 'relaxed' : 'strict');
+    if (change.compact && !compacted) return;
     if (change.clear) {
       this.identity = null;
       this.records.clear();
       this.chunks = [];
       this.meta.clear();
     }
-    for (const { bytes, count } of change.chunks ?? []) {
+    for (const { bytes, count } of [...change.chunks ?? [], ...compacted ? [compacted] : []]) {
       this.chunks.push({ key: (this.chunks[this.chunks.length - 1]?.key ?? 0) + 1, bytes: bytes.slice(), count });
     }
     if (change.identity) this.identity = structuredClone(change.identity);
-    for (const key of change.remove ?? []) this.records.delete(key);
+    for (const key of [...change.remove ?? [], ...compacted?.remove ?? []]) this.records.delete(key);
     const garble = this.garbleWrites > 0;
     if (garble) this.garbleWrites--;
     for (const record of change.put ?? []) this.records.set(record.key, { ...structuredClone(record), ...(garble ? { hlc: '0' } : {}) });
