@@ -21,16 +21,15 @@
 // toplevel: with the profile, it tells what ran in each long task). Needs chromium and
 // node ≥ 20 (WebSocket behind --experimental-websocket).
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Map();
-for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i].replace(/^--/, ''), process.argv[i + 1]);
+const { benchArgs, catalogText, closeBench, openChromium, openTab, seedBenchHistory } = await import(path.join(repo, 'Tests/WebApp/support/benchHistory.mjs'));
+const args = benchArgs(process.argv);
 const EVENTS = Number(args.get('events') ?? 100_000);
 const THROTTLE = Number(args.get('throttle') ?? 4);
 const APP_DIR = path.resolve(args.get('app') ?? path.join(repo, 'Sources/WebApp/app'));
@@ -39,39 +38,11 @@ const TIMEOUT_MS = Number(args.get('timeout') ?? 300_000);
 const AFTER_MS = Number(args.get('after') ?? 12_000);
 
 const { FakeServer } = await import(path.join(repo, 'Tests/WebApp/support/fakeServer.mjs'));
-const { fromWire } = await import(path.join(repo, 'Sources/WebApp/app/js/records.js'));
 
 // MARK: - The history the server holds
 
-const catalogText = readFileSync(path.join(repo, 'Conformance/catalog.json'), 'utf8');
-const stations = JSON.parse(catalogText).stations.filter((s) => s.enabled).map((s) => s.id);
-const NOW = Date.now();
 const server = new FakeServer({ now: () => Date.now() });
-const devices = ['00000000000000a1', '00000000000000b2'];
-server.seed(devices.map((device, i) => fromWire({ kind: 'device_name', device, hlc: String(BigInt(NOW - 400 * 86_400_000) << 16n), name: `device ${i + 1}` })));
-{
-  const seqs = [0, 0];
-  const records = [];
-  for (let i = 0; i < EVENTS; i++) {
-    const d = i % 2;
-    const hlc = String(BigInt(NOW - 365 * 86_400_000 + i * 100) << 16n);
-    const device = devices[d];
-    if (i % 3125 === 0) {
-      const other = seqs[1 - d];
-      records.push({ kind: 'knowledge_mark', device, seq: ++seqs[d], hlc, knowledge: other > 0 ? { [devices[1 - d]]: other } : {} });
-    }
-    const roll = i % 10;
-    const station = stations[(i * 7919) % stations.length];
-    const year = 1990 + (i % 35);
-    records.push({
-      kind: 'station_edit', device, seq: ++seqs[d], hlc, station, origin: 'user',
-      ...(roll < 7 || roll === 9 ? { comp_date: year * 10000 + ((i % 12) + 1) * 100 } : {}),
-      ...(roll >= 7 ? { memo: `メモ ${i}` } : {}),
-    });
-  }
-  server.seed(records.map(fromWire));
-}
-const heldEvents = [...server.byDevice.values()].reduce((n, list) => n + list.length, 0);
+const heldEvents = seedBenchHistory(server, EVENTS, Date.now());
 
 // MARK: - HTTP
 
@@ -106,38 +77,12 @@ const origin = `http://127.0.0.1:${httpServer.address().port}`;
 
 // MARK: - Chromium over CDP
 
-const profile = mkdtempSync(path.join(os.tmpdir(), 'app-sync-bench-'));
-const chromium = spawn('chromium', ['--headless=new', '--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`,
-  '--window-size=390,844', '--lang=ja', '--no-first-run', '--no-default-browser-check', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-const wsUrl = await new Promise((resolve, reject) => {
-  let text = '';
-  chromium.stderr.on('data', (d) => {
-    text += d;
-    const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-    if (m) resolve(m[1]);
-  });
-  chromium.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${text}`)));
-});
-const ws = new WebSocket(wsUrl);
-await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
-let nextId = 1;
-const pending = new Map();
 /** @type {((params: {stream: string}) => void) | null} */
 let traceDone = null;
-ws.onmessage = (m) => {
-  const msg = JSON.parse(m.data);
+const browser = await openChromium('app-sync-bench-', (msg) => {
   if (msg.method === 'Tracing.tracingComplete' && traceDone) traceDone(msg.params);
-  if (msg.id && pending.has(msg.id)) {
-    const { resolve, reject } = pending.get(msg.id);
-    pending.delete(msg.id);
-    if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
-  }
-};
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-}
+});
+const { send } = browser;
 
 const PROBE = `(() => {
   const B = window.__bench = { taps: [], events: [], longTasks: [], counters: [], pulls: [] };
@@ -164,13 +109,8 @@ const PROBE = `(() => {
 
 let exitCode = 0;
 try {
-  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-  const s = (method, params) => send(method, params, sessionId);
-  await s('Page.enable');
-  await s('Runtime.enable');
+  const s = await openTab(send, THROTTLE);
   await s('Emulation.setDeviceMetricsOverride', { width: 390, height: 844, deviceScaleFactor: 1, mobile: true });
-  await s('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
   const { userAgent } = await send('Browser.getVersion');
   await s('Emulation.setUserAgentOverride', { userAgent, acceptLanguage: 'ja' });
   await s('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
@@ -281,10 +221,6 @@ try {
   console.error(`app-sync-bench: ${error instanceof Error ? error.stack : error}`);
   exitCode = 70;
 } finally {
-  ws.close();
-  chromium.kill();
-  httpServer.close();
-  await new Promise((r) => setTimeout(r, 300));
-  rmSync(profile, { recursive: true, force: true });
+  await closeBench(browser, httpServer);
 }
 process.exit(exitCode);

@@ -46,7 +46,7 @@ test('a new name for this device is one strict commit of a name record; a clear 
   store.durabilities.length = 0;
   await store.commit({ clear: true });
   assert.deepEqual(store.durabilities, ['strict']);
-  assert.deepEqual(await store.load(), { identity: null, records: [], meta: new Map() });
+  assert.deepEqual(await store.load(), { identity: null, records: [], chunks: [], meta: new Map() });
 });
 
 test('an own edit is read back after its commit: a garbled write is written again; garbled twice, nothing counts as saved', async () => {

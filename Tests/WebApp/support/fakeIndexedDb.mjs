@@ -12,7 +12,7 @@ const domError = (name) => new DOMException(`the fake IndexedDB refused: ${name}
 
 /** The size a value takes, as the fake counts it against `quotaBytes`. */
 const sizeOf = (/** @type {unknown} */ value) => (value === undefined ? 0
-  : JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v)).length);
+  : JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? 'x'.repeat(v.length) : v)).length);
 
 class FakeRequest {
   constructor() {
@@ -45,6 +45,21 @@ class FakeObjectStore {
       const failure = this.tx.db.factory.failPutsWith;
       if (failure) throw domError(failure);
       staged.get(this.name).set(String(k), structuredClone(value));
+    });
+  }
+
+  /**
+   * A value under the next key of an autoIncrement store (its largest numeric key + 1).
+   * @param {unknown} value
+   */
+  add(value) {
+    return this.tx.queue((staged) => {
+      const failure = this.tx.db.factory.failPutsWith;
+      if (failure) throw domError(failure);
+      const data = staged.get(this.name);
+      const key = Math.max(0, ...[...data.keys()].map(Number)) + 1;
+      data.set(String(key), structuredClone(value));
+      return key;
     });
   }
 
@@ -131,6 +146,7 @@ class FakeDatabase {
   constructor(factory) {
     this.factory = factory;
     this.objectStoreNames = { contains: (/** @type {string} */ name) => factory.stores.has(name) };
+    this.version = factory.version;
   }
 
   /** @param {string} name @param {{keyPath?: string}} [options] */
@@ -157,6 +173,8 @@ export class FakeIndexedDb {
     this.failPutsWith = null;
     /** @type {string[]} */
     this.durabilities = [];
+    /** The database's version: 0 before its first open. */
+    this.version = 0;
   }
 
   /** @param {Map<string, Map<string, unknown>>} [staged] what a transaction would leave */
@@ -176,13 +194,17 @@ export class FakeIndexedDb {
     return [...(this.stores.get(name)?.data.values() ?? [])];
   }
 
-  /** @param {string} _name @param {number} _version */
-  open(_name, _version) {
+  /** @param {string} _name @param {number} version */
+  open(_name, version) {
     const request = new FakeRequest();
     setImmediate(() => {
       const db = new FakeDatabase(this);
       request.result = db;
-      if (this.stores.size === 0) request.onupgradeneeded?.({ target: request });
+      if (version > this.version) {
+        const oldVersion = this.version;
+        this.version = version;
+        request.onupgradeneeded?.({ target: request, oldVersion });
+      }
       request.onsuccess?.({ target: request });
     });
     return request;

@@ -7,6 +7,7 @@ import { appModule } from './paths.mjs';
 
 const { parse, stringify } = await appModule('bigjson.js');
 const { fromWire, toWire, digest, sameContent } = await appModule('records.js');
+const { writeFrames } = await appModule('recordFrames.js');
 
 export class FakeServer {
   constructor({ token = 'secret', now = () => Date.now() } = {}) {
@@ -19,6 +20,8 @@ export class FakeServer {
     /** Set to a function (path, body) => Response | undefined to intercept a request. */
     this.intercept = null;
     this.offline = false;
+    /** Answers pulls that ask for them with record frames (Schemas/sync-frames.md), as `serve` does. */
+    this.frames = false;
     /** The user's devices: {id, name, created, last_sync, token, revoked}; the first is this app's. */
     this.devices = [
       { id: 'a1b2c3d4e5f6', name: 'iPhone Safari', created: 1_700_000_000_000, last_sync: null, token, revoked: false },
@@ -94,7 +97,7 @@ export class FakeServer {
     if (this.devices.some((d) => d.token === token && d.revoked)) return this.error(401, 'revoked', 'this token was revoked');
     if (token !== this.token) return this.error(401, 'unauthorized', 'the token is not valid');
     if (path.startsWith('/v1/devices')) return this.device(path, body, token);
-    if (path === '/v1/pull') return this.pull(body);
+    if (path === '/v1/pull') return this.pull(body, String(init.headers?.Accept ?? ''));
     if (path === '/v1/push') return this.push(body);
     if (path === '/v1/status') return this.json(200, { user: 'alice', server_has: this.serverHas(), records: this.log.length });
     return this.error(404, 'not_found', 'no such path');
@@ -128,7 +131,8 @@ export class FakeServer {
     return this.error(404, 'not_found', 'no such path');
   }
 
-  pull(body) {
+  /** @param {any} body @param {string} [accept] */
+  pull(body, accept = '') {
     if (!body || typeof body.have !== 'object' || typeof body.have_digests !== 'object') return this.error(400, 'malformed', 'pull needs have and have_digests');
     for (const device of Object.keys(body.have).sort()) {
       const seq = BigInt(body.have[device]);
@@ -138,13 +142,27 @@ export class FakeServer {
         return this.error(409, 'fork', `device ${device}'s event #${seq} differs`, { device, seq });
       }
     }
-    const limit = Math.min(Number(body.limit ?? 2000), 2000);
+    const frames = this.frames && accept.includes('application/x-oritsubushi-frames');
+    const limit = Math.min(Number(body.limit ?? 2000), frames ? 100_000 : 2000);
     let position = Number(body.cursor ?? 0);
     if (position > this.log.length) position = 0;
     const records = [];
     while (position < this.log.length && records.length < limit) {
       const r = this.log[position++];
-      if (r.kind === 'device_name' || r.seq > BigInt(body.have[r.device] ?? 0)) records.push(toWire(r));
+      if (r.kind === 'device_name' || r.seq > BigInt(body.have[r.device] ?? 0)) records.push(frames ? r : toWire(r));
+    }
+    if (frames) {
+      const header = new TextEncoder().encode(stringify({
+        count: records.length, records: [], more: position < this.log.length, cursor: position,
+        server_has: this.serverHas(), server_digests: this.serverDigests(),
+      }));
+      const data = writeFrames(records);
+      const body = new Uint8Array(8 + header.length + data.length);
+      body.set(new TextEncoder().encode('OSF1'));
+      new DataView(body.buffer).setUint32(4, header.length, true);
+      body.set(header, 8);
+      body.set(data, 8 + header.length);
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/x-oritsubushi-frames', Date: new Date(this.now()).toUTCString() } });
     }
     return this.json(200, {
       records, more: position < this.log.length, cursor: position,

@@ -7,6 +7,7 @@
 // what the API says, a MalformedAnswer, and nothing of it is used.
 
 import { parse, stringify, toUnsigned } from './bigjson.js';
+import { FramesError, readFrames } from './recordFrames.js';
 import { fromWire, isDeviceHex, isDigestHex, RecordError } from './records.js';
 import { TimeSlice } from './timeSlice.js';
 
@@ -19,6 +20,7 @@ const MAX_U64 = (1n << 64n) - 1n;
  * A pull answer (POST /v1/pull), decoded and checked.
  * @typedef {object} PullPage
  * @property {LedgerEvent[]} records
+ * @property {Uint8Array | null} frames the record frames the records came in, null for JSON
  * @property {boolean} more
  * @property {bigint} cursor
  * @property {Map<string, bigint>} serverHas
@@ -32,6 +34,9 @@ const MAX_U64 = (1n << 64n) - 1n;
  * @property {number} duplicates events it held already
  * @property {Map<string, bigint>} serverHas what it holds now
  */
+
+/** Record frames on the wire (Schemas/sync-frames.md). */
+export const FRAMES_TYPE = 'application/x-oritsubushi-frames';
 
 /**
  * One of the user's active devices (a token not revoked), as /v1/devices answers it.
@@ -207,13 +212,21 @@ export class Api {
   }
 
   /**
-   * POST /v1/pull: one page, decoded and checked completely (decodePullPage). `slice` lets the
-   * page draw after the answer was read and while its records are checked.
+   * POST /v1/pull, asking for record frames (Schemas/sync-frames.md "Negotiation"; JSON from a
+   * server without them, `serve --no-frames`): one page, decoded and checked completely
+   * (decodePullPage). `slice` lets the page draw after the answer was read and while its records
+   * are checked.
    * @param {string} token @param {unknown} body @param {TimeSlice} [slice]
    * @returns {Promise<PullPage>}
    */
   async pull(token, body, slice = new TimeSlice()) {
-    const answer = await this.post('/v1/pull', token, body);
+    const response = await this.send('/v1/pull', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: `${FRAMES_TYPE}, application/json;q=0.5` },
+      body: stringify(body),
+    });
+    const framed = (response.headers?.get('Content-Type') ?? '').split(';')[0].trim() === FRAMES_TYPE;
+    const answer = framed ? framesBody(new Uint8Array(await response.arrayBuffer())) : await Api.json(response);
     await slice.next();
     return decodePullPage(answer, slice);
   }
@@ -290,6 +303,52 @@ export class Api {
   }
 }
 
+/**
+ * A frames body (sync-frames.md "Body"): the magic, the header's length, the JSON header, frames.
+ * @param {Uint8Array} bytes
+ * @returns {Record<string, unknown> & {frames: Uint8Array}}
+ */
+export function framesBody(bytes) {
+  const length = bytes.length >= 8 ? new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true) : -1;
+  if (length < 0 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'OSF1' || length > 1 << 20 || 8 + length > bytes.length) {
+    throw new MalformedAnswer('the sync server sent record frames without their header');
+  }
+  let header;
+  try {
+    header = parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + length)));
+  } catch {
+    throw new MalformedAnswer('the sync server sent record frames whose header is not JSON');
+  }
+  if (!header || typeof header !== 'object' || Array.isArray(header)) throw new MalformedAnswer('the sync server sent record frames whose header is not a JSON object');
+  return { .../** @type {Record<string, unknown>} */ (header), frames: bytes.subarray(8 + length) };
+}
+
+/** An hlc past this is refused on the wire (records.fromWire), in frames as in JSON. */
+const MAX_HLC = 17_999_999_999_999_999_999n;
+
+/**
+ * The records of a frames body, checked: read as Swift's RecordFrames.Reader reads them, as many
+ * as the header's `count`, and none the wire's JSON checks refuse beyond §3 (sync-frames.md
+ * "Checks" 4: an hlc past the bound, an empty device name).
+ * @param {Uint8Array} frames @param {Record<string, unknown>} header
+ * @returns {LedgerEvent[]}
+ */
+function framedRecords(frames, header) {
+  if (Array.isArray(header.records) && header.records.length !== 0) throw new MalformedAnswer('the sync server sent record frames with JSON records beside them');
+  let records;
+  try {
+    records = readFrames(frames).events;
+  } catch (error) {
+    if (error instanceof FramesError) throw new MalformedAnswer(`the sync server sent malformed record frames: ${error.message}`);
+    throw error;
+  }
+  if (toUnsigned(header.count) !== BigInt(records.length)) throw new MalformedAnswer("the sync server's record frames do not hold the count its header says");
+  for (const r of records) {
+    if (r.hlc > MAX_HLC || (r.kind === 'device_name' && (r.name ?? '') === '')) throw new MalformedAnswer(`the sync server sent a record of device ${r.device} that the sync API refuses`);
+  }
+  return records;
+}
+
 /** @param {unknown} value @returns {value is number} */
 function isTime(value) {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -343,8 +402,10 @@ function decodeDigests(value) {
 
 /**
  * A pull answer, checked completely: every record valid (records.fromWire: kind, device, seq,
- * hlc, station, comp_date, memo…), or MalformedAnswer and nothing of it is used. The records are
- * checked in slices (timeSlice.js): a page of 2,000 took 20 ms at 4× CPU throttling.
+ * hlc, station, comp_date, memo…), or MalformedAnswer and nothing of it is used. JSON records are
+ * checked in slices (timeSlice.js): a page of 2,000 took 20 ms at 4× CPU throttling. Record
+ * frames (`frames`, framesBody) are read as Swift's reader reads them, and their records then
+ * checked as JSON ones are (sync-frames.md "Checks" 4).
  * @param {Record<string, unknown>} body
  * @param {TimeSlice} [slice]
  * @returns {Promise<PullPage>}
@@ -354,9 +415,10 @@ export async function decodePullPage(body, slice = new TimeSlice()) {
   if (typeof body.more !== 'boolean') throw new MalformedAnswer('the sync server sent a pull page without `more`');
   const cursor = toUnsigned(body.cursor);
   if (cursor === null || cursor > MAX_U64) throw new MalformedAnswer('the sync server sent a pull page without a valid cursor');
+  const frames = body.frames instanceof Uint8Array ? body.frames : null;
   /** @type {LedgerEvent[]} */
-  const records = [];
-  for (const wire of body.records) {
+  const records = frames ? framedRecords(frames, body) : [];
+  for (const wire of frames ? [] : body.records) {
     await slice.pass();
     try {
       records.push(fromWire(wire));
@@ -366,7 +428,7 @@ export async function decodePullPage(body, slice = new TimeSlice()) {
     }
   }
   return {
-    records, more: body.more, cursor,
+    records, frames, more: body.more, cursor,
     serverHas: decodeVersionVector(body.server_has, 'server_has'),
     serverDigests: decodeDigests(body.server_digests),
   };

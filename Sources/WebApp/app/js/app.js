@@ -120,9 +120,13 @@ export class App {
     return typeof token === 'string' && token !== '' ? token : null;
   }
 
-  /** Opens the replica and the stored catalogue. Throws StoreError when nothing can be read. */
+  /**
+   * Opens the replica and the stored catalogue. Throws StoreError when nothing can be read. The
+   * replica may still be decoding its records when this resolves (Ledger.open `early`): the
+   * map reads compDate meanwhile; everything else waits for `replica.loaded`.
+   */
   async start() {
-    this.ledger = await Ledger.open(this.store, { now: this.now(), newDevice: this.newDevice, deviceName: this.deviceName });
+    this.ledger = await Ledger.open(this.store, { now: this.now(), newDevice: this.newDevice, deviceName: this.deviceName }, { early: true });
     this.ledger.onChange((stations) => this.changes.notice(stations));
     const saved = /** @type {{text?: string} | undefined} */ (this.ledger.getMeta('catalog'));
     if (saved?.text) {
@@ -209,6 +213,8 @@ export class App {
       this.emit('status');
       return;
     }
+    // A replica whose records cannot be read does not sync: main.js says so and starts anew.
+    if (!(await this.ledger.loaded.then(() => true, () => false))) return;
     // A retry (only a failure worth retrying schedules one) says nothing new until the server answers.
     const quiet = this.quiet && this.state === 'error';
     if (!quiet) {
@@ -228,8 +234,10 @@ export class App {
         this.emit('progress');
       },
     });
+    let synced = false;
     try {
       await session.run(token);
+      synced = true;
       this.syncError = null;
       this.syncStorageSaid = null;
       this.state = 'ok';
@@ -253,6 +261,10 @@ export class App {
       if (worthRetrying(failure) && this.token) this.retries.failed(); else this.retries.stop();
     } finally {
       this.received = null;
+      // A quiet moment: the events the server acknowledged may leave their one-per-value form.
+      if (synced) await this.replica.compactOwn().catch((error) => console.debug("this device's records were not compacted:", error));
+      // The map's next opening draws from a snapshot of what this sync and the edits before it left.
+      await this.replica.saveCompletions().catch((error) => console.debug('the completions snapshot was not stored:', error));
     }
     this.emit('status');
   }
@@ -401,7 +413,7 @@ export class App {
    * @param {number} id
    */
   compDate(id) {
-    return this.ledger ? this.ledger.fold.compDate(id) : 0;
+    return this.ledger ? this.ledger.compDate(id) : 0;
   }
 }
 

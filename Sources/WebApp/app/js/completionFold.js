@@ -78,6 +78,13 @@ export class Fold {
     return changed;
   }
 
+  /** A fold of its own with the same registers, for a change not committed yet. */
+  copy() {
+    const fold = new Fold();
+    for (const [station, row] of this.stations) fold.stations.set(station, { ...row });
+    return fold;
+  }
+
   /** @param {number} station @returns {Completion | undefined} */
   get(station) {
     return this.stations.get(station);

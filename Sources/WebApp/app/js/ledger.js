@@ -1,23 +1,30 @@
 // The app's replica of the user's log: every record it holds, indexed, folded, and saved through
 // a LedgerStore. Local edits (with no-op suppression), this device's name, received pages (with
-// the checks of Schemas/merge.md §2) and knowledge marks (§5) all change the store first and the
-// memory only once the store has committed; so do the re-identification of a copied replica
-// (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
+// the checks of Schemas/merge.md §2, receivedPage.js) and knowledge marks (§5) all change the
+// store first and the memory only once the store has committed; so do the re-identification of a
+// copied replica (§10, reidentification.js) and the settling of conflicts (conflictSettlement.js).
 
-import { admit, CLOCK_LEAD_MS } from './admission.js';
+import { CLOCK_LEAD_MS } from './admission.js';
 import { knowledgeMark } from './causalHistory.js';
 import { compareKeys, Fold, orderKey } from './completionFold.js';
 import { maxHlc, nextHlc } from './hlc.js';
-import { digest, fromStored, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './records.js';
+import { digest, MAX_MEMO_BYTES, MAX_NAME_BYTES, toStored, utf8Length } from './records.js';
+import { chunkMigration, orderRecords, snapshotRecords } from './replicaRecords.js';
+import { loadRecords } from './ledgerLoading.js';
+import { storePage } from './receivedPage.js';
+import { COMPACT_AT, compactedThrough, compactOwn } from './ownCompaction.js';
+import { COMPLETIONS_KEY, completionsRows, matchingCompletions } from './completionsSnapshot.js';
 import { isValidCode } from './dates.js';
 import { EditError, MergeError, StaleEditError } from './ledgerErrors.js';
 import { commitOwn } from './ownCommit.js';
+import { StoreError } from './store.js';
 
 export { CLOCK_LEAD_MS, EditError, MergeError, StaleEditError };
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./store.js').LedgerStore} LedgerStore */
 /** @typedef {import('./store.js').Identity} StoredIdentity */
+/** @typedef {import('./completionsSnapshot.js').CompletionsView} CompletionsView */
 
 
 /**
@@ -60,6 +67,24 @@ export class Ledger {
      * @type {Promise<unknown>}
      */
     this.tail = Promise.resolve();
+    /** Resolves once every stored record is decoded and indexed (see `open`). */
+    this.loaded = Promise.resolve();
+    /**
+     * The completions snapshot read while the records are decoded, null once they are.
+     * @type {CompletionsView | null}
+     */
+    this.early = null;
+    /**
+     * Why the stored records could not be read, after which every write is refused.
+     * @type {unknown}
+     */
+    this.unreadable = null;
+    /** Counts the records added, so that a snapshot is stored only when they changed. */
+    this.revision = 0;
+    /** The revision the stored completions snapshot reflects (-1: none known to). */
+    this.savedRevision = -1;
+    /** Up to which seq the device's events are known to be in chunks (ownCompaction.js). */
+    this.compacted = { device: '', seq: 0n };
   }
 
   /**
@@ -71,29 +96,51 @@ export class Ledger {
    * @returns {Promise<T>}
    */
   exclusive(write) {
-    const run = this.tail.then(write, write);
+    const guarded = () => {
+      if (this.unreadable) throw this.unreadable;
+      return write();
+    };
+    const run = this.tail.then(guarded, guarded);
     this.tail = run.catch(() => {});
     return run;
   }
 
   /**
    * Loads the replica, creating this device's identity (and its name record) on first use.
+   *
+   * With `early`, a replica whose completions snapshot matches its stored records
+   * (completionsSnapshot.js) is returned before its records are decoded: `compDate` reads the
+   * snapshot meanwhile, the records are decoded in slices of the page's time (`loaded`), and every
+   * write waits for them (`exclusive`). Anything else reads a ledger only once `loaded` resolves.
    * @param {LedgerStore} store
    * @param {{now: number, newDevice: () => string, deviceName: string}} first
+   * @param {{early?: boolean}} [options]
    */
-  static async open(store, first) {
+  static async open(store, first, options = {}) {
     const snapshot = await store.load();
-    const records = snapshot.records.map(fromStored);
+    const completions = options.early ? matchingCompletions(snapshot) : null;
+    snapshot.meta.delete(COMPLETIONS_KEY); // not a setting
     if (snapshot.identity) {
       const s = snapshot.identity;
       const ledger = new Ledger(store, {
         device: s.device, name: s.name, nextSeq: BigInt(s.nextSeq), lastHlc: BigInt(s.lastHlc), markOwed: !!s.markOwed,
       }, snapshot.meta);
-      ledger.index(records);
+      // A replica from before chunks: other devices' records move into one, once.
+      // A refused move leaves them as they were: they load as well from there.
+      const migration = await Promise.resolve().then(() => chunkMigration(snapshot, s.device)).catch((error) => {
+        if (!(error instanceof StoreError)) throw error;
+        return null;
+      });
+      if (migration) await store.commit(migration).catch((error) => { if (!(error instanceof StoreError)) throw error; });
+      ledger.compacted = { device: s.device, seq: compactedThrough(snapshot.records, s.device, BigInt(s.nextSeq) - 1n) };
+      ledger.loaded = loadRecords(ledger, snapshot, migration ? null : completions);
+      ledger.tail = ledger.loaded.catch(() => {});
+      if (!ledger.early) await ledger.loaded;
       return ledger;
     }
     /** @type {Identity} */
     const identity = { device: first.newDevice(), name: first.deviceName, nextSeq: 1n, lastHlc: 0n, markOwed: false };
+    const records = await snapshotRecords(snapshot);
     for (const r of records) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
     const ledger = new Ledger(store, identity, snapshot.meta);
     ledger.index(records);
@@ -103,6 +150,37 @@ export class Ledger {
     await store.commit({ identity: storedIdentity(ledger.identity), put: [toStored(name)] });
     ledger.add(name);
     return ledger;
+  }
+
+  /**
+   * The station's comp_date (0 when none): the snapshot's while the records are decoded.
+   * @param {number} station
+   */
+  compDate(station) {
+    return (this.early ?? this.fold).compDate(station);
+  }
+
+  /**
+   * Stores the completions snapshot of the records held, when they changed since it was last
+   * stored (Schemas/phone-app.md "The completions snapshot"): after a sync, when the page is hidden.
+   */
+  saveCompletions() {
+    return this.exclusive(async () => {
+      const revision = this.revision;
+      if (revision === this.savedRevision) return;
+      await this.store.commit({ completions: completionsRows(this.fold), relaxed: true });
+      this.savedRevision = revision;
+    });
+  }
+
+  /**
+   * Moves this device's events the sync server acknowledged into a chunk, when at least `min`
+   * were acknowledged since the last time (Schemas/phone-app.md "The stored form"): after a sync.
+   * Resolves with how many moved.
+   * @param {number} [min]
+   */
+  compactOwn(min = COMPACT_AT) {
+    return this.exclusive(() => compactOwn(this, min));
   }
 
   /**
@@ -116,15 +194,17 @@ export class Ledger {
 
   /** @param {LedgerEvent[]} records */
   index(records) {
-    records.sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-    for (const r of records) this.add(r);
+    const { events, names } = orderRecords(records);
+    for (const list of events.values()) for (const r of list) this.add(r);
+    for (const r of names.values()) this.add(r);
   }
 
   /**
    * Adds a record to memory (the store already holds it).
-   * @param {LedgerEvent} r
+   * @param {LedgerEvent} r @param {boolean} [folded] the fold has it already (`receive`)
    */
-  add(r) {
+  add(r, folded = false) {
+    this.revision++;
     if (r.kind === 'device_name') {
       const held = this.names.get(r.device);
       if (!held || held.hlc < r.hlc) this.names.set(r.device, r);
@@ -136,7 +216,7 @@ export class Ledger {
     if (r.kind === 'station_edit' && r.station !== undefined) {
       const edits = this.byStation.get(r.station);
       if (edits) edits.push(r); else this.byStation.set(r.station, [r]);
-      this.fold.apply(r);
+      if (!folded) this.fold.apply(r);
     }
   }
 
@@ -314,33 +394,15 @@ export class Ledger {
   /**
    * Checks a received page and stores it in one commit, or throws MergeError and stores nothing:
    * the admission of Schemas/merge.md §2.1 (admission.js, in MergeAdmission's order), with a
-   * device's rules.
+   * device's rules (receivedPage.js).
    * @param {LedgerEvent[]} records validated by records.fromWire
    * @param {number} now
    * @param {Record<string, unknown>} [meta] settings to commit with the page (the sync bookkeeping)
+   * @param {Uint8Array | null} [frames] the page's record frames as they came (sync-frames.md)
    * @returns {Promise<{events: LedgerEvent[], names: LedgerEvent[], duplicates: number}>}
    */
-  receive(records, now, meta) {
-    return this.exclusive(async () => {
-      const { events, names: newNames, duplicates } = admit(this, records, now);
-      if (events.length === 0 && newNames.length === 0) {
-        if (meta) await this.commitMeta(meta, true);
-        return { events, names: newNames, duplicates };
-      }
-      const identity = { ...this.identity };
-      for (const r of [...events, ...newNames]) identity.lastHlc = maxHlc(identity.lastHlc, r.hlc);
-      for (const r of events) {
-        if (r.device === identity.device && r.seq >= identity.nextSeq) identity.nextSeq = r.seq + 1n;
-        if (r.kind === 'station_edit' && r.device !== identity.device) identity.markOwed = true;
-      }
-      await this.store.commit({ identity: storedIdentity(identity), put: [...events, ...newNames].map(toStored), meta, relaxed: true });
-      this.identity = identity;
-      this.takeMeta(meta ?? {});
-      for (const r of [...events, ...newNames]) this.add(r);
-      const stations = [...new Set(events.filter((e) => e.kind === 'station_edit').map((e) => /** @type {number} */ (e.station)))];
-      if (stations.length) this.changed(stations);
-      return { events, names: newNames, duplicates };
-    });
+  receive(records, now, meta, frames = null) {
+    return this.exclusive(() => storePage(this, records, now, meta, frames));
   }
 
   /**

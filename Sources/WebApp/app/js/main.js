@@ -92,13 +92,20 @@ async function boot() {
     deviceName: distinctDeviceName(navigator.userAgent),
     online: () => navigator.onLine,
   });
+  /**
+   * Unreadable storage: run on memory so that the app still works, and say so.
+   * @param {unknown} error
+   */
+  async function runOnMemory(error) {
+    showBanner(refusalText(error));
+    app.store = new MemoryStore();
+    app.catalog = null;
+    await app.start();
+  }
   try {
     await app.start();
   } catch (error) {
-    // Unreadable storage: run on memory so that the app still works, and say so.
-    showBanner(refusalText(error));
-    app.store = new MemoryStore();
-    await app.start();
+    await runOnMemory(error);
   }
   // The map first, alone, when the address names it (or nothing) and there is a catalogue to draw;
   // otherwise the other screens are loaded before anything changes on the page, so that the words
@@ -193,6 +200,14 @@ async function boot() {
     // After the frame that draws it (or a second, where a hidden page draws no frame).
     await new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); setTimeout(resolve, 1000); });
   }
+  // The other screens read every record: they come once the replica has decoded them (a tap
+  // meanwhile waits for them, as for their modules). A chunk found damaged only now is said, and
+  // the app goes on in memory as when nothing could be read.
+  await app.replica.loaded.catch(async (error) => {
+    await runOnMemory(error);
+    app.emit('catalog');
+    app.emit('change', null);
+  });
   const { openOtherScreens } = otherScreensLoaded ?? await import('./ui/otherScreens.js');
   const screens = openOtherScreens({ app, map, nav, show: showTab, current: () => current, nextStep, toast });
   built = screens;
@@ -234,7 +249,11 @@ async function boot() {
 
   if (app.token) void app.syncNow();
   // Back in view or back online: sync (a retry that waits runs now); focus runs a waiting retry.
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') app.wake(true); });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') app.wake(true);
+    // The next opening draws the map from this snapshot (Schemas/phone-app.md "The completions snapshot").
+    else void app.replica.saveCompletions().catch(() => {});
+  });
   window.addEventListener('online', () => app.wake(true));
   window.addEventListener('focus', () => app.wake(false));
 }

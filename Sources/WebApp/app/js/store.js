@@ -1,12 +1,17 @@
-// Where the app keeps its replica: this device's identity, every record it holds (its own and
-// pulled ones), and small settings (token, user, catalogue, sync bookkeeping). Everything goes
-// through the two-method LedgerStore interface, so the ledger and the sync state machine run on
-// IndexedDB in the browser and on MemoryStore in node tests.
+// Where the app keeps its replica: this device's identity, every record it holds, and small
+// settings (token, user, catalogue, sync bookkeeping). Records received from the server are kept
+// in chunks, a pulled page's record frames as one value (Schemas/phone-app.md "The stored form");
+// this device's own records one per value, so that each is committed and read back on its own
+// (ownCommit.js), until the server acknowledged them and they join a chunk (ownCompaction.js).
+// Everything goes through the two-method LedgerStore interface, so the ledger and the sync state
+// machine run on IndexedDB in the browser and on MemoryStore in node tests.
 //
 // A commit is one IndexedDB transaction over every object store: it resolves only on the
 // transaction's `complete` (the data is written), and rejects with a StoreError of one sentence
 // when the browser refuses (QuotaExceededError, a closed database…), in which case nothing of it
 // was written: a transaction commits or aborts as a whole (Schemas/phone-app.md "A full storage").
+
+import { COMPLETIONS_KEY, replicaState, stampedCompletions } from './completionsSnapshot.js';
 
 /** @typedef {import('./records.js').StoredEvent} StoredEvent */
 
@@ -26,7 +31,16 @@
  * @property {Identity} [identity]
  * @property {StoredEvent[]} [put] records to add or replace (by key)
  * @property {string[]} [remove] record keys to delete
+ * @property {{bytes: Uint8Array, count: number}[]} [chunks] record frames to keep as chunks, in
+ *   order, with how many records they hold (keys assigned ascending by the store;
+ *   Schemas/phone-app.md "The stored form")
+ * @property {import('./completionsSnapshot.js').CompletionsRows} [completions] the completions
+ *   snapshot after this change, stored stamped with the records the transaction leaves
+ *   (Schemas/phone-app.md "The completions snapshot")
  * @property {Record<string, unknown>} [meta] settings to set; undefined deletes the key
+ * @property {(values: StoredEvent[]) => ({bytes: Uint8Array, count: number, remove: string[]} | null)} [compact]
+ *   given every value of `records` as the transaction holds it, a chunk to add and the record keys
+ *   it replaces (ownCompaction.js); null writes nothing more, not even `completions`
  * @property {boolean} [clear] first delete everything held (identity, records, settings): signing
  *   out with 「この端末の記録も消去する」
  * @property {boolean} [relaxed] records another replica already holds (a sync's pulled page),
@@ -34,7 +48,12 @@
  *   the disk, not in the OS's buffers, before the commit completes (Schemas/phone-app.md)
  */
 
-/** @typedef {{identity: Identity | null, records: StoredEvent[], meta: Map<string, unknown>}} Snapshot */
+/**
+ * One chunk: whole record frames (Schemas/segment-format.md §2, §2a) and how many records they hold.
+ * @typedef {{key: number, bytes: Uint8Array, count: number}} StoredChunk
+ */
+
+/** @typedef {{identity: Identity | null, records: StoredEvent[], chunks: StoredChunk[], meta: Map<string, unknown>}} Snapshot */
 
 /**
  * @typedef {object} LedgerStore
@@ -88,10 +107,11 @@ export function describeStorageError(error) {
   return `the browser refused to save the app's data${detail}, so the change was not saved`;
 }
 
-const DB_VERSION = 1;
+/** 2: the `chunks` store (Schemas/phone-app.md "The stored form"). */
+const DB_VERSION = 2;
 /** How long one slice of a commit's puts may run before the page may handle input. */
 const PUT_SLICE_MS = 8;
-const STORES = ['identity', 'records', 'meta'];
+const STORES = ['identity', 'records', 'chunks', 'meta'];
 
 /**
  * @template T
@@ -125,6 +145,7 @@ export class IndexedDbStore {
       if (!db.objectStoreNames.contains('identity')) db.createObjectStore('identity');
       if (!db.objectStoreNames.contains('records')) db.createObjectStore('records', { keyPath: 'key' });
       if (!db.objectStoreNames.contains('meta')) db.createObjectStore('meta');
+      if (!db.objectStoreNames.contains('chunks')) db.createObjectStore('chunks', { autoIncrement: true });
     };
     try {
       return new IndexedDbStore(await result(request));
@@ -137,15 +158,20 @@ export class IndexedDbStore {
   async load() {
     try {
       const tx = this.db.transaction(STORES, 'readonly');
-      const [identity, records, keys, values] = await Promise.all([
+      const [identity, records, chunkKeys, chunks, keys, values] = await Promise.all([
         result(tx.objectStore('identity').get('self')),
         result(tx.objectStore('records').getAll()),
+        result(tx.objectStore('chunks').getAllKeys()),
+        result(tx.objectStore('chunks').getAll()),
         result(tx.objectStore('meta').getAllKeys()),
         result(tx.objectStore('meta').getAll()),
       ]);
       const meta = new Map();
       keys.forEach((k, i) => meta.set(String(k), values[i]));
-      return { identity: identity ?? null, records, meta };
+      return {
+        identity: identity ?? null, records, meta,
+        chunks: chunks.map((c, i) => ({ key: Number(chunkKeys[i]), bytes: c.bytes, count: c.count })),
+      };
     } catch (error) {
       throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
     }
@@ -171,6 +197,9 @@ export class IndexedDbStore {
         if (change.identity) tx.objectStore('identity').put(change.identity, 'self');
         const records = tx.objectStore('records');
         for (const key of change.remove ?? []) records.delete(key);
+        const chunks = tx.objectStore('chunks');
+        // A copy of exactly the chunk's bytes: a view into a larger buffer would store all of it.
+        for (const { bytes, count } of change.chunks ?? []) chunks.add({ bytes: bytes.slice(), count });
         const meta = tx.objectStore('meta');
         for (const [key, value] of Object.entries(change.meta ?? {})) {
           if (value === undefined) meta.delete(key); else meta.put(value, key);
@@ -187,10 +216,28 @@ export class IndexedDbStore {
               if (next % 8 === 0 && performance.now() - started > PUT_SLICE_MS) break;
             }
             if (next < puts.length && last) last.onsuccess = putSlice;
+            else if (change.compact) compact(change.compact);
+            else if (change.completions) stampCompletions(chunks, records, meta, change.completions);
           } catch (error) {
             failure = error;
             tx.abort();
           }
+        };
+        /** @param {NonNullable<Change['compact']>} choose */
+        const compact = (choose) => {
+          const values = records.getAll();
+          values.onsuccess = () => {
+            try {
+              const chunk = choose(values.result);
+              if (!chunk) return;
+              chunks.add({ bytes: chunk.bytes.slice(), count: chunk.count });
+              for (const key of chunk.remove) records.delete(key);
+              if (change.completions) stampCompletions(chunks, records, meta, change.completions);
+            } catch (error) {
+              failure = error;
+              tx.abort();
+            }
+          };
         };
         putSlice();
         if (failure) throw failure;
@@ -224,6 +271,20 @@ export class IndexedDbStore {
   }
 }
 
+/**
+ * Puts the completions snapshot stamped with the keys the stores hold once every earlier request
+ * of the transaction is done: the records the transaction leaves, whatever wrote them.
+ * @param {IDBObjectStore} chunks @param {IDBObjectStore} records @param {IDBObjectStore} meta
+ * @param {import('./completionsSnapshot.js').CompletionsRows} rows
+ */
+function stampCompletions(chunks, records, meta, rows) {
+  const chunkKeys = chunks.getAllKeys(), recordKeys = records.getAllKeys();
+  recordKeys.onsuccess = () => {
+    const state = replicaState(chunkKeys.result.map(Number), recordKeys.result.map(String));
+    meta.put(stampedCompletions(rows, state), COMPLETIONS_KEY);
+  };
+}
+
 /** The same interface in memory: node tests, and a fallback that says nothing is kept. */
 export class MemoryStore {
   constructor() {
@@ -231,6 +292,8 @@ export class MemoryStore {
     this.identity = null;
     /** @type {Map<string, StoredEvent>} */
     this.records = new Map();
+    /** @type {StoredChunk[]} */
+    this.chunks = [];
     /** @type {Map<string, unknown>} */
     this.meta = new Map();
     /** Tests: the next commits throw this error (e.g. a QuotaExceededError) and write nothing. */
@@ -249,6 +312,7 @@ export class MemoryStore {
     return {
       identity: this.identity ? structuredClone(this.identity) : null,
       records: [...this.records.values()].map((r) => structuredClone(r)),
+      chunks: this.chunks.map((c) => ({ ...c, bytes: c.bytes.slice() })),
       meta: new Map([...this.meta].map(([k, v]) => [k, structuredClone(v)])),
     };
   }
@@ -256,20 +320,32 @@ export class MemoryStore {
   /** @param {Change} change */
   async commit(change) {
     if (this.failWith) throw new StoreError(describeStorageError(this.failWith), this.failWith);
+    // A compaction is chosen before anything changes: a change carrying one carries nothing else
+    // but the completions snapshot, and a refused one (it throws) writes nothing.
+    const compacted = change.compact?.([...this.records.values()].map((r) => structuredClone(r))) ?? null;
     this.commits++;
     this.durabilities.push(change.relaxed ? 'relaxed' : 'strict');
+    if (change.compact && !compacted) return;
     if (change.clear) {
       this.identity = null;
       this.records.clear();
+      this.chunks = [];
       this.meta.clear();
     }
+    for (const { bytes, count } of [...change.chunks ?? [], ...compacted ? [compacted] : []]) {
+      this.chunks.push({ key: (this.chunks[this.chunks.length - 1]?.key ?? 0) + 1, bytes: bytes.slice(), count });
+    }
     if (change.identity) this.identity = structuredClone(change.identity);
-    for (const key of change.remove ?? []) this.records.delete(key);
+    for (const key of [...change.remove ?? [], ...compacted?.remove ?? []]) this.records.delete(key);
     const garble = this.garbleWrites > 0;
     if (garble) this.garbleWrites--;
     for (const record of change.put ?? []) this.records.set(record.key, { ...structuredClone(record), ...(garble ? { hlc: '0' } : {}) });
     for (const [key, value] of Object.entries(change.meta ?? {})) {
       if (value === undefined) this.meta.delete(key); else this.meta.set(key, structuredClone(value));
+    }
+    if (change.completions) {
+      const state = replicaState(this.chunks.map((c) => c.key), this.records.keys());
+      this.meta.set(COMPLETIONS_KEY, stampedCompletions(structuredClone(change.completions), state));
     }
   }
 

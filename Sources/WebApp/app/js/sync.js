@@ -83,19 +83,23 @@ export class SyncSession {
    * @param {() => number} [options.now]
    * @param {() => string} [options.newDevice] a fresh device id, for re-identification
    * @param {number} [options.pageSize] records per pull page asked for
+   * @param {number} [options.framesPageSize] records per pull page once the server answered frames
    * @param {number} [options.pushSize] records per push (the server takes at most 5000)
    * @param {number} [options.maxRounds]
    * @param {(progress: SyncProgress) => void} [options.onProgress] after each pull page is stored
    * @param {() => boolean} [options.online] whether the device has a network (navigator.onLine)
    */
   constructor({ ledger, api, now = () => Date.now(), newDevice = () => { throw new Error('no device id source'); },
-    pageSize = 2000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false }) {
+    pageSize = 2000, framesPageSize = 100_000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false }) {
     this.ledger = ledger;
     this.api = api;
     this.now = now;
     this.newDevice = newDevice;
-    /** How many records a pull page asks for and a push carries, and how many rounds a sync takes at most. */
-    this.limits = { pageSize, pushSize, maxRounds };
+    /**
+     * How many records a pull page asks for (`framesPageSize` once the server has answered
+     * frames) and a push carries, and how many rounds a sync takes at most.
+     */
+    this.limits = { pageSize, framesPageSize, pushSize, maxRounds };
     this.onProgress = onProgress;
     this.online = online;
   }
@@ -179,7 +183,9 @@ export class SyncSession {
         // The server's statement goes in with the page, so that the counts shown during a long
         // first sync (server, unsent) are those of what is stored.
         await slice.next();
-        const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } });
+        const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } }, page.frames);
+        // A server that answers frames takes pages of up to 100,000 records (sync-frames.md "Page sizes").
+        if (page.frames) this.limits.pageSize = Math.max(this.limits.pageSize, this.limits.framesPageSize);
         pulledThisRound += received.events.length;
         this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
         if (page.more && page.records.length === 0 && page.cursor === cursor) {

@@ -38,3 +38,27 @@ export class TimeSlice {
     this.started = this.now();
   }
 }
+
+/**
+ * Runs steps (a generator that yields between two pieces of its work) to their end at once, and
+ * returns what they return.
+ * @template T
+ * @param {Generator<void, T, void>} steps
+ * @returns {T}
+ */
+export function runSteps(steps) {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * Runs steps to their end, giving the page back between two whenever the slice has run SLICE_MS.
+ * @template T
+ * @param {Generator<void, T, void>} steps @param {TimeSlice} slice
+ * @returns {Promise<T>}
+ */
+export async function runStepsInSlices(steps, slice) {
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await slice.pass();
+  }
+}

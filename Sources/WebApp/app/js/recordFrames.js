@@ -1,0 +1,106 @@
+// Records as the data frames of a format-2 segment (Schemas/segment-format.md §2, §2a): what the
+// sync server sends for `Accept: application/x-oritsubushi-frames` (Schemas/sync-frames.md) and
+// what the app keeps in its chunks (Schemas/phone-app.md "The stored form"). Read as Swift's
+// RecordFrames.Reader reads them: every LZ4 checksum, every block's structure, every record.
+
+import { BlockError, blockSteps } from './blockDecoder.js';
+import { encodeBlocks, recordLength } from './blockEncoder.js';
+import { LZ4Error, readFrame, writeFrame } from './lz4.js';
+import { runSteps, runStepsInSlices } from './timeSlice.js';
+
+/** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./timeSlice.js').TimeSlice} TimeSlice */
+
+/** A frame's records stop short of this (bytes of the raw record stream), as the Swift writer's. */
+export const WRITER_CONTENT_LIMIT = 2 << 20;
+
+/**
+ * Frames refused: `offset` is the byte where the faulty frame starts; `record` the index (in all
+ * the frames) of the record §3 refuses, when the frame and its blocks are sound.
+ */
+export class FramesError extends Error {
+  /** @param {number} offset @param {string} reason @param {number | null} [record] */
+  constructor(offset, reason, record = null) {
+    super(`the record frames are malformed at byte ${offset}: ${reason}`);
+    this.name = 'FramesError';
+    this.offset = offset;
+    this.reason = reason;
+    this.record = record;
+  }
+}
+
+/**
+ * Every record of `bytes` (zero or more whole data frames) in order, and how many each frame holds.
+ * @param {Uint8Array} bytes
+ * @returns {{events: LedgerEvent[], counts: number[]}}
+ */
+export function readFrames(bytes) {
+  return runSteps(frameSteps(bytes));
+}
+
+/**
+ * readFrames in slices of the page's time (timeSlice.js): the same refusals, with the page given
+ * back between two (a chunk of 100,000 records takes hundreds of ms to decode at 4×). The records
+ * are appended to `events` (a replica's, chunk after chunk, with no copy); on a refusal, some of
+ * them may have been.
+ * @param {Uint8Array} bytes @param {TimeSlice} slice @param {LedgerEvent[]} events
+ */
+export function readFramesInSlices(bytes, slice, events) {
+  return runStepsInSlices(frameSteps(bytes, events), slice);
+}
+
+/**
+ * readFrames as steps, appending to `events`: pauses after each frame is read and after every few
+ * records decoded.
+ * @param {Uint8Array} bytes @param {LedgerEvent[]} [events]
+ * @returns {Generator<void, {events: LedgerEvent[], counts: number[]}, void>}
+ */
+function* frameSteps(bytes, events = []) {
+  const first = events.length;
+  /** @type {number[]} */
+  const counts = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    let frame;
+    try {
+      frame = readFrame(bytes, offset);
+    } catch (error) {
+      if (error instanceof LZ4Error) throw new FramesError(offset, error.message);
+      throw error;
+    }
+    yield;
+    try {
+      counts.push(yield* blockSteps(frame.content, events));
+    } catch (error) {
+      if (!(error instanceof BlockError)) throw error;
+      if (error.record !== null) throw new FramesError(offset, error.message, events.length - first + error.record);
+      throw new FramesError(offset, `a block is malformed at byte ${error.offset} of its frame: ${error.message}`);
+    }
+    offset += frame.length;
+  }
+  return { events, counts };
+}
+
+/**
+ * Frames holding `events` (valid records) in order, a new frame before one's records would pass
+ * WRITER_CONTENT_LIMIT bytes, as the Swift writer splits them.
+ * @param {LedgerEvent[]} events
+ */
+export function writeFrames(events) {
+  /** @type {Uint8Array[]} */
+  const frames = [];
+  let start = 0, bytes = 0;
+  for (let i = 0; i <= events.length; i++) {
+    const length = i < events.length ? recordLength(events[i])[0] : 0;
+    if (i === events.length || (i > start && bytes + length > WRITER_CONTENT_LIMIT)) {
+      if (i > start) frames.push(writeFrame(encodeBlocks(events.slice(start, i))));
+      start = i;
+      bytes = 0;
+    }
+    bytes += length;
+  }
+  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) { out.set(f, at); at += f.length; }
+  return out;
+}
