@@ -19,6 +19,7 @@ def main():
     parser.add_argument("--edits", type=int, default=10)
     parser.add_argument("--reloads", type=int, default=5)
     parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--replica-events", dest="replica_events", type=int, default=0)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--json", dest="json_out")
     parser.add_argument("--cpu-profile", dest="cpu_profile")

@@ -9,7 +9,7 @@ import time
 import urllib.request
 
 from .app import cdp_page_grant, emulate_phone, set_offline, wait_quiet
-from .common import BenchError, log
+from .common import BenchError, loadavg, log
 
 MAP_DPR = 2  # a phone's screen: the base map's raster work grows with the canvas's pixels
 PAN_MOVES = 60
@@ -29,7 +29,9 @@ def measure_map(args, server, origin, d, cdp, app, st):
     set_offline(d, cdp, True)
     try:
         for rate in (1, THROTTLE):
+            load = loadavg()
             out[f"paint{rate}"] = first_paints(args, d, app, rate)
+            out[f"load{rate}"] = (load, loadavg())  # the machine may be shared
         if args.cpu_profile:
             os.makedirs(args.cpu_profile, exist_ok=True)
             out["profiles"] = [profile_first_paint(args, d, app)]

@@ -50,6 +50,8 @@ def run(args, work, server):
     server.run("complete", "--batch", batch, "--ledger", ledger)
     server.run("sync", "--server", server.url, "--token", token, "--ledger", ledger)
     log(f"CLI replica: 小田原 (JR東海) with a memo and the rest of 東海道新幹線 ({len(shinkansen['stations']) - 1} stations), synced")
+    if args.replica_events:
+        other_devices(server, work, token, args.replica_events)
     pair_out = server.run("server", "pair", "alice", "--data", server.data, "--url", app_url).strip().splitlines()
     pair_url = pair_out[-1].strip()
     if "#pair=" not in pair_url:
@@ -88,6 +90,15 @@ def run(args, work, server):
             driver.quit()
         except Exception:
             pass
+
+
+def other_devices(server, work, token, events):
+    """--replica-events: a history of other devices on the server before the phone pairs, so the
+    app's first sync pulls it and every later open (rows 1 and 5) opens a replica that large."""
+    history = os.path.join(work, "history.ledger")
+    server.run("generate", "--events", str(events), "--seed", "1", "--ledger", history)
+    server.run("sync", "--server", server.url, "--token", token, "--ledger", history)
+    log(f"{events:,} generated events of 3 other devices (`generate --seed 1`) synced to the server")
 
 
 def operator_name(catalog, operator_id):
