@@ -60,10 +60,11 @@ let package = Package(
         // worker, icons, the base map) and the report's files (Sources/ReportAssets/report/),
         // embedded into the binary at build time by the EmbedFolders plugin, which declares every
         // file as an input: an edited, added or removed file is embedded again by the next build,
-        // and a copied executable needs no other file.
-        .target(name: "WebAppFiles", path: "Sources/WebApp", exclude: ["app"], swiftSettings: swiftSettings,
+        // and a copied executable needs no other file. The package.json beside each folder only
+        // tells node (Tools/webapp-test) that the scripts are ES modules.
+        .target(name: "WebAppFiles", path: "Sources/WebApp", exclude: ["app", "package.json"], swiftSettings: swiftSettings,
                 plugins: ["EmbedFolders"]),
-        .target(name: "ReportFiles", path: "Sources/ReportAssets", exclude: ["report"], swiftSettings: swiftSettings,
+        .target(name: "ReportFiles", path: "Sources/ReportAssets", exclude: ["report", "package.json"], swiftSettings: swiftSettings,
                 plugins: ["EmbedFolders"]),
         .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["folder-embedder"]),
         .executableTarget(name: "folder-embedder", path: "Tools/folder-embedder", swiftSettings: swiftSettings),

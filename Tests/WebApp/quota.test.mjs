@@ -5,6 +5,7 @@
 import test, { mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { appModule } from './support/paths.mjs';
+import { enableMockTimers } from './support/nodeVersions.mjs';
 import { FakeServer } from './support/fakeServer.mjs';
 import { FakeIndexedDb } from './support/fakeIndexedDb.mjs';
 
@@ -95,7 +96,7 @@ test('an own edit the quota refuses is said in one sentence, kept, and saved by 
   const banners = [], retried = [];
   app.on('storage', (m) => banners.push(m));
   app.on('retried', (stations) => retried.push(...stations));
-  mock.timers.enable({ apis: ['setTimeout'] });
+  enableMockTimers(mock, ['setTimeout']);
   await new Promise((resolve) => setImmediate(resolve)); // node's warning that mock timers are experimental
   try {
     const said = await console_(async () => {

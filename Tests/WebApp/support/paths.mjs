@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import './nodeVersions.mjs'; // the global `crypto` the app's modules call, on node 18 too
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const appDir = path.join(repo, 'Sources/WebApp/app');
