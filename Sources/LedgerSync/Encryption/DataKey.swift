@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+
+/// One epoch's data key of an end-to-end encrypted account and the subkeys derived from it
+/// (Schemas/encryption.md §2). The 32 bytes come from the system's secure generator, never from
+/// a password.
+package struct DataKey: Sendable, Equatable {
+    /// The byte length of a data key.
+    package static let byteCount = 32
+
+    package let epoch: UInt32
+    package let bytes: [UInt8]
+
+    /// A key of these bytes; nil unless there are exactly 32.
+    package init?(epoch: UInt32, bytes: [UInt8]) {
+        guard bytes.count == Self.byteCount else { return nil }
+        self.epoch = epoch
+        self.bytes = bytes
+    }
+
+    /// A new random key for `epoch`.
+    package static func random(epoch: UInt32) -> DataKey {
+        let key = SymmetricKey(size: .bits256)
+        return DataKey(epoch: epoch, bytes: key.withUnsafeBytes { Array($0) })!
+    }
+
+    /// The AES-256-GCM key that seals records.
+    package var sealKey: SymmetricKey { subkey("oritsubushi/v1 seal", byteCount: 32) }
+    /// The HMAC-SHA256 key of the synthetic nonce (the keyed content id).
+    package var nonceKey: SymmetricKey { subkey("oritsubushi/v1 nonce", byteCount: 32) }
+    /// The key that wraps the epoch before this one in the server's key chain.
+    package var chainKey: SymmetricKey { subkey("oritsubushi/v1 chain", byteCount: 32) }
+
+    /// The key's fingerprint: 8 Crockford base32 characters in two groups of 4 (`7KQ2-M9XD`).
+    package var fingerprint: String {
+        let digits = subkey("oritsubushi/v1 fingerprint", byteCount: 5).withUnsafeBytes { CrockfordBase32.encode(Array($0)) }
+        return "\(digits.prefix(4))-\(digits.suffix(4))"
+    }
+
+    /// HKDF-SHA256 with an empty salt (Schemas/encryption.md §2).
+    private func subkey(_ label: String, byteCount: Int) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: [UInt8](),
+                               info: Array(label.utf8), outputByteCount: byteCount)
+    }
+}
