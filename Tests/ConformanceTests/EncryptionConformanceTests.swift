@@ -132,6 +132,8 @@ struct EncryptionConformanceTests {
             try refusal("a nonce other than the synthetic one",
                         try forged(.event, device: 0x8000_0000_0000_00a1, seq: 1, plaintext: padded(edit), key: keyA, nonce: [UInt8](repeating: 7, count: 12))),
             try refusal("a non-zero byte in the padding", try forged(.event, device: 0x8000_0000_0000_00a1, seq: 1, plaintext: trailing, key: keyA)),
+            try refusal("padding past the next multiple of 32 (a second sealed form)",
+                        try forged(.event, device: 0x8000_0000_0000_00a1, seq: 1, plaintext: padded(edit) + [UInt8](repeating: 0, count: 32), key: keyA)),
             try refusal("a record that runs past the plaintext",
                         try forged(.event, device: 0x8000_0000_0000_00a1, seq: 1, plaintext: Array(edit.prefix(32)), key: keyA)),
             try refusal("a sealed record §3 refuses (kind 9)", try forged(.event, device: 0x8000_0000_0000_00a1, seq: 1, plaintext: badKind, key: keyA)),
@@ -144,7 +146,7 @@ struct EncryptionConformanceTests {
         return cases
     }
 
-    static func keyCases() -> [Case] {
+    static func keyCases() throws -> [Case] {
         let secret = (0..<32).map { UInt8(0x40 + $0) }
         let deviceKey = (0..<32).map { UInt8(0xc0 ^ $0) }
         let nonce = (0..<12).map { UInt8(0x90 + $0) }
@@ -152,7 +154,8 @@ struct EncryptionConformanceTests {
             do { return (try KeyWrap.unwrap(wrapped, under: wrappingKey, purpose: purpose), nil) } catch { return (nil, error.reason) }
         }
         var cases: [Case] = []
-        let link = KeyWrap.wrap(keyB, under: KeyWrap.linkKey(secret: secret), purpose: .link, nonce: nonce)
+        let linkKey = try KeyWrap.linkKey(secret: secret)
+        let link = KeyWrap.wrap(keyB, under: linkKey, purpose: .link, nonce: nonce)
         let chain = KeyWrap.wrap(keyA, under: keyB.chainKey, purpose: .chain, nonce: nonce)
         let stored = KeyWrap.wrap(keyA, under: SymmetricKey(data: deviceKey), purpose: .device, nonce: nonce)
         cases.append(Case(case: "wrap for a link", op: "wrap", key: hex(keyB.bytes), epoch: 2, purpose: "link",
@@ -161,7 +164,6 @@ struct EncryptionConformanceTests {
                           next_key: hex(keyB.bytes), next_epoch: 2, nonce: hex(nonce), wrapped: hex(chain)))
         cases.append(Case(case: "wrap for a device's own storage", op: "wrap", key: hex(keyA.bytes), epoch: 1, purpose: "device",
                           wrapping_key: hex(deviceKey), nonce: hex(nonce), wrapped: hex(stored)))
-        let linkKey = KeyWrap.linkKey(secret: secret)
         for (label, wrapped, purpose, source) in [
             ("a link's key", link, KeyWrap.Purpose.link, "link"), ("a link's key read as a chain key", link, .chain, "link"),
             ("a link's key cut short", Array(link.dropLast()), .link, "link"), ("a chain key", chain, .chain, "chain"),
@@ -175,6 +177,15 @@ struct EncryptionConformanceTests {
                               next_epoch: source == "chain" ? 2 : nil, wrapping_key: source == "device" ? hex(deviceKey) : nil,
                               wrapped: hex(wrapped), refused: refused))
         }
+        let shortSecret: String
+        do {
+            _ = try KeyWrap.linkKey(secret: Array(secret.prefix(31)))
+            shortSecret = "none"
+        } catch {
+            shortSecret = error.reason
+        }
+        cases.append(Case(case: "unwrap with a link secret of 31 bytes", op: "unwrap", purpose: "link",
+                          link_secret: hex(secret.prefix(31)), wrapped: hex(link), refused: shortSecret))
         for key in [keyA, keyB] {
             cases.append(Case(case: "fingerprint of epoch \(key.epoch)", op: "fingerprint", key: hex(key.bytes), epoch: key.epoch,
                               fingerprint: key.fingerprint))
@@ -186,7 +197,8 @@ struct EncryptionConformanceTests {
             .replacingOccurrences(of: "0", with: "o").replacingOccurrences(of: "1", with: "l")
         var typo = Array(kit)
         typo[10] = typo[10] == "X" ? "Y" : "X"
-        for (label, text) in [("as printed", kit), ("typed leniently", lenient), ("with a mistyped character", String(typo)),
+        let pasted = RecoveryKit.words(of: kit).enumerated().map { $0.offset % 4 == 3 ? $0.element + "\r\n" : $0.element + "\t" }.joined()
+        for (label, text) in [("as printed", kit), ("typed leniently", lenient), ("pasted with tabs and CRLF line ends", pasted), ("with a mistyped character", String(typo)),
                               ("a character short", String(kit.dropLast())), ("with a U", "U" + kit.dropFirst())] {
             do {
                 let key = try RecoveryKit.key(from: text)

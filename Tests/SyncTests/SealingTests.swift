@@ -74,15 +74,17 @@ struct SealingTests {
     func keyWrap() throws {
         let key = DataKey.random(epoch: 9)
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
-        let first = KeyWrap.wrap(key, under: KeyWrap.linkKey(secret: secret), purpose: .link)
-        let second = KeyWrap.wrap(key, under: KeyWrap.linkKey(secret: secret), purpose: .link)
+        let linkKey = try KeyWrap.linkKey(secret: secret)
+        let first = KeyWrap.wrap(key, under: linkKey, purpose: .link)
+        let second = KeyWrap.wrap(key, under: linkKey, purpose: .link)
         #expect(first.count == 64 && first != second)
-        #expect(try KeyWrap.unwrap(first, under: KeyWrap.linkKey(secret: secret), purpose: .link) == key)
-        #expect(throws: SealingError.unauthentic) { try KeyWrap.unwrap(first, under: KeyWrap.linkKey(secret: secret), purpose: .device) }
+        #expect(try KeyWrap.unwrap(first, under: linkKey, purpose: .link) == key)
+        #expect(throws: SealingError.unauthentic) { try KeyWrap.unwrap(first, under: linkKey, purpose: .device) }
         var otherSecret = secret
         otherSecret[0] ^= 1
         #expect(throws: SealingError.unauthentic) { try KeyWrap.unwrap(first, under: KeyWrap.linkKey(secret: otherSecret), purpose: .link) }
-        #expect(throws: SealingError.length) { try KeyWrap.unwrap(Array(first.prefix(63)), under: KeyWrap.linkKey(secret: secret), purpose: .link) }
+        #expect(throws: SealingError.length) { try KeyWrap.unwrap(Array(first.prefix(63)), under: linkKey, purpose: .link) }
+        #expect(throws: SealingError.length) { try KeyWrap.linkKey(secret: Array(secret.prefix(31))) }
     }
 
     @Test("a kit reads back to its key; any single mistyped character is caught")

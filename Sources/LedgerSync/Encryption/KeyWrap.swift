@@ -49,9 +49,10 @@ package enum KeyWrap {
     }
 
     /// The wrapping key of a link: HKDF-SHA256 of the link's secret (32 random bytes carried in
-    /// the link's fragment, never sent to the server).
-    package static func linkKey(secret: [UInt8]) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), salt: [UInt8](),
+    /// the link's fragment, never sent to the server); a secret of another length is refused.
+    package static func linkKey(secret: [UInt8]) throws(SealingError) -> SymmetricKey {
+        guard secret.count == linkSecretByteCount else { throw .length }
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), salt: [UInt8](),
                                info: Array("oritsubushi/v1 link".utf8), outputByteCount: 32)
     }
 

@@ -51,7 +51,9 @@ package enum RecordSealer {
         }
         guard plaintext.count >= RecordLayout.headerSize else { throw .padding }
         let length = RecordLayout.headerSize + Int(UInt16(plaintext[2]) | UInt16(plaintext[3]) << 8)
-        guard length <= plaintext.count, plaintext[length...].allSatisfy({ $0 == 0 }) else { throw .padding }
+        // Exactly the padding a sealer writes: a longer one would be a second sealed form of the record.
+        guard length <= plaintext.count, plaintext.count == paddedLength(length),
+              plaintext[length...].allSatisfy({ $0 == 0 }) else { throw .padding }
         let record = Array(plaintext[..<length])
         let view = try singleRecord(record)
         guard (view.kind == .deviceName) == (sealed.kind == .name) else { throw .kind }

@@ -22,8 +22,7 @@ package enum RecoveryKit {
     /// The key a kit holds, read leniently (case, O for 0, I and L for 1, spaces and hyphens).
     package static func key(from text: String) throws(SealingError) -> DataKey {
         var values: [UInt8] = []
-        for character in text.utf8 where character != UInt8(ascii: " ") && character != UInt8(ascii: "-")
-            && character != UInt8(ascii: "\n") && character != UInt8(ascii: "\t") {
+        for character in text.utf8 where !isSeparator(character) {
             guard let value = CrockfordBase32.value(of: character) else { throw .character }
             values.append(value)
         }
@@ -39,6 +38,13 @@ package enum RecoveryKit {
 
     /// The words of a kit as written, for the rehearsal that asks for two of them by number.
     package static func words(of text: String) -> [String] {
-        text.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "\n" }).map(String.init)
+        text.utf8.split(whereSeparator: isSeparator).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// What a reader skips between characters: a hyphen and ASCII white space (space, tab, line
+    /// feed, carriage return), so that a kit pasted from any file reads.
+    private static func isSeparator(_ character: UInt8) -> Bool {
+        character == UInt8(ascii: "-") || character == UInt8(ascii: " ") || character == UInt8(ascii: "\t")
+            || character == UInt8(ascii: "\n") || character == UInt8(ascii: "\r")
     }
 }

@@ -1,0 +1,120 @@
+// Seals one record under a data key and opens it again (Schemas/encryption.md §3), byte for byte
+// as Swift's RecordSealer (Sources/LedgerSync/Encryption/RecordSealer.swift). Sealing is
+// deterministic: the nonce is an HMAC of the content, so every device that seals one event under
+// one epoch writes the same bytes, and a server without the key compares copies by bytes.
+
+import { SealError } from './sealError.js';
+import { singleRecord } from './rawRecord.js';
+import { concatBytes, equalBytes, isU32, u32le, u64le } from './bytes.js';
+
+/** @typedef {import('./dataKey.js').DataKey} DataKey */
+
+/**
+ * A record as an encrypted account's server holds it: the clear fields, the rest sealed.
+ * @typedef {object} SealedRecord
+ * @property {5 | 6} kind 5 an event (a seq-bearing record), 6 a device name
+ * @property {string} device 16 lowercase hex digits
+ * @property {bigint} seq the event's seq; 0n for a name
+ * @property {number} epoch the key epoch (u32)
+ * @property {Uint8Array} nonce the synthetic nonce, the keyed content id (12 bytes)
+ * @property {Uint8Array} ciphertext the padded record's ciphertext, then the 16-byte tag
+ */
+
+export const SEALED_EVENT = 5;
+export const SEALED_NAME = 6;
+/** The padded plaintext is a multiple of this many bytes. */
+export const PADDING_UNIT = 32;
+export const NONCE_BYTES = 12;
+export const TAG_BYTES = 16;
+
+const SEAL_MAGIC = new TextEncoder().encode('ORTSBSEAL1');
+const MAX_U64 = (1n << 64n) - 1n;
+
+/**
+ * The associated data of a seal: "ORTSBSEAL1" ‖ u8 kind ‖ u64 device ‖ u64 seq ‖ u32 epoch
+ * (31 bytes).
+ * @param {{kind: number, device: string, seq: bigint, epoch: number}} sealed
+ */
+export function associatedData({ kind, device, seq, epoch }) {
+  return concatBytes(SEAL_MAGIC, Uint8Array.of(kind), u64le(BigInt('0x' + device)), u64le(seq), u32le(epoch));
+}
+
+/**
+ * The padded plaintext's length for a record of `count` bytes.
+ * @param {number} count
+ */
+export function paddedLength(count) {
+  return Math.ceil(count / PADDING_UNIT) * PADDING_UNIT;
+}
+
+/**
+ * The first 12 bytes of HMAC-SHA256(K_nonce, AD ‖ plaintext).
+ * @param {Uint8Array} ad @param {Uint8Array} plaintext @param {DataKey} key
+ */
+async function syntheticNonce(ad, plaintext, key) {
+  const mac = await crypto.subtle.sign('HMAC', key.nonceKey, concatBytes(ad, plaintext));
+  return new Uint8Array(mac, 0, NONCE_BYTES).slice();
+}
+
+/** @param {Uint8Array} nonce @param {Uint8Array} ad */
+function gcm(nonce, ad) {
+  return { name: 'AES-GCM', iv: nonce, additionalData: ad, tagLength: 8 * TAG_BYTES };
+}
+
+/**
+ * Seals `recordBytes`, one record in the raw form of segment-format.md §3, under `dataKey`.
+ * Throws SealError `record` unless the bytes are one record (rawRecord.js).
+ * @param {Uint8Array} recordBytes @param {DataKey} dataKey
+ * @returns {Promise<SealedRecord>}
+ */
+export async function sealRecord(recordBytes, dataKey) {
+  const view = singleRecord(recordBytes);
+  const clear = {
+    kind: /** @type {5 | 6} */ (view.kind === 3 ? SEALED_NAME : SEALED_EVENT),
+    device: view.device, seq: view.seq, epoch: dataKey.epoch,
+  };
+  const plaintext = new Uint8Array(paddedLength(recordBytes.length));
+  plaintext.set(recordBytes);
+  const ad = associatedData(clear);
+  const nonce = await syntheticNonce(ad, plaintext, dataKey);
+  const ciphertext = new Uint8Array(await crypto.subtle.encrypt(gcm(nonce, ad), dataKey.sealKey, plaintext));
+  return { ...clear, nonce, ciphertext };
+}
+
+/**
+ * The record `sealed` holds, checked as §3.3 says, in Swift's order: `length`, `unauthentic`,
+ * `noncanonical`, `padding`, `record`, `kind`, `identity` (SealError). `dataKey` must be the key
+ * of its epoch. A clear field of the wrong type or range is a RangeError (Swift's types cannot
+ * hold one).
+ * @param {SealedRecord} sealed @param {DataKey} dataKey
+ * @returns {Promise<Uint8Array>}
+ */
+export async function openRecord(sealed, dataKey) {
+  const { kind, device, seq, epoch, nonce, ciphertext } = sealed;
+  if ((kind !== SEALED_EVENT && kind !== SEALED_NAME) || !/^[0-9a-f]{16}$/.test(device)
+    || typeof seq !== 'bigint' || seq < 0n || seq > MAX_U64 || !isU32(epoch)) {
+    throw new RangeError('a sealed record has a clear field out of range');
+  }
+  const bodyCount = ciphertext.length - TAG_BYTES;
+  if (nonce.length !== NONCE_BYTES || bodyCount <= 0 || bodyCount % PADDING_UNIT !== 0) throw new SealError('length');
+  const ad = associatedData(sealed);
+  /** @type {Uint8Array} */
+  let plaintext;
+  try {
+    plaintext = new Uint8Array(await crypto.subtle.decrypt(gcm(nonce, ad), dataKey.sealKey, ciphertext));
+  } catch {
+    throw new SealError('unauthentic');
+  }
+  if (!equalBytes(await syntheticNonce(ad, plaintext, dataKey), nonce)) throw new SealError('noncanonical');
+  if (plaintext.length < 4) throw new SealError('padding');
+  const length = 4 + (plaintext[2] | (plaintext[3] << 8));
+  // Exactly the padding a sealer writes: a longer one would be a second sealed form of the record.
+  if (length > plaintext.length || plaintext.length !== paddedLength(length) || plaintext.subarray(length).some((b) => b !== 0)) {
+    throw new SealError('padding');
+  }
+  const record = plaintext.slice(0, length);
+  const view = singleRecord(record);
+  if ((view.kind === 3) !== (kind === SEALED_NAME)) throw new SealError('kind');
+  if (view.device !== device || view.seq !== seq) throw new SealError('identity');
+  return record;
+}
