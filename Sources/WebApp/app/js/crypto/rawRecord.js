@@ -2,8 +2,8 @@
 // Schemas/segment-format.md §3.
 //
 // The app has no reader of the raw record stream (blockDecoder.js reads columnar blocks, §2a,
-// straight into events), so this checks only the header, the kind and the length
-// only: exactly one record, of a known kind (1–4), whose body length is one its kind allows
+// straight into events), so this checks only the header, the kind and the length:
+// exactly one record, of a known kind (1–4), whose body length is one its kind allows
 // (station edit 34 + memo ≤ 4096; catalogue version 30; device name 16 + name ≤ 255; knowledge
 // mark 28 + 16 × its n). Swift's RecordStream also refuses bad flags, a zero device, seq or
 // station, an invalid date code or origin, non-zero reserved bytes, text that is not UTF-8 and
