@@ -11,8 +11,8 @@ if (globalThis.crypto === undefined) {
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**
- * Turns on node:test's mock timers for the given APIs: node 20.4 and later take `{ apis }`,
- * node 18 the list itself.
+ * Turns on node:test's mock timers for the given APIs: node 20 (20.20 ran these tests) takes
+ * `{ apis }`, node 18 (18.20, Debian 12's) the list itself.
  * @param {{ timers: { enable: (options: any) => void } }} mock node:test's `mock`
  * @param {string[]} apis e.g. ['setTimeout']
  */
