@@ -44,8 +44,7 @@ package enum KeyWrap {
         } catch {
             throw .unauthentic
         }
-        let epoch = plaintext.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return DataKey(epoch: epoch, bytes: Array(plaintext.suffix(DataKey.byteCount)))!
+        return DataKey(epoch: plaintext.littleEndianUInt32(at: 0), bytes: Array(plaintext.suffix(DataKey.byteCount)))!
     }
 
     /// The wrapping key of a link: HKDF-SHA256 of the link's secret (32 random bytes carried in

@@ -32,8 +32,7 @@ package enum RecoveryKit {
         guard Array(SHA256.hash(data: body).prefix(checksumByteCount)) == Array(bytes.suffix(checksumByteCount)) else {
             throw .checksum
         }
-        let epoch = body[DataKey.byteCount...].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return DataKey(epoch: epoch, bytes: Array(body.prefix(DataKey.byteCount)))!
+        return DataKey(epoch: body.littleEndianUInt32(at: DataKey.byteCount), bytes: Array(body.prefix(DataKey.byteCount)))!
     }
 
     /// The words of a kit as written, for the rehearsal that asks for two of them by number.

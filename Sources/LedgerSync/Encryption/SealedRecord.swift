@@ -39,9 +39,3 @@ package struct SealedRecord: Equatable, Sendable {
         return bytes
     }
 }
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
-    }
-}
