@@ -49,15 +49,17 @@ class FakeObjectStore {
   }
 
   /**
-   * A value under the next key of an autoIncrement store (its largest numeric key + 1).
+   * A value under the next key of an autoIncrement store: above every key it held, a deleted
+   * one's included, as IndexedDB's key generator gives them.
    * @param {unknown} value
    */
   add(value) {
     return this.tx.queue((staged) => {
-      const failure = this.tx.db.factory.failPutsWith;
-      if (failure) throw domError(failure);
+      const factory = this.tx.db.factory;
+      if (factory.failPutsWith) throw domError(factory.failPutsWith);
       const data = staged.get(this.name);
-      const key = Math.max(0, ...[...data.keys()].map(Number)) + 1;
+      const key = Math.max(factory.lastKeys.get(this.name) ?? 0, ...[...data.keys()].map(Number)) + 1;
+      factory.lastKeys.set(this.name, key);
       data.set(String(key), structuredClone(value));
       return key;
     });
@@ -173,6 +175,9 @@ export class FakeIndexedDb {
     this.failPutsWith = null;
     /** @type {string[]} */
     this.durabilities = [];
+    /** Each autoIncrement store's largest key given so far. */
+    /** @type {Map<string, number>} */
+    this.lastKeys = new Map();
     /** The database's version: 0 before its first open. */
     this.version = 0;
   }

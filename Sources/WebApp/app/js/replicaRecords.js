@@ -25,7 +25,7 @@ export async function snapshotRecords(snapshot, slice = new TimeSlice()) {
     try {
       await readFramesInSlices(chunk.bytes, slice, records);
     } catch (error) {
-      throw new StoreError(`the app's saved chunk ${chunk.key} is damaged (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
+      throw damagedChunk(chunk.key, error);
     }
   }
   for (const s of snapshot.records) records.push(fromStored(s));
@@ -130,11 +130,55 @@ export function chunkMigration(snapshot, device) {
  * @returns {{bytes: Uint8Array, count: number}}
  */
 export function storedChunk(values) {
-  const events = values.map(fromStored);
+  return chunkOf(values.map(fromStored));
+}
+
+/**
+ * One chunk of `events`, read back in memory record for record (storedChunk).
+ * @param {LedgerEvent[]} events
+ * @returns {{bytes: Uint8Array, count: number}}
+ */
+function chunkOf(events) {
   const bytes = writeFrames(events);
   const back = readFrames(bytes).events;
   if (back.length !== events.length || !back.every((e, i) => sameContent(e, events[i]) && e.kind === events[i].kind)) {
     throw new StoreError('the app could not move its saved records into a chunk intact, so it left them as they were', null, 'refused');
   }
   return { bytes, count: events.length };
+}
+
+/**
+ * The chunks that hold any event of `device` from seq `first` on, and each one's other records
+ * as a chunk of its own (none when it held nothing else): what a re-identification removes from
+ * the chunks (reidentification.js).
+ * @param {import('./store.js').StoredChunk[]} chunks @param {string} device @param {bigint} first
+ * @returns {{drop: number[], add: {bytes: Uint8Array, count: number}[]}}
+ */
+export function chunksWithout(chunks, device, first) {
+  /** @type {number[]} */
+  const drop = [];
+  /** @type {{bytes: Uint8Array, count: number}[]} */
+  const add = [];
+  const leaving = (/** @type {LedgerEvent} */ e) => e.kind !== 'device_name' && e.device === device && e.seq >= first;
+  for (const chunk of chunks) {
+    let events;
+    try {
+      events = readFrames(chunk.bytes).events;
+    } catch (error) {
+      throw damagedChunk(chunk.key, error);
+    }
+    if (!events.some(leaving)) continue;
+    drop.push(chunk.key);
+    const kept = events.filter((e) => !leaving(e));
+    if (kept.length > 0) add.push(chunkOf(kept));
+  }
+  return { drop, add };
+}
+
+/**
+ * The refusal of a chunk that does not read: a damaged replica, never skipped.
+ * @param {number} key @param {unknown} error
+ */
+function damagedChunk(key, error) {
+  return new StoreError(`the app's saved chunk ${key} is damaged (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
 }

@@ -34,6 +34,8 @@ import { COMPLETIONS_KEY, replicaState, stampedCompletions } from './completions
  * @property {{bytes: Uint8Array, count: number}[]} [chunks] record frames to keep as chunks, in
  *   order, with how many records they hold (keys assigned ascending by the store;
  *   Schemas/phone-app.md "The stored form")
+ * @property {number[]} [dropChunks] keys of chunks to delete (a re-identification's rewrite of the
+ *   chunks that held the events it moves; reidentification.js)
  * @property {import('./completionsSnapshot.js').CompletionsRows} [completions] the completions
  *   snapshot after this change, stored stamped with the records the transaction leaves
  *   (Schemas/phone-app.md "The completions snapshot")
@@ -198,6 +200,7 @@ export class IndexedDbStore {
         const records = tx.objectStore('records');
         for (const key of change.remove ?? []) records.delete(key);
         const chunks = tx.objectStore('chunks');
+        for (const key of change.dropChunks ?? []) chunks.delete(key);
         // A copy of exactly the chunk's bytes: a view into a larger buffer would store all of it.
         for (const { bytes, count } of change.chunks ?? []) chunks.add({ bytes: bytes.slice(), count });
         const meta = tx.objectStore('meta');
@@ -294,6 +297,8 @@ export class MemoryStore {
     this.records = new Map();
     /** @type {StoredChunk[]} */
     this.chunks = [];
+    /** The largest chunk key given so far. */
+    this.lastChunkKey = 0;
     /** @type {Map<string, unknown>} */
     this.meta = new Map();
     /** Tests: the next commits throw this error (e.g. a QuotaExceededError) and write nothing. */
@@ -332,8 +337,12 @@ export class MemoryStore {
       this.chunks = [];
       this.meta.clear();
     }
+    const dropped = new Set(change.dropChunks ?? []);
+    this.chunks = this.chunks.filter((c) => !dropped.has(c.key));
     for (const { bytes, count } of [...change.chunks ?? [], ...compacted ? [compacted] : []]) {
-      this.chunks.push({ key: (this.chunks[this.chunks.length - 1]?.key ?? 0) + 1, bytes: bytes.slice(), count });
+      // As IndexedDB's key generator: above every key given before, a deleted one's included.
+      this.lastChunkKey = Math.max(this.lastChunkKey, this.chunks[this.chunks.length - 1]?.key ?? 0) + 1;
+      this.chunks.push({ key: this.lastChunkKey, bytes: bytes.slice(), count });
     }
     if (change.identity) this.identity = structuredClone(change.identity);
     for (const key of [...change.remove ?? [], ...compacted?.remove ?? []]) this.records.delete(key);
