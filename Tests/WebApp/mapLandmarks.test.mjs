@@ -13,9 +13,10 @@ const { MapIndex, boxFromCenter, boxContains, FINEST_LEVEL } = await appModule('
 const { project } = await appModule('mapCore.js');
 const { Catalog } = await appModule('catalog.js');
 const { buildScene } = await appModule('map.js');
+const { sceneGeometry } = await appModule('sceneGeometry.js');
 
 const catalog = new Catalog(JSON.parse(readFileSync(path.join(conformanceDir, 'catalog.json'), 'utf8')));
-const scene = buildScene(catalog, () => 0);
+const scene = buildScene(catalog, () => 0, sceneGeometry(catalog, ''));
 const entries = catalog.enabledStations.map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
 const withLines = entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id)] }));
 const index = new MapIndex(entries, 100);

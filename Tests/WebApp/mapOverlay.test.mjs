@@ -13,13 +13,14 @@ const { MapIndex } = await appModule('mapRule.js');
 const { project } = await appModule('mapCore.js');
 const { Catalog } = await appModule('catalog.js');
 const { buildScene, viewBox } = await appModule('map.js');
+const { sceneGeometry } = await appModule('sceneGeometry.js');
 const { COMPLETION_COLOURS } = await appModule('completionColours.js');
 const { PIN_MARGIN } = await appModule('mapLabels.js');
 
 const catalog = new Catalog(JSON.parse(readFileSync(path.join(conformanceDir, 'catalog.json'), 'utf8')));
 // Completed: JR East's 東京 (its point shares JR Central's two: some), and 池袋 of JR East.
 const completed = new Set([202919, 204602]);
-const scene = buildScene(catalog, (id) => (completed.has(id) ? 20130901 : 0));
+const scene = buildScene(catalog, (id) => (completed.has(id) ? 20130901 : 0), sceneGeometry(catalog, ''));
 const entries = catalog.enabledStations.map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
 const index = new MapIndex(entries, 100);
 const landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id)] })));

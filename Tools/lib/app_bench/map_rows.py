@@ -61,6 +61,7 @@ const reads = B.tx.filter((t) => t.mode === 'readonly' && t.db === 'oritsubushi'
 const c = document.getElementById('map-canvas');
 return {
   marks: arguments[0].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? null),
+  open: performance.getEntriesByName('oritsubushi:replica-open')[0]?.startTime ?? null,
   // The animation frame after the drawing that set each mark: its pixels were rasterised and
   // committed by then (a canvas may be rasterised after the callback that drew it returns).
   shown: arguments[0].map((name) => {

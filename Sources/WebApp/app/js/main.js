@@ -84,6 +84,9 @@ async function openStore() {
 
 /** Opens the replica and builds the screens. */
 async function boot() {
+  // Where opening the stored replica starts, the page's scripts having run: Tools/app-bench times
+  // the replica's open to the map's first frame from here (BENCHMARKS.md §14).
+  performance.mark('oritsubushi:replica-open');
   const [store] = await Promise.all([openStore(), wordsLoaded]);
   const app = new App({
     store,

@@ -14,7 +14,7 @@
 // frames in a layer of its own (mapLayer.js, Schemas/phone-app.md "Drawing the map").
 
 import { boxFromCenter } from './mapRule.js';
-import { X_SCALE, fromScreen, project, stationsAt, unproject } from './mapCore.js';
+import { X_SCALE, fromScreen, stationsAt, unproject } from './mapCore.js';
 import { COMPLETION_COLOURS } from './completionColours.js';
 import { drawBaseMap } from './baseMap.js';
 import { metres } from './nearby.js';
@@ -60,33 +60,28 @@ export const STYLE = {
 };
 
 /**
- * Builds the scene of a catalogue.
+ * Builds the scene of a catalogue from its geometry (sceneGeometry.js: worked out, or kept from an
+ * earlier start) and the completions.
  * @param {Catalog} catalog
  * @param {(id: number) => number} compDateOf
+ * @param {import('./sceneGeometry.js').SceneGeometry} geometry
  * @returns {Scene}
  */
-export function buildScene(catalog, compDateOf) {
-  const stations = catalog.enabledStations;
-  const n = stations.length;
-  const ids = new Int32Array(n), xs = new Float64Array(n), ys = new Float64Array(n);
+export function buildScene(catalog, compDateOf, geometry) {
+  const { ids, xs, ys, lineCounts, hubLines, lineIds, lineStarts, linePoints } = geometry;
+  const n = ids.length;
   /** @type {Map<number, number>} */
   const indexOf = new Map();
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  stations.forEach((s, i) => {
-    const p = project(s.lat, s.lng);
-    ids[i] = s.id; xs[i] = p.x; ys[i] = p.y;
-    indexOf.set(s.id, i);
-    minX = Math.min(minX, p.x); minY = Math.min(minY, p.y); maxX = Math.max(maxX, p.x); maxY = Math.max(maxY, p.y);
-  });
-  const { positions, lineCounts, hubLines, samePoint } = placesOf(catalog, stations);
-  if (n === 0) { minX = 0; minY = -46000; maxX = 146000 * X_SCALE; maxY = -24000; }
-  const lines = catalog.hasLineOrder
-    ? catalog.drawableLines().map(({ line, stations: list }) => ({
-      id: line.id, completed: false,
-      points: Int32Array.from(list.map((s) => /** @type {number} */ (indexOf.get(s.id)))),
-    }))
-    : [];
-  const scene = { ids, xs, ys, completed: new Uint8Array(n), indexOf, positions, lineCounts, hubLines, samePoint, lines, bounds: { minX, minY, maxX, maxY } };
+  for (let i = 0; i < n; i++) indexOf.set(ids[i], i);
+  const positions = catalog.enabledStations.map((s) => ({ lat: s.lat, lng: s.lng }));
+  /** @type {Map<string, number[]>} */
+  const samePoint = new Map();
+  for (let k = 0; k < geometry.samePoint.length; k += 1 + geometry.samePoint[k]) {
+    const at = Array.from(geometry.samePoint.subarray(k + 1, k + 1 + geometry.samePoint[k]));
+    samePoint.set(`${positions[at[0]].lat},${positions[at[0]].lng}`, at);
+  }
+  const lines = Array.from(lineIds, (id, k) => ({ id, completed: false, points: linePoints.subarray(lineStarts[k], lineStarts[k + 1]) }));
+  const scene = { ids, xs, ys, completed: new Uint8Array(n), indexOf, positions, lineCounts, hubLines, samePoint, lines, bounds: { ...geometry.bounds } };
   updateCompletion(scene, compDateOf);
   return scene;
 }

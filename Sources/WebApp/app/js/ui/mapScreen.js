@@ -22,6 +22,7 @@ import { shownBy } from '../mapSelection.js';
 import { fitSelection, selectionScene } from '../selectionScene.js';
 import { buildOverlay, emptyOverlay } from '../mapOverlay.js';
 import { Landmarks } from '../mapLandmarks.js';
+import { catalogKey, keepGeometry, keptGeometry, sceneGeometry } from '../sceneGeometry.js';
 import { loadBaseMap } from '../baseMap.js';
 import { t } from '../i18n.js';
 import { byId, h } from './dom.js';
@@ -172,7 +173,10 @@ export class MapScreen {
     this.message.hidden = !!catalog;
     this.message.textContent = catalog ? '' : t('noCatalog');
     if (!catalog) { this.scene = null; this.fullScene = null; this.pins.index = null; this.pins.landmarks = null; this.redraw(); return; }
-    this.scene = buildScene(catalog, (id) => this.app.compDate(id));
+    const kept = keptGeometry(this.app.replica, catalog);
+    const geometry = kept ?? sceneGeometry(catalog, catalogKey(this.app.replica));
+    this.scene = buildScene(catalog, (id) => this.app.compDate(id), geometry);
+    if (!kept && geometry.catalog !== '') void keepGeometry(this.app.replica, geometry);
     this.fullScene = this.scene;
     this.applySelection();
     this.rebuildIndex();
