@@ -79,3 +79,74 @@ test('the kept geometry is refused for another catalogue, another form or damage
   assert.equal(catalogKey(ledger), '');
   assert.equal(keptGeometry(ledger, small), null);
 });
+
+const { MapIndex, boxFromCenter, keptIndexFits } = await appModule('mapRule.js');
+const { PIN_INDEX_KEY, keepPinIndex, keptPinIndex } = await appModule('sceneGeometry.js');
+
+const entries = catalog.enabledStations.map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
+
+/** Boxes over Japan at spans from the whole country to a few streets. */
+function* boxes() {
+  for (const span of [20_000_000, 4_000_000, 800_000, 150_000, 30_000, 5_000]) {
+    for (let lat = 31_000_000; lat <= 44_000_000; lat += 2_600_000) {
+      for (let lng = 130_000_000; lng <= 145_000_000; lng += 3_000_000) yield boxFromCenter(lat, lng, span, span);
+    }
+  }
+}
+
+for (const limit of [0, 4, 100]) {
+  test(`a pin index built from its kept form answers as the index it was kept from (limit ${limit})`, async () => {
+    const { ledger, reopen } = await replicaWith(JSON.parse(readFileSync(path.join(conformanceDir, 'catalog.json'), 'utf8')), '"v1"', `pins-${limit}`);
+    const fresh = new MapIndex(entries, limit);
+    await keepPinIndex(ledger, new MapIndex(entries, limit));
+    const kept = keptPinIndex(await reopen(), entries, limit);
+    assert.ok(kept, 'found after a reopen');
+    assert.equal(kept.nextLevel, 30, 'nothing left to work out');
+    let compared = 0;
+    for (const box of boxes()) {
+      assert.deepEqual(kept.query(box), fresh.query(box));
+      assert.deepEqual(kept.hidden(box), fresh.hidden(box));
+      compared += fresh.query(box).pins.length;
+    }
+    assert.ok(compared > 50, `the boxes held pins (${compared})`);
+    assert.deepEqual([...kept.minZoomById], [...fresh.minZoomById]);
+    assert.equal(keptPinIndex(ledger, entries, limit === 100 ? 50 : 100), null, 'another limit');
+  });
+}
+
+test('a kept pin index is refused for another catalogue, another form, or arrays that cannot be one', async () => {
+  const { ledger } = await replicaWith(JSON.parse(readFileSync(path.join(conformanceDir, 'catalog.json'), 'utf8')), '"v1"', 'pins-refused');
+  const kept = new MapIndex(entries, 100).kept();
+  const stored = { format: 1, catalog: catalogKey(ledger), ...kept };
+  ledger.takeMeta({ [PIN_INDEX_KEY]: stored });
+  assert.ok(keptPinIndex(ledger, entries, 100));
+  const swapped = Int32Array.from(kept.order);
+  swapped[0] = swapped[1];
+  const cases = {
+    'another catalogue': { ...stored, catalog: '176 "other"' },
+    'another form': { ...stored, format: 2 },
+    'an order with a station twice': { ...stored, order: swapped },
+    'ranks out of range': { ...stored, ranks: Int32Array.from(kept.ranks, (r) => r + 1) },
+    'fewer min_zooms': { ...stored, minZooms: kept.minZooms.subarray(1) },
+    'a plain array': { ...stored, order: Array.from(kept.order) },
+  };
+  for (const [why, value] of Object.entries(cases)) {
+    ledger.takeMeta({ [PIN_INDEX_KEY]: value });
+    assert.equal(keptPinIndex(ledger, entries, 100), null, why);
+  }
+  assert.equal(keptIndexFits(entries.slice(1), 100, kept), false, 'other entries');
+});
+
+test('a full storage refuses the kept forms quietly: the next start works them out again', async () => {
+  const idb = new FakeIndexedDb();
+  const ledger = await Ledger.open(await IndexedDbStore.open(idb, 'full'), { now: NOW, newDevice: () => '00000000000000c3', deviceName: 'phone' });
+  await ledger.setMeta({ catalog: { text: '{}', etag: '"f"', version: 176 } });
+  idb.failPutsWith = 'QuotaExceededError';
+  await keepGeometry(ledger, sceneGeometry(catalog, catalogKey(ledger)));
+  await keepPinIndex(ledger, new MapIndex(entries, 100));
+  idb.failPutsWith = null;
+  const again = await Ledger.open(await IndexedDbStore.open(idb, 'full'), { now: NOW, newDevice: () => 'x', deviceName: 'phone' });
+  assert.equal(keptGeometry(again, catalog), null);
+  assert.equal(keptPinIndex(again, entries, 100), null);
+  assert.equal(again.getMeta('catalog').etag, '"f"', 'what was saved before is there');
+});

@@ -79,7 +79,7 @@ export function replicaState(chunkKeys, recordKeys) {
  * @param {Snapshot} snapshot
  */
 export function loadedState(snapshot) {
-  return replicaState(snapshot.chunks.map((c) => c.key), snapshot.records.map((r) => r.key));
+  return replicaState(snapshot.chunkKeys, snapshot.records.map((r) => r.key));
 }
 
 /**

@@ -160,54 +160,109 @@ export function boxContains(box, lat, lng) {
   return box.south <= lat && lat < box.north && box.west <= lng && lng < box.east;
 }
 
+/**
+ * A MapIndex as typed arrays, every level worked out (MapIndex.kept): what the app keeps beside
+ * the catalogue, so that its map's first frame neither sorts nor thins (Schemas/phone-app.md "The
+ * scene kept with the catalogue").
+ * @typedef {object} KeptIndex
+ * @property {number} limit
+ * @property {Int32Array} order the index's stations in Z order, as positions in the entries it was built over
+ * @property {Int32Array} ranks each one's rank in priority order
+ * @property {Float64Array} minZooms each one's min_zoom (Infinity: shown at no level)
+ */
+
+/**
+ * The index's order: the stations in Z order, then rank, with their grid positions and their
+ * ranks in priority order (weight, the thinning key, s_id).
+ * @param {MapEntry[]} entries
+ */
+function sortedIndex(entries) {
+  const n = entries.length;
+  const x = new Int32Array(n), y = new Int32Array(n);
+  // The sort keys as numbers, so that the comparisons read arrays: the priority is the weight
+  // with the thinning key's (the bit-reversed Z order's) high half, then its low half, then
+  // s_id; the Z order is its high half, its low half, then the rank.
+  const priorityHigh = new Float64Array(n), priorityLow = new Float64Array(n), ids = new Float64Array(n);
+  const zHigh = new Float64Array(n), zLow = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    const gx = gridX(e.lng), gy = gridY(e.lat), rx = reverse29(gx), ry = reverse29(gy);
+    x[i] = gx; y[i] = gy;
+    priorityHigh[i] = e.weight * 2 ** 30 + mortonHigh(ry, rx);
+    priorityLow[i] = mortonLow(ry, rx);
+    ids[i] = e.id;
+    zHigh[i] = mortonHigh(gx, gy);
+    zLow[i] = mortonLow(gx, gy);
+  }
+  /** @type {number[]} */
+  const byPriority = new Array(n);
+  for (let i = 0; i < n; i++) byPriority[i] = i;
+  byPriority.sort((a, b) => priorityHigh[a] - priorityHigh[b] || priorityLow[a] - priorityLow[b] || ids[a] - ids[b]);
+  const rankOf = new Int32Array(n);
+  for (let rank = 0; rank < n; rank++) rankOf[byPriority[rank]] = rank;
+  // Z order, then rank: every grid cell is one contiguous range.
+  /** @type {number[]} */
+  const order = new Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => zHigh[a] - zHigh[b] || zLow[a] - zLow[b] || rankOf[a] - rankOf[b]);
+  const zOrder = Int32Array.from(order);
+  return {
+    order: zOrder,
+    xs: Int32Array.from(zOrder, (i) => x[i]),
+    ys: Int32Array.from(zOrder, (i) => y[i]),
+    ranks: Int32Array.from(zOrder, (i) => rankOf[i]),
+  };
+}
+
+/**
+ * Whether `kept` (read back from storage) can be an index over `entries` at `limit`: of their
+ * count and limit, its order and ranks each a permutation. Whether it was built over these very
+ * entries is for the keeper to know (Schemas/phone-app.md "The scene kept with the catalogue").
+ * @param {MapEntry[]} entries @param {number} limit @param {Partial<KeptIndex> | null | undefined} kept
+ * @returns {kept is KeptIndex}
+ */
+export function keptIndexFits(entries, limit, kept) {
+  const n = entries.length;
+  if (!kept || kept.limit !== limit || !(kept.order instanceof Int32Array) || !(kept.ranks instanceof Int32Array)
+      || !(kept.minZooms instanceof Float64Array)) return false;
+  if (kept.order.length !== n || kept.ranks.length !== n || kept.minZooms.length !== n) return false;
+  const permutation = (/** @type {Int32Array} */ values) => {
+    const seen = new Uint8Array(n);
+    for (const v of values) {
+      if (v < 0 || v >= n || seen[v]) return false;
+      seen[v] = 1;
+    }
+    return true;
+  };
+  return permutation(kept.order) && permutation(kept.ranks);
+}
+
 /** The pin query's index over one filtered set of stations (MapIndex.swift). */
 export class MapIndex {
   /**
    * @param {MapEntry[]} entries the stations the filter leaves
    * @param {number} limit 0 (every station) or ≥ 4
+   * @param {KeptIndex | null} [kept] the same index kept from an earlier build over the same entries
+   *   and limit (MapIndex.fits says whether it can be): taken as it is, nothing sorted or worked out
    */
-  constructor(entries, limit) {
+  constructor(entries, limit, kept = null) {
     if (limit !== 0 && limit < 4) throw new RangeError('the limit is 0 or at least 4');
     this.limit = limit;
     const n = entries.length;
-    const x = new Int32Array(n), y = new Int32Array(n);
-    // The sort keys as numbers, so that the comparisons read arrays: the priority is the weight
-    // with the thinning key's (the bit-reversed Z order's) high half, then its low half, then
-    // s_id; the Z order is its high half, its low half, then the rank.
-    const priorityHigh = new Float64Array(n), priorityLow = new Float64Array(n), ids = new Float64Array(n);
-    const zHigh = new Float64Array(n), zLow = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const e = entries[i];
-      const gx = gridX(e.lng), gy = gridY(e.lat), rx = reverse29(gx), ry = reverse29(gy);
-      x[i] = gx; y[i] = gy;
-      priorityHigh[i] = e.weight * 2 ** 30 + mortonHigh(ry, rx);
-      priorityLow[i] = mortonLow(ry, rx);
-      ids[i] = e.id;
-      zHigh[i] = mortonHigh(gx, gy);
-      zLow[i] = mortonLow(gx, gy);
-    }
-    /** @type {number[]} */
-    const byPriority = new Array(n);
-    for (let i = 0; i < n; i++) byPriority[i] = i;
-    byPriority.sort((a, b) => priorityHigh[a] - priorityHigh[b] || priorityLow[a] - priorityLow[b] || ids[a] - ids[b]);
-    const rankOf = new Int32Array(n);
-    for (let rank = 0; rank < n; rank++) rankOf[byPriority[rank]] = rank;
-    // Z order, then rank: every grid cell is one contiguous range.
-    /** @type {number[]} */
-    const order = new Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((a, b) => zHigh[a] - zHigh[b] || zLow[a] - zLow[b] || rankOf[a] - rankOf[b]);
-    /** @type {MapEntry[]} */
-    this.entries = new Array(n);
-    this.xs = new Int32Array(n);
-    this.ys = new Int32Array(n);
-    this.ranks = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const i = order[k];
-      this.entries[k] = entries[i];
-      this.xs[k] = x[i];
-      this.ys[k] = y[i];
-      this.ranks[k] = rankOf[i];
+    if (kept) {
+      this.order = kept.order;
+      this.entries = Array.from(kept.order, (i) => entries[i]);
+      this.xs = Int32Array.from(this.entries, (e) => gridX(e.lng));
+      this.ys = Int32Array.from(this.entries, (e) => gridY(e.lat));
+      this.ranks = kept.ranks;
+    } else {
+      const sorted = sortedIndex(entries);
+      this.order = sorted.order;
+      /** @type {MapEntry[]} */
+      this.entries = Array.from(sorted.order, (i) => entries[i]);
+      this.xs = sorted.xs;
+      this.ys = sorted.ys;
+      this.ranks = sorted.ranks;
     }
     /** The per-cell allowance, null for every station at every level. */
     this.allowance = allowance(limit);
@@ -215,11 +270,11 @@ export class MapIndex {
      * Each station's min_zoom (in index order) as far as the levels are worked out: Infinity for
      * a station shown at none of them. Levels are worked out as queries need them (workOut).
      */
-    this.minZooms = new Float64Array(n).fill(this.allowance === null ? 0 : Infinity);
+    this.minZooms = kept ? kept.minZooms : new Float64Array(n).fill(this.allowance === null ? 0 : Infinity);
     /** The cells of level `nextLevel` still to work out, as [lo, hi) pairs of indexes. */
     /** @type {number[]} */
-    this.cells = this.allowance === null || n === 0 ? [] : [0, n];
-    this.nextLevel = 0;
+    this.cells = kept || this.allowance === null || n === 0 ? [] : [0, n];
+    this.nextLevel = kept ? FINEST_LEVEL + 1 : 0;
     /** @type {Map<number, number> | null} s_id → index, made when first asked for */
     this.indexById = null;
     /** @type {Map<number, number> | null} minZoomById, once every level is worked out */
@@ -270,6 +325,15 @@ export class MapIndex {
       this.cells = next;
       this.nextLevel = level + 1;
     }
+  }
+
+  /**
+   * The index as typed arrays, every level worked out first (KeptIndex).
+   * @returns {KeptIndex}
+   */
+  kept() {
+    this.workOut(FINEST_LEVEL);
+    return { limit: this.limit, order: this.order, ranks: this.ranks, minZooms: this.minZooms };
   }
 
   /** s_id → min_zoom (Infinity: shown at no level), every level worked out. */

@@ -45,7 +45,7 @@ export function reidentify(ledger, first, newDevice, now) {
     const name = ledger.nameRecord(newDevice, now);
     const identity = { ...ledger.identity, device: newDevice, nextSeq: BigInt(moved.length + 1), lastHlc: name.hlc };
     const removed = own.slice(Number(first) - 1).map((e) => eventKey(oldDevice, e.seq));
-    const rewrite = chunksWithout((await ledger.store.load()).chunks, oldDevice, first);
+    const rewrite = chunksWithout(await (await ledger.store.load()).chunks(), oldDevice, first);
     await commitOwn(ledger.store, {
       identity: storedIdentity(identity), remove: removed, put: [...moved, name].map(toStored),
       dropChunks: rewrite.drop, chunks: rewrite.add,

@@ -21,7 +21,7 @@ import { runSteps, runStepsInSlices, TimeSlice } from './timeSlice.js';
 export async function snapshotRecords(snapshot, slice = new TimeSlice()) {
   /** @type {LedgerEvent[]} */
   const records = [];
-  for (const chunk of snapshot.chunks) {
+  for (const chunk of await snapshot.chunks()) {
     try {
       await readFramesInSlices(chunk.bytes, slice, records);
     } catch (error) {

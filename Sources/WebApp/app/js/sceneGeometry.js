@@ -5,15 +5,21 @@
 // catalogue in the replica's settings, as typed arrays that IndexedDB reads back as fast as it
 // copies bytes, and worked out again only for another catalogue (Schemas/phone-app.md "The
 // scene kept with the catalogue"). The completions are not part of it: they change with edits.
+// So is the pin index of every enabled station (mapRule.js MapIndex: its two sorts and the
+// thinning of its levels, about as long again), for the pin limit it was built with.
 
 import { X_SCALE, project } from './mapCore.js';
 import { placesOf } from './map.js';
+import { MapIndex, keptIndexFits } from './mapRule.js';
+import { StoreError } from './store.js';
 
 /** @typedef {import('./catalog.js').Catalog} Catalog */
 /** @typedef {import('./ledger.js').Ledger} Ledger */
 
 /** The settings key the geometry is kept under. */
 export const GEOMETRY_KEY = 'sceneGeometry';
+/** The settings key the pin index of every enabled station is kept under. */
+export const PIN_INDEX_KEY = 'pinIndex';
 /** Bumped whenever what is worked out here changes, so that an app update never reads an old form. */
 export const GEOMETRY_FORMAT = 1;
 
@@ -113,5 +119,38 @@ export function keptGeometry(ledger, catalog) {
  * @param {Ledger} ledger @param {SceneGeometry} geometry
  */
 export function keepGeometry(ledger, geometry) {
-  return ledger.exclusive(() => ledger.commitMeta({ [GEOMETRY_KEY]: geometry }, true)).catch(() => {});
+  return ledger.exclusive(() => ledger.commitMeta({ [GEOMETRY_KEY]: geometry }, true)).catch(ignoreRefusal);
+}
+
+/**
+ * The pin index of every enabled station at `limit`, as kept in the replica's settings for the
+ * catalogue held, or null when none fits (keptIndexFits; another catalogue, form or limit).
+ * @param {Ledger} ledger @param {import('./mapRule.js').MapEntry[]} entries the catalogue's enabled stations, in order
+ * @param {number} limit
+ * @returns {MapIndex | null}
+ */
+export function keptPinIndex(ledger, entries, limit) {
+  const kept = /** @type {{format?: number, catalog?: string} & Partial<import('./mapRule.js').KeptIndex> | undefined} */ (ledger.getMeta(PIN_INDEX_KEY));
+  const key = catalogKey(ledger);
+  if (!kept || key === '' || kept.format !== GEOMETRY_FORMAT || kept.catalog !== key || !keptIndexFits(entries, limit, kept)) return null;
+  return new MapIndex(entries, limit, kept);
+}
+
+/**
+ * Keeps the pin index of every enabled station in the replica's settings, as keepGeometry keeps
+ * the geometry; its levels are worked out then, after every write queued before it.
+ * @param {Ledger} ledger @param {MapIndex} index
+ */
+export function keepPinIndex(ledger, index) {
+  const key = catalogKey(ledger);
+  if (key === '') return Promise.resolve();
+  return ledger.exclusive(() => ledger.commitMeta({ [PIN_INDEX_KEY]: { format: GEOMETRY_FORMAT, catalog: key, ...index.kept() } }, true)).catch(ignoreRefusal);
+}
+
+/**
+ * A refused write of what can be worked out again changes nothing but the next start's work.
+ * @param {unknown} error
+ */
+function ignoreRefusal(error) {
+  if (!(error instanceof StoreError)) throw error;
 }

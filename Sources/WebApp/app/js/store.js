@@ -55,7 +55,13 @@ import { COMPLETIONS_KEY, replicaState, stampedCompletions } from './completions
  * @typedef {{key: number, bytes: Uint8Array, count: number}} StoredChunk
  */
 
-/** @typedef {{identity: Identity | null, records: StoredEvent[], chunks: StoredChunk[], meta: Map<string, unknown>}} Snapshot */
+/**
+ * What a replica holds, as read at open: everything but the chunks' bytes, which `chunks` reads
+ * afterwards, so that the map's first frame (drawn from the completions snapshot in `meta`) does
+ * not wait for them (Schemas/phone-app.md "The completions snapshot"). `chunkKeys` are the keys the
+ * chunks had in the same read as the rest.
+ * @typedef {{identity: Identity | null, records: StoredEvent[], chunkKeys: number[], chunks: () => Promise<StoredChunk[]>, meta: Map<string, unknown>}} Snapshot
+ */
 
 /**
  * @typedef {object} LedgerStore
@@ -160,22 +166,34 @@ export class IndexedDbStore {
   async load() {
     try {
       const tx = this.db.transaction(STORES, 'readonly');
-      const [identity, records, chunkKeys, chunks, keys, values] = await Promise.all([
+      const [identity, records, chunkKeys, keys, values] = await Promise.all([
         result(tx.objectStore('identity').get('self')),
         result(tx.objectStore('records').getAll()),
         result(tx.objectStore('chunks').getAllKeys()),
-        result(tx.objectStore('chunks').getAll()),
         result(tx.objectStore('meta').getAllKeys()),
         result(tx.objectStore('meta').getAll()),
       ]);
       const meta = new Map();
       keys.forEach((k, i) => meta.set(String(k), values[i]));
-      return {
-        identity: identity ?? null, records, meta,
-        chunks: chunks.map((c, i) => ({ key: Number(chunkKeys[i]), bytes: c.bytes, count: c.count })),
-      };
+      const held = chunkKeys.map(Number);
+      return { identity: identity ?? null, records, meta, chunkKeys: held, chunks: () => this.readChunks(held) };
     } catch (error) {
-      throw new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
+      throw unreadable(error);
+    }
+  }
+
+  /**
+   * The chunks of `keys`, in a read of their own. A chunk another tab deleted since the keys were
+   * read is not there to read, and is left out.
+   * @param {number[]} keys @returns {Promise<StoredChunk[]>}
+   */
+  async readChunks(keys) {
+    try {
+      const chunks = this.db.transaction(['chunks'], 'readonly').objectStore('chunks');
+      const values = await Promise.all(keys.map((key) => result(chunks.get(key))));
+      return keys.flatMap((key, i) => (values[i] ? [{ key, bytes: values[i].bytes, count: values[i].count }] : []));
+    } catch (error) {
+      throw unreadable(error);
     }
   }
 
@@ -288,6 +306,14 @@ function stampCompletions(chunks, records, meta, rows) {
   };
 }
 
+/**
+ * The refusal of a read of the saved data.
+ * @param {unknown} error
+ */
+function unreadable(error) {
+  return new StoreError(`the app could not read its saved data (${error instanceof Error ? error.message : String(error)})`, error, 'unreadable');
+}
+
 /** The same interface in memory: node tests, and a fallback that says nothing is kept. */
 export class MemoryStore {
   constructor() {
@@ -317,7 +343,8 @@ export class MemoryStore {
     return {
       identity: this.identity ? structuredClone(this.identity) : null,
       records: [...this.records.values()].map((r) => structuredClone(r)),
-      chunks: this.chunks.map((c) => ({ ...c, bytes: c.bytes.slice() })),
+      chunkKeys: this.chunks.map((c) => c.key),
+      chunks: async () => this.chunks.map((c) => ({ ...c, bytes: c.bytes.slice() })),
       meta: new Map([...this.meta].map(([k, v]) => [k, structuredClone(v)])),
     };
   }

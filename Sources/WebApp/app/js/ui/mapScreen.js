@@ -22,7 +22,7 @@ import { shownBy } from '../mapSelection.js';
 import { fitSelection, selectionScene } from '../selectionScene.js';
 import { buildOverlay, emptyOverlay } from '../mapOverlay.js';
 import { Landmarks } from '../mapLandmarks.js';
-import { catalogKey, keepGeometry, keptGeometry, sceneGeometry } from '../sceneGeometry.js';
+import { catalogKey, keepGeometry, keepPinIndex, keptGeometry, keptPinIndex, sceneGeometry } from '../sceneGeometry.js';
 import { loadBaseMap } from '../baseMap.js';
 import { t } from '../i18n.js';
 import { byId, h } from './dom.js';
@@ -193,7 +193,11 @@ export class MapScreen {
       .filter((s) => this.pins.show === 'all' || (this.pins.show === 'completed') === (this.app.compDate(s.id) > 0))
       .filter((s) => !this.selectedIds || this.selectedIds.has(s.id))
       .map((s) => ({ id: s.id, lat: s.lat, lng: s.lng, weight: s.weight }));
-    this.pins.index = new MapIndex(entries, this.pins.limit);
+    // Every enabled station: the index the map opens with, kept beside the catalogue.
+    const every = this.pins.show === 'all' && !this.selectedIds;
+    const kept = every ? keptPinIndex(this.app.replica, entries, this.pins.limit) : null;
+    this.pins.index = kept ?? new MapIndex(entries, this.pins.limit);
+    if (every && !kept) void keepPinIndex(this.app.replica, this.pins.index);
     this.pins.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
   }
 
