@@ -7,7 +7,7 @@ import time
 
 from .app import cdp_page_grant, set_offline, storage_report, wait_quiet
 from .common import BenchError, log, median
-from .deps import By
+from .deps import By, StaleElementReferenceException
 
 
 def first_visit(d, cdp, app, origin, pair_url, figures):
@@ -76,7 +76,16 @@ def edits(args, d, app, origin, st, figures):
     app.tab("nearby")
     selector = f'[data-testid="nearby-list"] li[data-station="{st["odawara_jre"]["id"]}"]'
     app.wait("小田原 (JR東日本) in the nearby list", lambda: d.find_elements(By.CSS_SELECTOR, selector))
-    d.find_element(By.CSS_SELECTOR, selector).click()
+    # The list is drawn again when completions change (the edits above, a sync's page): a row
+    # found just before is then gone, and the new one is clicked.
+    for attempt in range(5):
+        try:
+            d.find_element(By.CSS_SELECTOR, selector).click()
+            break
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
     if offered(app, "today-button"):
         todays.append(("today-button", app.measure_write("today-button")))
     app.tab("sync")

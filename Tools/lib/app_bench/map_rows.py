@@ -62,6 +62,7 @@ const c = document.getElementById('map-canvas');
 return {
   marks: arguments[0].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? null),
   open: performance.getEntriesByName('oritsubushi:replica-open')[0]?.startTime ?? null,
+  kept: ['oritsubushi:scene-kept', 'oritsubushi:pins-kept'].map((name) => performance.getEntriesByName(name).length > 0),
   // The animation frame after the drawing that set each mark: its pixels were rasterised and
   // committed by then (a canvas may be rasterised after the callback that drew it returns).
   shown: arguments[0].map((name) => {

@@ -177,6 +177,7 @@ export class MapScreen {
     const geometry = kept ?? sceneGeometry(catalog, catalogKey(this.app.replica));
     this.scene = buildScene(catalog, (id) => this.app.compDate(id), geometry);
     if (!kept && geometry.catalog !== '') void keepGeometry(this.app.replica, geometry);
+    if (kept) performance.mark('oritsubushi:scene-kept'); // Tools/app-bench counts the starts that used it
     this.fullScene = this.scene;
     this.applySelection();
     this.rebuildIndex();
@@ -198,6 +199,7 @@ export class MapScreen {
     const kept = every ? keptPinIndex(this.app.replica, entries, this.pins.limit) : null;
     this.pins.index = kept ?? new MapIndex(entries, this.pins.limit);
     if (every && !kept) void keepPinIndex(this.app.replica, this.pins.index);
+    if (kept) performance.mark('oritsubushi:pins-kept');
     this.pins.landmarks = new Landmarks(entries.map((e) => ({ ...e, lines: scene.hubLines[scene.indexOf.get(e.id) ?? 0] })));
   }
 
