@@ -243,7 +243,7 @@ export class MapIndex {
    * @param {MapEntry[]} entries the stations the filter leaves
    * @param {number} limit 0 (every station) or ≥ 4
    * @param {KeptIndex | null} [kept] the same index kept from an earlier build over the same entries
-   *   and limit (MapIndex.fits says whether it can be): taken as it is, nothing sorted or worked out
+   *   and limit (keptIndexFits says whether it can be): taken as it is, nothing sorted or worked out
    */
   constructor(entries, limit, kept = null) {
     if (limit !== 0 && limit < 4) throw new RangeError('the limit is 0 or at least 4');
