@@ -118,3 +118,19 @@ test('signing out with erasing clears the chunks too', async () => {
   assert.deepEqual(held, { identity: null, records: [], chunkKeys: [], meta: new Map() });
   assert.deepEqual(await chunks(), []);
 });
+
+for (const [kind, make] of [['memory', async () => new MemoryStore()], ['IndexedDB', () => IndexedDbStore.open(/** @type {any} */ (new FakeIndexedDb()))]]) {
+  test(`${kind}: a snapshot's chunks are those its keys were read with, the ones still there`, async () => {
+    const store = await make();
+    const frame = (n) => ({ bytes: writeFrames([fromWire({ kind: 'station_edit', device: OTHER, seq: n, hlc: String(BigInt(NOW + n) << 16n), station: 1_130_001, comp_date: 20_130_901 })]), count: 1 });
+    await store.commit({ chunks: [frame(1), frame(2)] });
+    const snapshot = await store.load();
+    assert.equal(snapshot.chunkKeys.length, 2);
+    // Another tab, between the two reads: one chunk deleted, one added.
+    await store.commit({ dropChunks: [snapshot.chunkKeys[0]], chunks: [frame(3)] });
+    const chunks = await snapshot.chunks();
+    assert.deepEqual(chunks.map((c) => c.key), [snapshot.chunkKeys[1]]);
+    assert.deepEqual(readFrames(chunks[0].bytes).events.map((e) => e.seq), [2n]);
+    assert.equal((await store.load()).chunkKeys.length, 2, 'the added chunk is read at the next open');
+  });
+}

@@ -340,11 +340,13 @@ export class MemoryStore {
 
   /** @returns {Promise<Snapshot>} */
   async load() {
+    const held = this.chunks.map((c) => c.key);
     return {
       identity: this.identity ? structuredClone(this.identity) : null,
       records: [...this.records.values()].map((r) => structuredClone(r)),
-      chunkKeys: this.chunks.map((c) => c.key),
-      chunks: async () => this.chunks.map((c) => ({ ...c, bytes: c.bytes.slice() })),
+      chunkKeys: held,
+      // As IndexedDbStore's: the chunks of the keys read here, those still there.
+      chunks: async () => this.chunks.filter((c) => held.includes(c.key)).map((c) => ({ ...c, bytes: c.bytes.slice() })),
       meta: new Map([...this.meta].map(([k, v]) => [k, structuredClone(v)])),
     };
   }
