@@ -37,6 +37,14 @@ struct EncryptionConformanceTests {
         var kit: String?
         var text: String?
         var refused: String?
+        /// A sealed record's stored form (segment-format.md §3.6), in a seal case.
+        var stored: String?
+        /// Format-2 blocks (§2a) and the stored records they decode to, or the index of the
+        /// record refused (`refused_at`) and why (`refused`).
+        var blocks: String?
+        var stream: String?
+        var records: [String]?
+        var refused_at: Int?
     }
 
     static let keyA = DataKey(epoch: 1, bytes: (0..<32).map { UInt8($0) })!
@@ -91,7 +99,7 @@ struct EncryptionConformanceTests {
             for key in [keyA, keyB] {
                 let sealed = try RecordSealer.seal(bytes, with: key)
                 cases.append(Case(case: "seal: \(name), epoch \(key.epoch)", op: "seal", key: hex(key.bytes), epoch: key.epoch,
-                                  record: hex(bytes), sealed: wire(sealed)))
+                                  record: hex(bytes), sealed: wire(sealed), stored: hex(sealed.recordBytes)))
                 cases.append(Case(case: "open: \(name), epoch \(key.epoch)", op: "open", key: hex(key.bytes), epoch: key.epoch,
                                   record: hex(bytes), sealed: wire(sealed)))
             }
@@ -210,11 +218,54 @@ struct EncryptionConformanceTests {
         return cases
     }
 
-    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints and kits")
+    /// Sealed records in format-2 blocks, as an encrypted account's frames hold them: what they
+    /// decode to, and the refusals of the stream they are read as (RecordStream, SealedRecordStream).
+    static func blockCases() throws -> [Case] {
+        let stored = try records().flatMap { _, record in
+            try [keyA, keyB].map { try RecordSealer.seal(RecordEncoder.bytes(of: record), with: $0).recordBytes }
+        }
+        let probe = SegmentCodecProbe()
+        func blocksCase(_ label: String, _ records: [[UInt8]], stream: String) throws -> Case {
+            let blocks = records.flatMap { $0 }.withUnsafeBytes { SegmentCodecProbe.blocks(of: $0) }
+            let decoded = try blocks.withUnsafeBytes { try probe.records(inBlocks: $0).get() }
+            #expect(decoded == records.flatMap { $0 }, "\(label): blocks decode to the records they were made of")
+            var count = 0
+            do {
+                try decoded.withUnsafeBytes { raw in
+                    if stream == "sealed" {
+                        try SealedRecordStream.forEach(in: raw) { _ in count += 1 }
+                    } else {
+                        try RecordStream.forEach(in: raw) { (_: RecordView) throws -> Void in count += 1 }
+                    }
+                }
+            } catch let fault as RecordStream.Fault {
+                return Case(case: label, op: "blocks", refused: fault.reason, blocks: hex(blocks), stream: stream, refused_at: count)
+            }
+            return Case(case: label, op: "blocks", blocks: hex(blocks), stream: stream, records: records.map { hex($0) })
+        }
+        var zeroEpoch = stored[0]
+        for i in 20..<24 { zeroEpoch[i] = 0 }
+        var shortSeal = stored[1]
+        shortSeal.removeLast(16)
+        shortSeal[2] = UInt8((shortSeal.count - 4) & 0xff)
+        shortSeal[3] = UInt8((shortSeal.count - 4) >> 8)
+        let plain = RecordEncoder.bytes(of: records()[0].1)
+        return [
+            try blocksCase("blocks of every sealed record above, both epochs", stored, stream: "sealed"),
+            try blocksCase("a plaintext record among sealed ones", [stored[0], plain, stored[2]], stream: "sealed"),
+            try blocksCase("a sealed record of epoch 0", [stored[2], zeroEpoch], stream: "sealed"),
+            try blocksCase("a sealed record whose ciphertext is not a multiple of 32 bytes", [shortSeal], stream: "sealed"),
+            try blocksCase("sealed records read as plaintext", [plain, stored[0]], stream: "plaintext"),
+        ]
+    }
+
+    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits and sealed blocks")
     func corpus() throws {
-        let cases = try Self.sealingCases() + Self.keyCases()
+        let blocks = try Self.blockCases()
+        #expect(blocks.compactMap(\.refused).count == 4 && blocks.compactMap(\.records).count == 1)
+        let cases = try Self.sealingCases() + Self.keyCases() + blocks
         // Every refusal a case names is the one it is about, not a side effect.
-        let refusals = Set(cases.compactMap(\.refused))
+        let refusals = Set((try Self.sealingCases() + Self.keyCases()).compactMap(\.refused))
         #expect(refusals == ["unauthentic", "noncanonical", "padding", "record", "kind", "identity", "length", "character", "checksum"])
         #expect(!refusals.contains("none"))
         try ConformanceCorpusTests.check("encryption.jsonl", try ConformanceCorpusTests.lines(cases))

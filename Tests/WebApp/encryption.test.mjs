@@ -12,14 +12,16 @@ import path from 'node:path';
 import { appModule, conformanceDir } from './support/paths.mjs';
 
 const { importDataKey, randomDataKey } = await appModule('crypto/dataKey.js');
-const { sealRecord, openRecord, associatedData } = await appModule('crypto/recordSealer.js');
+const { sealRecord, openRecord, associatedData, storedForm } = await appModule('crypto/recordSealer.js');
+const { BlockError, blockSteps } = await appModule('blockDecoder.js');
+const { runSteps } = await appModule('timeSlice.js');
 const { wrapKey, unwrapKey, linkWrappingKey, chainWrappingKey, newDeviceWrappingKey } = await appModule('crypto/keyWrap.js');
 const { kitText, readKit, kitWords } = await appModule('crypto/recoveryKit.js');
 const { encodeCrockford, crockfordValue, decodeCrockford } = await appModule('crypto/crockford.js');
 const { SealError } = await appModule('crypto/sealError.js');
 const { encode } = await appModule('records.js');
 
-const OPS = ['seal', 'open', 'wrap', 'unwrap', 'fingerprint', 'kit', 'read-kit'];
+const OPS = ['seal', 'open', 'wrap', 'unwrap', 'fingerprint', 'kit', 'read-kit', 'blocks'];
 
 const hex = (/** @type {Uint8Array} */ bytes) => Buffer.from(bytes).toString('hex');
 const bytes = (/** @type {string} */ text) => new Uint8Array(Buffer.from(text, 'hex'));
@@ -56,13 +58,25 @@ async function wrappingKeyOf(c) {
 
 const keyOutput = (key) => ({ key: hex(key.bytes()), epoch: key.epoch });
 
+/** What the app's block decoder gives for a blocks case (a refusal throws BlockError). */
+function runBlocks(c) {
+  const events = [], sealed = c.stream === 'sealed' ? [] : null;
+  runSteps(blockSteps(bytes(c.blocks), events, sealed));
+  return { records: sealed ? sealed.map((r) => hex(storedForm(r))) : events.map((e) => hex(encode(e))) };
+}
+
 /** What the app gives for one case, in the corpus's terms (without `refused` for a refusal). */
 async function run(c) {
   switch (c.op) {
     case 'seal': {
       const s = await sealRecord(bytes(c.record), await caseKey(c));
-      return { sealed: { kind: s.kind, device: s.device, seq: String(s.seq), epoch: s.epoch, nonce: hex(s.nonce), ciphertext: hex(s.ciphertext) } };
+      return {
+        sealed: { kind: s.kind, device: s.device, seq: String(s.seq), epoch: s.epoch, nonce: hex(s.nonce), ciphertext: hex(s.ciphertext) },
+        stored: hex(storedForm(s)),
+      };
     }
+    case 'blocks':
+      return runBlocks(c);
     case 'open': {
       const s = c.sealed;
       const sealed = { kind: s.kind, device: s.device, seq: BigInt(s.seq), epoch: s.epoch, nonce: bytes(s.nonce), ciphertext: bytes(s.ciphertext) };
@@ -84,7 +98,7 @@ async function run(c) {
 }
 
 /** The outputs a case records for its op. */
-const OUTPUTS = { seal: ['sealed'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'] };
+const OUTPUTS = { seal: ['sealed', 'stored'], blocks: ['records'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'] };
 
 test('Conformance/encryption.jsonl: every case gives its outputs or its refusal', async () => {
   const cases = corpus();
@@ -92,7 +106,15 @@ test('Conformance/encryption.jsonl: every case gives its outputs or its refusal'
   let checked = 0;
   for (const c of cases) {
     assert.ok(OUTPUTS[c.op], `${c.case}: unknown op ${c.op}`);
-    if (c.refused !== undefined) {
+    if (c.op === 'blocks' && c.refused !== undefined) {
+      // A refused record: Swift's reason, and the record's index in the blocks.
+      assert.throws(() => runBlocks(c), (error) => {
+        assert.ok(error instanceof BlockError, `${c.case}: ${error}`);
+        assert.equal(error.message, c.refused, c.case);
+        assert.equal(error.record, c.refused_at, c.case);
+        return true;
+      });
+    } else if (c.refused !== undefined) {
       await refuses(run(c), c.refused, `${c.case} (${c.op})`);
     } else {
       const expected = {};
@@ -313,4 +335,26 @@ test('the recovery kit: 16 words of the key, epoch and checksum; read leniently;
   await refuses(readKit(characters.slice(0, 10) + '.' + characters.slice(20)), 'character', 'a character outside the alphabet before a wrong length');
   assert.deepEqual(await read(text.replaceAll(' ', '\r\n')), [hex(KEY), 0x01020304], 'CRLF line ends, as a kit pasted from a Windows file');
   await refuses(readKit('Z'.repeat(64)), 'checksum', 'well formed, no checksum');
+});
+
+test('readSealedFrames: the corpus\'s sealed blocks in two frames read back as their records, a plaintext one is refused with its index', async () => {
+  const { readSealedFrames, FramesError } = await appModule('recordFrames.js');
+  const { writeFrame } = await appModule('lz4.js');
+  const cases = corpus().filter((c) => c.op === 'blocks');
+  const all = cases.find((c) => c.records !== undefined && c.stream === 'sealed');
+  const mixed = cases.find((c) => c.refused?.startsWith('a plaintext record'));
+  assert.ok(all && mixed, 'the corpus has sealed blocks and a plaintext record among sealed ones');
+  const first = writeFrame(bytes(all.blocks));
+  const frames = new Uint8Array([...first, ...writeFrame(bytes(all.blocks))]);
+  const { sealed, counts } = readSealedFrames(frames);
+  assert.deepEqual(counts, [all.records.length, all.records.length]);
+  assert.deepEqual(sealed.map((r) => hex(storedForm(r))), [...all.records, ...all.records]);
+  const refused = new Uint8Array([...first, ...writeFrame(bytes(mixed.blocks))]);
+  assert.throws(() => readSealedFrames(refused), (error) => {
+    assert.ok(error instanceof FramesError, String(error));
+    assert.equal(error.offset, first.length);
+    assert.equal(error.record, all.records.length + mixed.refused_at);
+    assert.equal(error.reason, mixed.refused);
+    return true;
+  });
 });

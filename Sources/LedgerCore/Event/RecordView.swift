@@ -156,7 +156,10 @@ package enum RecordStream {
             let length = RecordLayout.headerSize + bodyLength
             guard length <= end - offset else { throw Fault(offset: offset, reason: "a record runs past its frame") }
             guard let kind = RecordKind(rawValue: kindByte) else {
-                throw Fault(offset: offset, reason: "unknown record kind \(kindByte)")
+                // An encrypted account's records (§3.6) are read only by SealedRecordStream.
+                let what = SealedRecordKind(rawValue: kindByte) == nil ? "unknown record kind \(kindByte)"
+                    : "a sealed record (kind \(kindByte)) where only plaintext records may be"
+                throw Fault(offset: offset, reason: what)
             }
             let view = RecordView(base: p, length: length)
             switch kind {

@@ -267,8 +267,27 @@ final class ColumnarBlockDecoder {
                 b.storeBytes(of: UInt32(entries).littleEndian, toByteOffset: 24, as: UInt32.self)
                 (b + RecordLayout.knowledgeMarkFixedBody).copyMemory(from: try tails.bytes(entryBytes), byteCount: entryBytes)
             case nil:
-                throw Reason("a block holds unknown record kind \(kind)")
+                guard let sealed = SealedRecordKind(rawValue: kind) else { throw Reason("a block holds unknown record kind \(kind)") }
+                try decodeSealed(sealed, flag, code: code, device: device)
             }
+        }
+
+        /// A sealed record (§3.6): an event's seq from the seq column, no hlc, the rest from the tail.
+        mutating func decodeSealed(_ kind: SealedRecordKind, _ flag: UInt8, code: Int, device: UInt64) throws(Reason) {
+            let seq = kind == .event ? try seq(code) : 0
+            let epoch = try u32(try tails.varint())
+            let nonce = try tails.bytes(SealedRecordLayout.nonceSize)
+            let sealedLength = Int(clamping: try tails.varint())
+            let fixed = SealedRecordLayout.fixedBody(kind)
+            guard sealedLength <= Int(UInt16.max) - fixed else { throw Reason("a block holds a record longer than 65,535 bytes") }
+            let sealed = try tails.bytes(sealedLength)
+            let b = try begin(kind.rawValue, flag, body: fixed + sealedLength)
+            b.storeBytes(of: device, as: UInt64.self)
+            if kind == .event { b.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self) }
+            let epochAt = SealedRecordLayout.epochOffset(kind)
+            b.storeBytes(of: epoch.littleEndian, toByteOffset: epochAt, as: UInt32.self)
+            (b + epochAt + 4).copyMemory(from: nonce, byteCount: SealedRecordLayout.nonceSize)
+            (b + fixed).copyMemory(from: sealed, byteCount: sealedLength)
         }
     }
 }

@@ -129,6 +129,10 @@ final class ColumnarBlockEncoder {
             kinds.byte(kind)
             flags.byte(flag)
             codes.byte(code)
+            if kind >= SealedRecordKind.event.rawValue, let sealed = SealedRecordKind(rawValue: kind) {
+                addSealed(sealed, p, length: length, code: code)
+                return
+            }
             let hasSeq = kind != RecordKind.deviceName.rawValue
             if hasSeq {
                 let seq = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: h + 8, as: UInt64.self))
@@ -168,6 +172,22 @@ final class ColumnarBlockEncoder {
             case nil:
                 preconditionFailure("ColumnarBlock.encode takes valid records only (kind \(kind))")
             }
+        }
+
+        /// A sealed record (§3.6): its seq in the seq column (an event's), the rest in the tail.
+        mutating func addSealed(_ kind: SealedRecordKind, _ p: UnsafeRawPointer, length: Int, code: UInt8) {
+            let h = RecordLayout.headerSize
+            if kind == .event {
+                let seq = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: h + 8, as: UInt64.self))
+                seqs.varint(Varint.zigzag(seq &- lastSeq[Int(code)]))
+                lastSeq[Int(code)] = seq
+            }
+            let epoch = h + SealedRecordLayout.epochOffset(kind)
+            tails.varint(UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: epoch, as: UInt32.self))))
+            tails.bytes(p + epoch + 4, count: SealedRecordLayout.nonceSize)
+            let sealed = h + SealedRecordLayout.fixedBody(kind)
+            tails.varint(UInt64(length - sealed))
+            tails.bytes(p + sealed, count: length - sealed)
         }
 
         func finish(appendingTo output: inout [UInt8]) {

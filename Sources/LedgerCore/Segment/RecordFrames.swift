@@ -103,9 +103,34 @@ package enum RecordFrames {
 
         /// Calls `visit` for every record of `frames` in order and returns how many records each
         /// frame holds. Anything but whole, valid data frames (a cut, a checksum, a malformed
-        /// block or record, another kind of frame) throws.
+        /// block or record, another kind of frame, a sealed record) throws.
         @discardableResult
         package func forEachRecord(in frames: UnsafeRawBufferPointer, _ visit: (RecordView) throws -> Void) throws -> [Int] {
+            try forEachFrame(in: frames) { records, visited in
+                try RecordStream.forEach(in: records) { (view: RecordView) throws -> Void in
+                    try visit(view)
+                    visited += 1
+                }
+            }
+        }
+
+        /// The same for an encrypted account's frames, which hold sealed records only
+        /// (segment-format.md §3.6): a plaintext record in them throws.
+        @discardableResult
+        package func forEachSealedRecord(in frames: UnsafeRawBufferPointer, _ visit: (SealedRecordView) throws -> Void) throws -> [Int] {
+            try forEachFrame(in: frames) { records, visited in
+                try SealedRecordStream.forEach(in: records) { view in
+                    try visit(view)
+                    visited += 1
+                }
+            }
+        }
+
+        /// Checks and decodes each frame of `frames`, then hands its records to `walk`, which
+        /// counts in `visited` the records it has taken (a fault's record index).
+        private func forEachFrame(
+            in frames: UnsafeRawBufferPointer, _ walk: (UnsafeRawBufferPointer, inout Int) throws -> Void
+        ) throws -> [Int] {
             var offset = 0
             var visited = 0
             var counts: [Int] = []
@@ -131,10 +156,7 @@ package enum RecordFrames {
                 }
                 let before = visited
                 do {
-                    try RecordStream.forEach(in: records) { (view: RecordView) throws -> Void in
-                        try visit(view)
-                        visited += 1
-                    }
+                    try walk(records, &visited)
                 } catch let fault as RecordStream.Fault {
                     throw Fault(offset: offset, reason: fault.reason, record: visited)
                 }

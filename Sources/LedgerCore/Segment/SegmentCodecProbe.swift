@@ -34,6 +34,28 @@ package final class SegmentCodecProbe {
         return try? blockDecoder.decode(bytes)
     }
 
+    /// `records` (whole records back to back, plaintext or sealed) as format-2 blocks: the
+    /// conformance corpus gives blocks to the app's decoder.
+    package static func blocks(of records: UnsafeRawBufferPointer) -> [UInt8] {
+        var blocks: [UInt8] = []
+        ColumnarBlock.encode(records, appendingTo: &blocks)
+        return blocks
+    }
+
+    /// The raw record stream untrusted blocks decode to, or why a block is refused (nothing
+    /// about the records themselves is checked here).
+    package func records(inBlocks bytes: UnsafeRawBufferPointer) -> Result<[UInt8], BlockRefusal> {
+        do { return .success(Array(try blockDecoder.decode(bytes))) } catch {
+            return .failure(BlockRefusal(offset: error.offset, reason: error.reason))
+        }
+    }
+
+    /// A block refused: its offset in the bytes given, and why.
+    package struct BlockRefusal: Error, Equatable {
+        package var offset: Int
+        package var reason: String
+    }
+
     /// Whether `records` (valid records, as `RecordEncoder` writes them), encoded as format-2
     /// blocks, decode to exactly their bytes.
     package func blocksRoundTrip(_ records: UnsafeRawBufferPointer) -> Bool {

@@ -13,7 +13,13 @@ package enum RecordSealer {
     /// Seals `record`, one record in the raw form of segment-format.md §3 that the format accepts.
     package static func seal(_ record: [UInt8], with key: DataKey) throws(SealingError) -> SealedRecord {
         let view = try singleRecord(record)
-        var sealed = SealedRecord(kind: view.kind == .deviceName ? .name : .event, device: view.device,
+        let kind: SealedRecord.Kind = view.kind == .deviceName ? .name : .event
+        // Its stored form's body (segment-format.md §3.6) must fit the header's u16: only a
+        // knowledge mark of more than 4,090 entries would not.
+        guard SealedRecordLayout.fixedBody(kind) + paddedLength(record.count) + tagByteCount <= Int(UInt16.max) else {
+            throw .record("the record is too long to seal (\(record.count) bytes)")
+        }
+        var sealed = SealedRecord(kind: kind, device: view.device,
                                   seq: view.seq, epoch: key.epoch, nonce: [], ciphertext: [])
         var plaintext = record
         plaintext.append(contentsOf: repeatElement(0, count: paddedLength(record.count) - record.count))

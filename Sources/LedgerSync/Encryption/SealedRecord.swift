@@ -4,10 +4,7 @@ import LedgerCore
 /// fields the server needs in the clear, the rest sealed under one epoch's data key.
 package struct SealedRecord: Equatable, Sendable {
     /// What the seal holds, in the clear: an event (a seq-bearing record) or a device name.
-    package enum Kind: UInt8, Sendable {
-        case event = 5
-        case name = 6
-    }
+    package typealias Kind = SealedRecordKind
 
     package var kind: Kind
     package var device: DeviceID
@@ -26,6 +23,28 @@ package struct SealedRecord: Equatable, Sendable {
         self.epoch = epoch
         self.nonce = nonce
         self.ciphertext = ciphertext
+    }
+
+    /// The one sealed record a view shows, copied out of its frame.
+    package init(_ view: SealedRecordView) {
+        self.init(kind: view.kind, device: view.device, seq: view.seq, epoch: view.epoch,
+                  nonce: Array(view.nonce), ciphertext: Array(view.ciphertext))
+    }
+
+    /// The record as a log and the wire hold it (Schemas/segment-format.md §3.6): kind 5 or 6,
+    /// flags 0, the body's length, then device, an event's seq, the epoch, the nonce and the
+    /// ciphertext with its tag. `RecordSealer.seal` never makes one whose body passes 65,535 bytes.
+    package var recordBytes: [UInt8] {
+        let body = SealedRecordLayout.fixedBody(kind) + ciphertext.count
+        var bytes: [UInt8] = [kind.rawValue, 0]
+        bytes.reserveCapacity(RecordLayout.headerSize + body)
+        bytes.appendLittleEndian(UInt16(body))
+        bytes.appendLittleEndian(device.rawValue)
+        if kind == .event { bytes.appendLittleEndian(seq) }
+        bytes.appendLittleEndian(epoch)
+        bytes += nonce
+        bytes += ciphertext
+        return bytes
     }
 
     /// The associated data of the seal: "ORTSBSEAL1", the kind, device, seq and epoch (31 bytes).

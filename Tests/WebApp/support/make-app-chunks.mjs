@@ -110,7 +110,7 @@ refused('a block that is not ORB2', altered(events.slice(0, 3), (b) => { b[3] = 
 refused('a block whose records are longer than it declares', altered(events.slice(0, 3), (b, v) => v.setUint32(8, v.getUint32(8, true) - 1, true)), 0);
 refused('a block whose records are shorter than it declares', altered(events.slice(0, 3), (b, v) => v.setUint32(8, v.getUint32(8, true) + 1, true)), 0);
 refused('a device code outside the table', altered(events.slice(0, 3), (b) => { b[44 + 8 + 6] = 1; }), 0);
-refused('an unknown record kind', altered(events.slice(0, 3), (b) => { b[44 + 8 + 1] = 5; }), 0);
+refused('an unknown record kind', altered(events.slice(0, 3), (b) => { b[44 + 8 + 1] = 9; }), 0);
 refused('a reserved field that is not 0', altered(events.slice(0, 3), (b) => { b[14] = 1; }), 0);
 refused('a seq column with a byte no record uses', altered(events.slice(0, 3), (b, v) => v.setUint32(16, v.getUint32(16, true) + 1, true)), 0);
 const edits = events.filter((e) => e.kind === 'station_edit' && e.device === D[0]).slice(0, 3);

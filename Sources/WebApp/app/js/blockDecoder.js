@@ -6,6 +6,7 @@
 import { isValidCode } from './dates.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
 
 const MAX_DECODED = 4 << 20;
 const TWO_53 = 2 ** 53;
@@ -140,17 +141,20 @@ const RECORDS_PER_STEP = 256;
  * BlockError (the block's offset; `record` set when a record fails §3's checks). It pauses
  * (yields) after every RECORDS_PER_STEP records, so that a caller may give the page back between
  * two (recordFrames.js).
- * @param {Uint8Array} content @param {LedgerEvent[]} out
+ * With `sealed`, the blocks are an encrypted account's (segment-format.md §3.6): their sealed
+ * records go to `sealed`, and a plaintext record is refused; without it, a sealed record is.
+ * @param {Uint8Array} content @param {LedgerEvent[]} out @param {SealedRecord[] | null} [sealed]
  * @returns {Generator<void, number, void>}
  */
-export function* blockSteps(content, out) {
+export function* blockSteps(content, out, sealed = null) {
   let at = 0, decoded = 0, records = 0;
-  const first = out.length;
+  const taken = sealed ?? out;
+  const first = taken.length;
   /** @type {BlockError | null} */
   let recordFault = null;
   while (at < content.length) {
     try {
-      const [length, bytes, count, fault] = yield* decodeBlock(content, at, MAX_DECODED - decoded, out);
+      const [length, bytes, count, fault] = yield* decodeBlock(content, at, MAX_DECODED - decoded, out, sealed);
       // As the Swift reader: every block's structure first, then the records (§3).
       if (fault && !recordFault) recordFault = new BlockError(fault.message, at, records + fault.index);
       at += length;
@@ -161,8 +165,8 @@ export function* blockSteps(content, out) {
       throw new BlockError(error.message, at);
     }
   }
-  if (recordFault) { out.length = first; throw recordFault; }
-  return out.length - first;
+  if (recordFault) { taken.length = first; throw recordFault; }
+  return taken.length - first;
 }
 
 /**
@@ -170,9 +174,10 @@ export function* blockSteps(content, out) {
  * first record that §3 refuses (its index in the block), if any.
  * Pauses after every RECORDS_PER_STEP records (blockSteps).
  * @param {Uint8Array} c @param {number} at @param {number} capacity @param {LedgerEvent[]} out
+ * @param {SealedRecord[] | null} sealed
  * @returns {Generator<void, [number, number, number, {message: string, index: number} | null], void>}
  */
-function* decodeBlock(c, at, capacity, out) {
+function* decodeBlock(c, at, capacity, out, sealed) {
   const size = c.length - at;
   if (size < 44) throw new Refusal('a block header is cut off');
   if (c[at] !== 0x4f || c[at + 1] !== 0x52 || c[at + 2] !== 0x42 || c[at + 3] !== 0x32) throw new Refusal('a block does not start with ORB2');
@@ -224,6 +229,8 @@ function* decodeBlock(c, at, capacity, out) {
   };
   /** @type {LedgerEvent[]} */
   const events = [];
+  /** @type {SealedRecord[]} */
+  const sealedFound = [];
   /** @type {{message: string, index: number} | null} */
   let fault = null;
   for (let i = 0; i < count; i++) {
@@ -240,6 +247,7 @@ function* decodeBlock(c, at, capacity, out) {
     if (col.p !== col.end) throw new Refusal(`the ${col.name} column has bytes no record uses`);
   }
   for (const e of events) out.push(e);
+  for (const r of sealedFound) sealed?.push(r);
   return [total, written, count, fault];
 
   /** @param {number} i */
@@ -258,6 +266,7 @@ function* decodeBlock(c, at, capacity, out) {
         if (flag & 2) { const m = tails.varint(); memoLength = typeof m === 'number' ? m : Infinity; }
         begin(34 + memoLength);
         const memoAt = memoLength > 0 ? tails.bytes(memoLength) : 0;
+        plaintextAllowed();
         if (memoLength > 4096) throw new Refusal(`a station edit has a bad length ${34 + memoLength}`, true);
         if ((flag & ~3) !== 0 || flag === 0) throw new Refusal(`a station edit has bad flags ${flag}`, true);
         if (s === 0n || lastStation === 0 || device === '0000000000000000') throw new Refusal('a station edit has a zero device, seq or station', true);
@@ -275,6 +284,7 @@ function* decodeBlock(c, at, capacity, out) {
         const s = seq(code), h = hlc();
         const version = u32(tails.varint());
         begin(30);
+        plaintextAllowed();
         if (flag !== 0 || s === 0n || device === '0000000000000000') throw new Refusal('a catalogue version record is malformed', true);
         events.push({ kind: 'catalog_version', device, seq: s, hlc: h, catalogVersion: version });
         break;
@@ -285,6 +295,7 @@ function* decodeBlock(c, at, capacity, out) {
         const length = typeof n === 'number' ? n : Infinity;
         begin(16 + length);
         const nameAt = tails.bytes(length);
+        plaintextAllowed();
         if (length > 255 || flag !== 0 || device === '0000000000000000') throw new Refusal('a device name record is malformed', true);
         const name = text(c, nameAt, nameAt + length);
         if (name === null) throw new Refusal('a device name is not UTF-8', true);
@@ -297,6 +308,7 @@ function* decodeBlock(c, at, capacity, out) {
         if (typeof n !== 'number' || n > Math.floor(0xffff / 16)) throw new Refusal('a block holds a record longer than 65,535 bytes');
         begin(28 + 16 * n);
         const entriesAt = tails.bytes(16 * n);
+        plaintextAllowed();
         if (flag !== 0 || s === 0n || device === '0000000000000000') throw new Refusal('a knowledge mark is malformed', true);
         /** @type {Array<[string, bigint]>} */
         const knowledge = [];
@@ -310,8 +322,30 @@ function* decodeBlock(c, at, capacity, out) {
         events.push({ kind: 'knowledge_mark', device, seq: s, hlc: h, knowledge });
         break;
       }
+      case 5: case 6: {
+        // As ColumnarBlockDecoder: an event's seq, then from the tail the epoch, the nonce, the
+        // ciphertext's length and bytes; then the record as SealedRecordStream checks it.
+        const s = kind === 5 ? seq(code) : 0n;
+        const epoch = u32(tails.varint());
+        const nonceAt = tails.bytes(12);
+        const n = tails.varint();
+        const fixed = kind === 5 ? 32 : 24;
+        if (typeof n !== 'number' || n > 0xffff - fixed) throw new Refusal('a block holds a record longer than 65,535 bytes');
+        const sealedAt = tails.bytes(n);
+        begin(fixed + n);
+        if (!sealed) throw new Refusal(`a sealed record (kind ${kind}) where only plaintext records may be`, true);
+        if (flag !== 0 || n - 16 <= 0 || (n - 16) % 32 !== 0) throw new Refusal(`a sealed record has bad flags or a bad length ${fixed + n}`, true);
+        if (device === '0000000000000000' || (kind === 5 && s === 0n) || epoch === 0) throw new Refusal('a sealed record has a zero device, seq or epoch', true);
+        sealedFound.push({ kind, device, seq: s, epoch, nonce: c.slice(nonceAt, nonceAt + 12), ciphertext: c.slice(sealedAt, sealedAt + n) });
+        break;
+      }
       default:
         throw new Refusal(`a block holds unknown record kind ${kind}`);
+    }
+
+    /** A plaintext record, its columns read: refused in an encrypted account's blocks. */
+    function plaintextAllowed() {
+      if (sealed) throw new Refusal(`a plaintext record (kind ${kind}) where only sealed records may be`, true);
     }
   }
 }

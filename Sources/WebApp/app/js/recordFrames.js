@@ -9,6 +9,7 @@ import { LZ4Error, readFrame, writeFrame } from './lz4.js';
 import { runSteps, runStepsInSlices } from './timeSlice.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
 /** @typedef {import('./timeSlice.js').TimeSlice} TimeSlice */
 
 /** A frame's records stop short of this (bytes of the raw record stream), as the Swift writer's. */
@@ -39,6 +40,19 @@ export function readFrames(bytes) {
 }
 
 /**
+ * Every sealed record of an encrypted account's frames (segment-format.md §3.6), in order, and how
+ * many each frame holds: refused as readFrames refuses, and for a plaintext record in them.
+ * @param {Uint8Array} bytes
+ * @returns {{sealed: SealedRecord[], counts: number[]}}
+ */
+export function readSealedFrames(bytes) {
+  /** @type {SealedRecord[]} */
+  const sealed = [];
+  const { counts } = runSteps(frameSteps(bytes, [], sealed));
+  return { sealed, counts };
+}
+
+/**
  * readFrames in slices of the page's time (timeSlice.js): the same refusals, with the page given
  * back between two (a chunk of 100,000 records takes hundreds of ms to decode at 4×). The records
  * are appended to `events` (a replica's, chunk after chunk, with no copy); on a refusal, some of
@@ -53,10 +67,12 @@ export function readFramesInSlices(bytes, slice, events) {
  * readFrames as steps, appending to `events`: pauses after each frame is read and after every few
  * records decoded.
  * @param {Uint8Array} bytes @param {LedgerEvent[]} [events]
+ * @param {SealedRecord[] | null} [sealed] an encrypted account's frames: their records go here
  * @returns {Generator<void, {events: LedgerEvent[], counts: number[]}, void>}
  */
-function* frameSteps(bytes, events = []) {
-  const first = events.length;
+function* frameSteps(bytes, events = [], sealed = null) {
+  const taken = sealed ?? events;
+  const first = taken.length;
   /** @type {number[]} */
   const counts = [];
   let offset = 0;
@@ -70,10 +86,10 @@ function* frameSteps(bytes, events = []) {
     }
     yield;
     try {
-      counts.push(yield* blockSteps(frame.content, events));
+      counts.push(yield* blockSteps(frame.content, events, sealed));
     } catch (error) {
       if (!(error instanceof BlockError)) throw error;
-      if (error.record !== null) throw new FramesError(offset, error.message, events.length - first + error.record);
+      if (error.record !== null) throw new FramesError(offset, error.message, taken.length - first + error.record);
       throw new FramesError(offset, `a block is malformed at byte ${error.offset} of its frame: ${error.message}`);
     }
     offset += frame.length;

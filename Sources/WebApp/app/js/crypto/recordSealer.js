@@ -61,6 +61,31 @@ function gcm(nonce, ad) {
   return { name: 'AES-GCM', iv: nonce, additionalData: ad, tagLength: 8 * TAG_BYTES };
 }
 
+/** @param {5 | 6} kind the fixed part of a sealed record's body: device, an event's seq, epoch, nonce */
+function fixedBody(kind) {
+  return kind === SEALED_EVENT ? 32 : 24;
+}
+
+/**
+ * The record as a log and the wire hold it (segment-format.md §3.6): kind, flags 0, the body's
+ * length, device, an event's seq, epoch, nonce, then the ciphertext and its tag.
+ * @param {SealedRecord} sealed
+ * @returns {Uint8Array}
+ */
+export function storedForm(sealed) {
+  const fixed = fixedBody(sealed.kind);
+  const out = new Uint8Array(4 + fixed + sealed.ciphertext.length);
+  const view = new DataView(out.buffer);
+  out[0] = sealed.kind;
+  view.setUint16(2, fixed + sealed.ciphertext.length, true);
+  view.setBigUint64(4, BigInt('0x' + sealed.device), true);
+  if (sealed.kind === SEALED_EVENT) view.setBigUint64(12, sealed.seq, true);
+  view.setUint32(4 + fixed - 16, sealed.epoch, true);
+  out.set(sealed.nonce, 4 + fixed - 12);
+  out.set(sealed.ciphertext, 4 + fixed);
+  return out;
+}
+
 /**
  * Seals `recordBytes`, one record in the raw form of segment-format.md §3, under `dataKey`.
  * Throws SealError `record` unless the bytes are one record (rawRecord.js).
@@ -73,6 +98,11 @@ export async function sealRecord(recordBytes, dataKey) {
     kind: /** @type {5 | 6} */ (view.kind === 3 ? SEALED_NAME : SEALED_EVENT),
     device: view.device, seq: view.seq, epoch: dataKey.epoch,
   };
+  // Its stored form's body must fit the header's u16 (storedForm): only a knowledge mark of more
+  // than 4,090 entries would not.
+  if (fixedBody(clear.kind) + paddedLength(recordBytes.length) + TAG_BYTES > 0xffff) {
+    throw new SealError('record', `the record is too long to seal (${recordBytes.length} bytes)`);
+  }
   const plaintext = new Uint8Array(paddedLength(recordBytes.length));
   plaintext.set(recordBytes);
   const ad = associatedData(clear);
