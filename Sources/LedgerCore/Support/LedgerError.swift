@@ -53,6 +53,11 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         case futureDate(EventID)
         /// A received station edit for a station the catalogue does not know (`unknown-station`).
         case unknownStation(EventID)
+        /// A new sealed record under a key epoch older than the encrypted account's (`stale-epoch`,
+        /// Schemas/encryption.md §10): the device missed a rotation.
+        case staleEpoch(current: UInt32, found: UInt32)
+        /// A sealed record under a key epoch the encrypted account does not have (`unknown-epoch`).
+        case unknownEpoch(current: UInt32, found: UInt32)
     }
 
     package var category: Category
