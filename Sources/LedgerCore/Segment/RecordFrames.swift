@@ -19,8 +19,8 @@ package enum RecordFrames {
 
     /// Frames as they were received and checked (a frames body's) or read from a segment, with
     /// how many there are: a ledger appends them as they are when it takes every record in them,
-    /// in their order (`Ledger.append(encoded:frames:)`), and a pull answer sends them
-    /// as they are, instead of encoding the records again.
+    /// in their order (`Ledger.append(_:visit:)` of an `EncodedRecords` that kept them), and a
+    /// pull answer sends them as they are, instead of encoding the records again.
     package struct Received: Sendable {
         package private(set) var bytes: [UInt8]
         /// How many records each frame holds, in order (a store that keeps frames one by one,
