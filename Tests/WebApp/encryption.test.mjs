@@ -358,3 +358,24 @@ test('readSealedFrames: the corpus\'s sealed blocks in two frames read back as t
     return true;
   });
 });
+
+test('encodeSealedBlocks lays out the corpus\'s sealed records byte for byte as the Swift writer did; writeSealedFrames reads back', async () => {
+  const { encodeSealedBlocks } = await appModule('blockEncoder.js');
+  const { readSealedFrames, writeSealedFrames } = await appModule('recordFrames.js');
+  const all = corpus().find((c) => c.op === 'blocks' && c.records !== undefined && c.stream === 'sealed');
+  assert.ok(all, 'the corpus has sealed blocks');
+  const sealed = [];
+  runSteps(blockSteps(bytes(all.blocks), [], sealed));
+  assert.equal(sealed.length, all.records.length);
+  assert.equal(hex(encodeSealedBlocks(sealed)), all.blocks);
+  // 300 devices (two blocks), repeated past one frame's content limit (several frames).
+  const many = [];
+  for (let i = 0; many.length < 20_000; i++) {
+    const r = sealed[i % sealed.length];
+    many.push({ ...r, device: (BigInt(i % 300) + 1n).toString(16).padStart(16, '0'), seq: BigInt(i + 1) * (r.kind === 5 ? 1n : 0n) });
+  }
+  const frames = writeSealedFrames(many);
+  const read = readSealedFrames(frames);
+  assert.ok(read.counts.length > 1, `${read.counts.length} frame(s)`);
+  assert.deepEqual(read.sealed.map((r) => hex(storedForm(r))), many.map((r) => hex(storedForm(r))));
+});

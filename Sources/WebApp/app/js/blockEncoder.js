@@ -1,11 +1,13 @@
 // Events into the columnar blocks of a format-2 data frame (Schemas/segment-format.md §2a), as
 // the Swift ColumnarBlockEncoder lays them out: a new block when a 257th device would join. The
 // app writes its own chunks with it (the edits of this device, a JSON page); the events were
-// validated when they were made or received, so only their fields are read.
+// validated when they were made or received, so only their fields are read. An encrypted
+// account's sealed records (§3.6) are laid out by the same rules (encodeSealedBlocks).
 
 import { utf8 } from './records.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
+/** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
 
 const KINDS = { station_edit: 1, catalog_version: 2, device_name: 3, knowledge_mark: 4 };
 const ORIGINS = { user: 0, import: 1, catalog: 2 };
@@ -99,33 +101,74 @@ export function recordLength(e) {
 }
 
 /**
+ * One block's columns being written: the device table in order of first appearance, the three
+ * one-byte columns and columns 3 to 9 (§2a).
+ */
+class BlockColumns {
+  /** @param {{device: string}[]} records */
+  constructor(records) {
+    /** @type {Map<string, number>} */
+    this.codes = new Map();
+    for (const r of records) if (!this.codes.has(r.device)) this.codes.set(r.device, this.codes.size);
+    this.cols = Array.from({ length: 7 }, () => new Bytes());
+    this.kinds = new Uint8Array(records.length);
+    this.flags = new Uint8Array(records.length);
+    this.devs = new Uint8Array(records.length);
+    /** @type {(number | bigint)[]} */
+    this.lastSeqs = new Array(this.codes.size).fill(0);
+    /** Bytes of the raw record stream the block decodes to. */
+    this.raw = 0;
+  }
+
+  /**
+   * Record `i`'s kind, flags and device code, and its seq when it has one; returns its device code.
+   * @param {number} i @param {number} kind @param {number} flags @param {string} device @param {bigint | null} seq
+   */
+  head(i, kind, flags, device, seq) {
+    const code = /** @type {number} */ (this.codes.get(device));
+    this.kinds[i] = kind;
+    this.flags[i] = flags;
+    this.devs[i] = code;
+    if (seq !== null) { const s = small(seq); this.cols[0].zigzag(s, this.lastSeqs[code]); this.lastSeqs[code] = s; }
+    return code;
+  }
+
+  /** @param {Bytes} out */
+  finish(out) {
+    const header = new DataView(new ArrayBuffer(44));
+    [0x4f, 0x52, 0x42, 0x32].forEach((b, i) => header.setUint8(i, b));
+    header.setUint32(4, this.kinds.length, true);
+    header.setUint32(8, this.raw, true);
+    header.setUint16(12, this.codes.size, true);
+    this.cols.forEach((col, i) => header.setUint32(16 + 4 * i, col.n, true));
+    out.bytes(new Uint8Array(header.buffer));
+    for (const device of this.codes.keys()) out.u64hex(device);
+    out.bytes(this.kinds);
+    out.bytes(this.flags);
+    out.bytes(this.devs);
+    for (const col of this.cols) out.bytes(col.view());
+  }
+}
+
+/**
  * One block of at most 256 devices' events, appended to `out`.
  * @param {LedgerEvent[]} events @param {Bytes} out
  */
 function encodeBlock(events, out) {
-  /** @type {Map<string, number>} */
-  const codes = new Map();
-  for (const e of events) if (!codes.has(e.device)) codes.set(e.device, codes.size);
-  const cols = Array.from({ length: 7 }, () => new Bytes());
-  const [seqs, times, counters, stations, dates, origins, tails] = cols;
-  const kinds = new Uint8Array(events.length), flags = new Uint8Array(events.length), devs = new Uint8Array(events.length);
-  /** @type {(number | bigint)[]} */
-  const lastSeqs = new Array(codes.size).fill(0);
-  let lastTime = 0, lastStation = 0, lastDate = 0, raw = 0;
+  const block = new BlockColumns(events);
+  const [, times, counters, stations, dates, origins, tails] = block.cols;
+  let lastTime = 0, lastStation = 0, lastDate = 0;
   events.forEach((e, i) => {
-    const code = /** @type {number} */ (codes.get(e.device));
     const [length, variable] = recordLength(e);
-    raw += length;
-    kinds[i] = KINDS[e.kind];
-    devs[i] = code;
-    if (e.kind !== 'device_name') { const s = small(e.seq); seqs.zigzag(s, lastSeqs[code]); lastSeqs[code] = s; }
+    block.raw += length;
+    const hasDate = e.kind === 'station_edit' && e.compDate !== null && e.compDate !== undefined;
+    const flags = e.kind === 'station_edit' ? (hasDate ? 1 : 0) | (variable ? 2 : 0) : 0;
+    block.head(i, KINDS[e.kind], flags, e.device, e.kind === 'device_name' ? null : e.seq);
     const time = Number(e.hlc >> 16n);
     times.zigzag(time, lastTime);
     lastTime = time;
     counters.varint(Number(e.hlc & 0xffffn));
     if (e.kind === 'station_edit') {
-      const hasDate = e.compDate !== null && e.compDate !== undefined;
-      flags[i] = (hasDate ? 1 : 0) | (variable ? 2 : 0);
       stations.zigzag(/** @type {number} */ (e.station), lastStation);
       lastStation = /** @type {number} */ (e.station);
       if (hasDate) { dates.zigzag(/** @type {number} */ (e.compDate), lastDate); lastDate = /** @type {number} */ (e.compDate); }
@@ -142,18 +185,26 @@ function encodeBlock(events, out) {
       for (const [d, s] of entries) { tails.u64hex(d); tails.u64(s); }
     }
   });
-  const header = new DataView(new ArrayBuffer(44));
-  [0x4f, 0x52, 0x42, 0x32].forEach((b, i) => header.setUint8(i, b));
-  header.setUint32(4, events.length, true);
-  header.setUint32(8, raw, true);
-  header.setUint16(12, codes.size, true);
-  cols.forEach((col, i) => header.setUint32(16 + 4 * i, col.n, true));
-  out.bytes(new Uint8Array(header.buffer));
-  for (const device of codes.keys()) out.u64hex(device);
-  out.bytes(kinds);
-  out.bytes(flags);
-  out.bytes(devs);
-  for (const col of cols) out.bytes(col.view());
+  block.finish(out);
+}
+
+/**
+ * One block of at most 256 devices' sealed records (§3.6: an event's seq in the seq column, no
+ * hlc, the epoch, nonce and ciphertext in the tail), appended to `out`.
+ * @param {SealedRecord[]} records @param {Bytes} out
+ */
+function encodeSealedBlock(records, out) {
+  const block = new BlockColumns(records);
+  const tails = block.cols[6];
+  records.forEach((r, i) => {
+    block.raw += 4 + (r.kind === 5 ? 32 : 24) + r.ciphertext.length;
+    block.head(i, r.kind, 0, r.device, r.kind === 5 ? r.seq : null);
+    tails.varint(r.epoch);
+    tails.bytes(r.nonce);
+    tails.varint(r.ciphertext.length);
+    tails.bytes(r.ciphertext);
+  });
+  block.finish(out);
 }
 
 /**
@@ -161,17 +212,35 @@ function encodeBlock(events, out) {
  * @param {LedgerEvent[]} events
  */
 export function encodeBlocks(events) {
-  const out = new Bytes(64 + 16 * events.length);
+  return blocksOf(events, encodeBlock);
+}
+
+/**
+ * The blocks holding an encrypted account's sealed records in order, as the Swift writer lays
+ * them out (segment-format.md §3.6).
+ * @param {SealedRecord[]} records
+ */
+export function encodeSealedBlocks(records) {
+  return blocksOf(records, encodeSealedBlock);
+}
+
+/**
+ * `records` cut into blocks of at most 256 devices, each written by `encode`.
+ * @template {{device: string}} R
+ * @param {R[]} records @param {(records: R[], out: Bytes) => void} encode
+ */
+function blocksOf(records, encode) {
+  const out = new Bytes(64 + 16 * records.length);
   let start = 0;
   /** @type {Set<string>} */
   let devices = new Set();
-  for (let i = 0; i <= events.length; i++) {
-    if (i === events.length || (!devices.has(events[i].device) && devices.size === 256)) {
-      if (i > start) encodeBlock(events.slice(start, i), out);
+  for (let i = 0; i <= records.length; i++) {
+    if (i === records.length || (!devices.has(records[i].device) && devices.size === 256)) {
+      if (i > start) encode(records.slice(start, i), out);
       start = i;
       devices = new Set();
     }
-    if (i < events.length) devices.add(events[i].device);
+    if (i < records.length) devices.add(records[i].device);
   }
   return out.view().slice();
 }

@@ -4,7 +4,7 @@
 // RecordFrames.Reader reads them: every LZ4 checksum, every block's structure, every record.
 
 import { BlockError, blockSteps } from './blockDecoder.js';
-import { encodeBlocks, recordLength } from './blockEncoder.js';
+import { encodeBlocks, encodeSealedBlocks, recordLength } from './blockEncoder.js';
 import { LZ4Error, readFrame, writeFrame } from './lz4.js';
 import { runSteps, runStepsInSlices } from './timeSlice.js';
 
@@ -103,17 +103,36 @@ function* frameSteps(bytes, events = [], sealed = null) {
  * @param {LedgerEvent[]} events
  */
 export function writeFrames(events) {
+  return framesOf(events, (e) => recordLength(e)[0], encodeBlocks);
+}
+
+/**
+ * Frames holding an encrypted account's sealed records in order (segment-format.md §3.6), cut
+ * as writeFrames cuts them.
+ * @param {SealedRecord[]} records
+ */
+export function writeSealedFrames(records) {
+  return framesOf(records, (r) => 4 + (r.kind === 5 ? 32 : 24) + r.ciphertext.length, encodeSealedBlocks);
+}
+
+/**
+ * `records` as frames, a new one before a frame's records would pass WRITER_CONTENT_LIMIT bytes
+ * (`length` of each in the raw record stream), each frame's blocks made by `blocks`.
+ * @template R
+ * @param {R[]} records @param {(record: R) => number} length @param {(records: R[]) => Uint8Array} blocks
+ */
+function framesOf(records, length, blocks) {
   /** @type {Uint8Array[]} */
   const frames = [];
   let start = 0, bytes = 0;
-  for (let i = 0; i <= events.length; i++) {
-    const length = i < events.length ? recordLength(events[i])[0] : 0;
-    if (i === events.length || (i > start && bytes + length > WRITER_CONTENT_LIMIT)) {
-      if (i > start) frames.push(writeFrame(encodeBlocks(events.slice(start, i))));
+  for (let i = 0; i <= records.length; i++) {
+    const size = i < records.length ? length(records[i]) : 0;
+    if (i === records.length || (i > start && bytes + size > WRITER_CONTENT_LIMIT)) {
+      if (i > start) frames.push(writeFrame(blocks(records.slice(start, i))));
       start = i;
       bytes = 0;
     }
-    bytes += length;
+    bytes += size;
   }
   const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
   let at = 0;
