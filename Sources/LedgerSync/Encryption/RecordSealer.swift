@@ -5,10 +5,11 @@ import LedgerCore
 /// deterministic: the nonce is an HMAC of the content, so every device that seals one event
 /// under one epoch writes the same bytes, and a server without the key compares copies by bytes.
 package enum RecordSealer {
-    /// The padded plaintext is a multiple of this many bytes.
-    package static let paddingUnit = 32
-    package static let nonceByteCount = 12
-    package static let tagByteCount = 16
+    /// The padded plaintext is a multiple of this many bytes (the sizes are the stored form's,
+    /// segment-format.md §3.6).
+    package static let paddingUnit = SealedRecordLayout.paddingUnit
+    package static let nonceByteCount = SealedRecordLayout.nonceSize
+    package static let tagByteCount = SealedRecordLayout.tagSize
 
     /// Seals `record`, one record in the raw form of segment-format.md §3 that the format accepts.
     package static func seal(_ record: [UInt8], with key: DataKey) throws(SealingError) -> SealedRecord {

@@ -57,17 +57,18 @@ package struct SealedAdmission {
     /// Takes one received sealed record (read by `SealedRecordStream`, so well-formed).
     package mutating func receive(_ view: SealedRecordView) throws(LedgerError) {
         if view.epoch > receiver.epoch { throw Self.unknownEpoch(view, current: receiver.epoch) }
-        let print = RecordFingerprint.of(view.bytes)
         guard view.kind == .event else {
+            let print = RecordFingerprint.of(view.bytes)
             if !receiver.names.contains(print) && nameSeen.insert(print).inserted { names.append(SealedRecord(view)) }
             return
         }
         let id = EventID(device: view.device, seq: view.seq)
+        // A new event is compared only with the batch's other copies of it (`admit`), by bytes.
         guard id.seq <= receiver.held[id.device] ?? 0 else {
             events.append(SealedRecord(view))
             return
         }
-        let copy = Copy(epoch: view.epoch, print: print)
+        let copy = Copy(epoch: view.epoch, print: RecordFingerprint.of(view.bytes))
         var copies = heldCopies[id] ?? []
         if copies.contains(where: { $0.epoch == copy.epoch && $0.print != copy.print }) { throw RecordChecks.differs(id) }
         if !copies.contains(copy) { copies.append(copy) }

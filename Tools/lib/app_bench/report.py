@@ -172,7 +172,7 @@ def render_map(m, met):
                      "≤ 150 ms",
                      f"unthrottled: {fmt_range(opened[1])}; {THROTTLE}× throttled: {fmt_range(opened[THROTTLE])}",
                      ok(met["replica"]),
-                     f"the kept scene geometry and pin index used in {sum(all(r.get('kept') or [False]) for r in m[f'paint1'])} of the {len(m['paint1'])} unthrottled reloads; "
+                     f"the kept scene geometry and pin index used in {sum(all(r.get('kept') or [False]) for r in m['paint1'])} of the {len(m['paint1'])} unthrottled reloads; "
                      "IndexedDB's open and read (the replica's identity, settings, catalogue text and completions snapshot; the chunks are read after), "
                      "the catalogue's JSON.parse and Catalog, the scene from its kept geometry, the pin index and landmarks, the animation frame, the drawing"))
     for view, label in (("japan", "all Japan (as the map opens)"), ("tokyo", "Tokyo (東京 centred by 「この駅を地図の中心に表示」)")):

@@ -4,6 +4,7 @@
 // RecordStream). No raw record stream is built: each record's fields come from its columns.
 
 import { isValidCode } from './dates.js';
+import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
@@ -322,21 +323,22 @@ function* decodeBlock(c, at, capacity, out, sealed) {
         events.push({ kind: 'knowledge_mark', device, seq: s, hlc: h, knowledge });
         break;
       }
-      case 5: case 6: {
+      case SEALED_EVENT: case SEALED_NAME: {
         // As ColumnarBlockDecoder: an event's seq, then from the tail the epoch, the nonce, the
         // ciphertext's length and bytes; then the record as SealedRecordStream checks it.
-        const s = kind === 5 ? seq(code) : 0n;
+        const s = kind === SEALED_EVENT ? seq(code) : 0n;
         const epoch = u32(tails.varint());
-        const nonceAt = tails.bytes(12);
+        const nonceAt = tails.bytes(NONCE_BYTES);
         const n = tails.varint();
-        const fixed = kind === 5 ? 32 : 24;
+        const fixed = fixedBody(kind);
         if (typeof n !== 'number' || n > 0xffff - fixed) throw new Refusal('a block holds a record longer than 65,535 bytes');
         const sealedAt = tails.bytes(n);
         begin(fixed + n);
         if (!sealed) throw new Refusal(`a sealed record (kind ${kind}) where only plaintext records may be`, true);
-        if (flag !== 0 || n - 16 <= 0 || (n - 16) % 32 !== 0) throw new Refusal(`a sealed record has bad flags or a bad length ${fixed + n}`, true);
-        if (device === '0000000000000000' || (kind === 5 && s === 0n) || epoch === 0) throw new Refusal('a sealed record has a zero device, seq or epoch', true);
-        sealedFound.push({ kind, device, seq: s, epoch, nonce: c.slice(nonceAt, nonceAt + 12), ciphertext: c.slice(sealedAt, sealedAt + n) });
+        const padded = n - TAG_BYTES;
+        if (flag !== 0 || padded <= 0 || padded % PADDING_UNIT !== 0) throw new Refusal(`a sealed record has bad flags or a bad length ${fixed + n}`, true);
+        if (device === '0000000000000000' || (kind === SEALED_EVENT && s === 0n) || epoch === 0) throw new Refusal('a sealed record has a zero device, seq or epoch', true);
+        sealedFound.push({ kind, device, seq: s, epoch, nonce: c.slice(nonceAt, nonceAt + NONCE_BYTES), ciphertext: c.slice(sealedAt, sealedAt + n) });
         break;
       }
       default:

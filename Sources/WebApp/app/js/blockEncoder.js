@@ -5,6 +5,7 @@
 // account's sealed records (§3.6) are laid out by the same rules (encodeSealedBlocks).
 
 import { utf8 } from './records.js';
+import { SEALED_EVENT, storedLength } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
@@ -197,8 +198,8 @@ function encodeSealedBlock(records, out) {
   const block = new BlockColumns(records);
   const tails = block.cols[6];
   records.forEach((r, i) => {
-    block.raw += 4 + (r.kind === 5 ? 32 : 24) + r.ciphertext.length;
-    block.head(i, r.kind, 0, r.device, r.kind === 5 ? r.seq : null);
+    block.raw += storedLength(r);
+    block.head(i, r.kind, 0, r.device, r.kind === SEALED_EVENT ? r.seq : null);
     tails.varint(r.epoch);
     tails.bytes(r.nonce);
     tails.varint(r.ciphertext.length);

@@ -6,6 +6,7 @@
 import { BlockError, blockSteps } from './blockDecoder.js';
 import { encodeBlocks, encodeSealedBlocks, recordLength } from './blockEncoder.js';
 import { LZ4Error, readFrame, writeFrame } from './lz4.js';
+import { storedLength } from './sealedLayout.js';
 import { runSteps, runStepsInSlices } from './timeSlice.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
@@ -112,7 +113,7 @@ export function writeFrames(events) {
  * @param {SealedRecord[]} records
  */
 export function writeSealedFrames(records) {
-  return framesOf(records, (r) => 4 + (r.kind === 5 ? 32 : 24) + r.ciphertext.length, encodeSealedBlocks);
+  return framesOf(records, storedLength, encodeSealedBlocks);
 }
 
 /**

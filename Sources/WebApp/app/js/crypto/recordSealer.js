@@ -6,6 +6,9 @@
 import { SealError } from './sealError.js';
 import { singleRecord } from './rawRecord.js';
 import { concatBytes, equalBytes, isU32, u32le, u64le } from './bytes.js';
+import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody, storedLength } from '../sealedLayout.js';
+
+export { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES };
 
 /** @typedef {import('./dataKey.js').DataKey} DataKey */
 
@@ -19,13 +22,6 @@ import { concatBytes, equalBytes, isU32, u32le, u64le } from './bytes.js';
  * @property {Uint8Array} nonce the synthetic nonce, the keyed content id (12 bytes)
  * @property {Uint8Array} ciphertext the padded record's ciphertext, then the 16-byte tag
  */
-
-export const SEALED_EVENT = 5;
-export const SEALED_NAME = 6;
-/** The padded plaintext is a multiple of this many bytes. */
-export const PADDING_UNIT = 32;
-export const NONCE_BYTES = 12;
-export const TAG_BYTES = 16;
 
 const SEAL_MAGIC = new TextEncoder().encode('ORTSBSEAL1');
 const MAX_U64 = (1n << 64n) - 1n;
@@ -61,11 +57,6 @@ function gcm(nonce, ad) {
   return { name: 'AES-GCM', iv: nonce, additionalData: ad, tagLength: 8 * TAG_BYTES };
 }
 
-/** @param {5 | 6} kind the fixed part of a sealed record's body: device, an event's seq, epoch, nonce */
-function fixedBody(kind) {
-  return kind === SEALED_EVENT ? 32 : 24;
-}
-
 /**
  * The record as a log and the wire hold it (segment-format.md §3.6): kind, flags 0, the body's
  * length, device, an event's seq, epoch, nonce, then the ciphertext and its tag.
@@ -74,7 +65,7 @@ function fixedBody(kind) {
  */
 export function storedForm(sealed) {
   const fixed = fixedBody(sealed.kind);
-  const out = new Uint8Array(4 + fixed + sealed.ciphertext.length);
+  const out = new Uint8Array(storedLength(sealed));
   const view = new DataView(out.buffer);
   out[0] = sealed.kind;
   view.setUint16(2, fixed + sealed.ciphertext.length, true);
