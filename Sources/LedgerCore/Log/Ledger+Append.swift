@@ -89,6 +89,9 @@ extension Ledger {
     /// format 2 (Schemas/sync-frames.md: frames are stored as they come).
     package func append(_ batch: EncodedRecords, visit: (RecordView) -> Void = { _ in }) throws {
         guard batch.count > 0 else { return }
+        guard !holdsSealedRecords else {
+            throw LedgerError(.usage, "this ledger keeps an encrypted account's sealed records only; plaintext records cannot be appended to it")
+        }
         let received = activeFormat >= 2 ? batch.frames : nil
         let createsSegment = active == nil
         var summary = createsSegment ? SegmentSummary() : segments[segments.count - 1].summary
@@ -134,7 +137,7 @@ extension Ledger {
 
     /// Writes encoded frames to the active segment (creating one if needed) and fsyncs once;
     /// then, the batch being durable, its summary, seqs, names and clock take effect.
-    private func commit(_ frames: [UInt8], summary: SegmentSummary, createsSegment: Bool, continuity: SeqContinuity,
+    func commit(_ frames: [UInt8], summary: SegmentSummary, createsSegment: Bool, continuity: SeqContinuity,
                         names: [DeviceNameRecord], maxHLC: HybridTimestamp) throws {
         guard lockMode != .shared else { throw LedgerError(.io, "the ledger is open for reading only; nothing was appended") }
         let segment: ActiveSegment
@@ -199,7 +202,7 @@ extension Ledger {
 
 /// The frames of one append, in the format of the segment they go to (Schemas/segment-format.md
 /// §2): raw records in format 1, column-wise blocks in format 2.
-private struct FrameBuilder {
+struct FrameBuilder {
     let format: UInt16
     let blockEncoder: ColumnarBlockEncoder
     private(set) var bytes: [UInt8] = []
@@ -228,7 +231,7 @@ private struct FrameBuilder {
 
 extension Ledger {
     /// A segment keeps the format it was created with; a new segment gets the newest.
-    fileprivate var activeFormat: UInt16 {
+    var activeFormat: UInt16 {
         active == nil ? SegmentHeader.currentFormatVersion : segments[segments.count - 1].header.formatVersion
     }
 }

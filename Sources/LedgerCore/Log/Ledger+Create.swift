@@ -9,6 +9,18 @@ extension Ledger {
                    fileSystem: fileSystem, clock: clock, useLock: useLock)
     }
 
+    /// Creates an empty ledger for an end-to-end encrypted account's sealed records
+    /// (`LedgerRecords.sealed`), which the server keeps without the key; `ownerName` names the
+    /// ledger's keeper in `ledger.json` only.
+    package static func createSealed(
+        directory: String, ownerName: String, fileSystem: any FileSystem = PosixFileSystem(),
+        clock: any WallClock = SystemClock(), useLock: Bool = true
+    ) throws -> Ledger {
+        var metadata = LedgerMetadata.new(deviceName: ownerName, clock: clock)
+        metadata.records = .sealed
+        return try create(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, useLock: useLock)
+    }
+
     /// Creates a ledger with given identities (reproducible fixtures and tests).
     package static func create(
         directory: String, metadata: LedgerMetadata, fileSystem: any FileSystem = PosixFileSystem(),
@@ -44,10 +56,13 @@ extension Ledger {
         }
         try fileSystem.syncDirectory(directory)
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
-        let hlc = HybridTimestamp.next(after: .zero, wallClock: clock.nowMilliseconds())
-        try ledger.append([.deviceName(DeviceNameRecord(device: metadata.deviceID, hlc: hlc, name: deviceName))])
+        if metadata.recordForm == .plain {
+            let hlc = HybridTimestamp.next(after: .zero, wallClock: clock.nowMilliseconds())
+            try ledger.append([.deviceName(DeviceNameRecord(device: metadata.deviceID, hlc: hlc, name: deviceName))])
+        }
         // ledger.json is the commit point: once it exists, the first segment (the device's name)
-        // is durable, so a crash never leaves a ledger without its device's name.
+        // is durable, so a crash never leaves a ledger without its device's name. A sealed
+        // ledger has no record of its own (its names are the devices', sealed): it starts empty.
         try fileSystem.writeAtomically(Path.join(directory, LedgerMetadata.fileName), metadata.encoded())
         return ledger
     }

@@ -4,10 +4,11 @@ extension Ledger {
     /// may cut, opens the ledger again as a writer for that.
     package static func open(
         directory: String, fileSystem: any FileSystem = PosixFileSystem(),
-        clock: any WallClock = SystemClock(), useLock: Bool = true, lock request: LedgerLock.Request = .exclusive
+        clock: any WallClock = SystemClock(), useLock: Bool = true, lock request: LedgerLock.Request = .exclusive,
+        records: LedgerRecords = .plain
     ) throws -> Ledger {
         let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock,
-                                                              request: request)
+                                                              request: request, records: records)
         let ledger = Ledger(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         do {
             try ledger.load()
@@ -15,7 +16,7 @@ extension Ledger {
             ledger.close()
             var writer = request
             writer.mode = .exclusive
-            return try open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: useLock, lock: writer)
+            return try open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: useLock, lock: writer, records: records)
         }
         return ledger
     }

@@ -16,6 +16,10 @@ extension Ledger {
     package func forEachRecord(
         from position: UInt64 = 0, _ body: (RecordView, UInt64) throws -> RecordIteration
     ) throws {
+        // A sealed ledger's records are no `RecordView`s: reading one as plaintext would see none.
+        guard !holdsSealedRecords else {
+            throw LedgerError(.usage, "this ledger keeps an encrypted account's sealed records, which only their devices can read")
+        }
         try read(from: position, { view, index in try body(view, index) }, frameDone: { _, _ in .continue })
     }
 

@@ -48,6 +48,8 @@ package final class Ledger {
     let blockEncoder = ColumnarBlockEncoder()
 
     package var localDevice: DeviceID { metadata.deviceID }
+    /// Whether the segments hold sealed records (an encrypted account's, on the server).
+    package var holdsSealedRecords: Bool { metadata.recordForm == .sealed }
     package var segmentsPath: String { Path.join(directory, Self.segmentsDirectory) }
     package var recordCount: UInt64 { segments.last?.endPosition ?? 0 }
     package var eventCount: UInt64 { segments.reduce(0) { $0 + $1.summary.eventCount } }
@@ -67,7 +69,8 @@ package final class Ledger {
 
     /// What a segment of this ledger numbered `number` must be.
     func expectation(of number: UInt32, firstRecordPosition: UInt64?, mustBeSealed: Bool) -> SegmentReader.Expectation {
-        .init(number: number, ledgerID: metadata.ledgerIDBytes, firstRecordPosition: firstRecordPosition, mustBeSealed: mustBeSealed)
+        .init(number: number, ledgerID: metadata.ledgerIDBytes, firstRecordPosition: firstRecordPosition, mustBeSealed: mustBeSealed,
+              records: metadata.recordForm)
     }
 
     /// Advances the clock past a received hlc without appending (used when a peer's events

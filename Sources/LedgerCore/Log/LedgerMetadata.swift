@@ -18,6 +18,11 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     /// `nil` in a ledger written before this field; a writer records it when it next creates a
     /// segment.
     package var watermarkedFrom: UInt32?
+    /// What the segments hold: `nil` (the field absent) for plaintext records, `.sealed` for an
+    /// end-to-end encrypted account's sealed records (segment-format.md §3.6 and §6). Inside the
+    /// checksum, so that a build that does not know the field refuses the directory instead of
+    /// reading sealed records as plaintext ones.
+    package var records: LedgerRecords?
     /// Only in the file: CRC-32C of the other fields (`checksumText`) as 8 hex digits, so that bit
     /// rot cannot silently change the ledger's or the device's identity. Checked and cleared when
     /// decoding; a file without one (written before it existed) is accepted.
@@ -30,6 +35,7 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         case deviceName = "device_name"
         case createdAt = "created_at"
         case watermarkedFrom = "watermarked_from"
+        case records
         case checksum
     }
 
@@ -76,7 +82,11 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     /// not know the field refuses a file that has it, rather than drop the promise it makes).
     private var checksumText: String {
         "\(format)\n\(ledgerID)\n\(device)\n\(deviceName)\n\(createdAt)" + (watermarkedFrom.map { "\n\($0)" } ?? "")
+            + (records.map { "\nrecords=\($0.rawValue)" } ?? "")
     }
+
+    /// What the segments hold (an absent field is plaintext).
+    package var recordForm: LedgerRecords { records ?? .plain }
 
     private var computedChecksum: String {
         let digits = String(CRC32C.checksum(Array(checksumText.utf8)), radix: 16)
@@ -100,15 +110,18 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
     }
 
     /// Reads `ledger.json` of an existing ledger, then takes its lock: the first step of every
-    /// way of opening one (a missing file means there is no ledger, not damage).
+    /// way of opening one (a missing file means there is no ledger, not damage). A ledger whose
+    /// records are not of the form `records` is refused before anything else is read.
     package static func readAndLock(
-        directory: String, fileSystem: any FileSystem, useLock: Bool, request: LedgerLock.Request = .exclusive
+        directory: String, fileSystem: any FileSystem, useLock: Bool, request: LedgerLock.Request = .exclusive,
+        records: LedgerRecords = .plain
     ) throws -> (metadata: LedgerMetadata, lock: LedgerLock?) {
         let path = Path.join(directory, fileName)
         guard fileSystem.fileExists(path) else {
             throw LedgerError(.missingLedger, "no ledger at \(directory) (create one with 'oritsubushi init')")
         }
         let metadata = try decode(try fileSystem.readFile(path), path: path)
+        guard metadata.recordForm == records else { throw records.mismatch(directory: directory) }
         return (metadata, useLock ? try fileSystem.lockDirectory(directory, request: request) : nil)
     }
 }

@@ -29,14 +29,24 @@ extension Ledger {
             // The closure captures nothing reference-counted (it runs once per record): a gap
             // stops the read and is thrown here.
             var gapFound: (message: String, offset: Int)?
+            let sealed = holdsSealedRecords
             let outcome = try bytes.withUnsafeBytes { (buffer) throws in
-                try reader.read(buffer, summarize: true) { (view, frameOffset) -> RecordIteration in
+                try reader.read(buffer, summarize: true, { (view, frameOffset) -> RecordIteration in
                     if view.hasEventID, let gap = continuity.accept(device: view.device, seq: view.seq) {
                         gapFound = (gap.message(), frameOffset)
                         return .stop
                     }
                     return .continue
-                }
+                }, frameDone: { frame in
+                    // A sealed ledger's records reach no visitor (`SegmentReader.Expectation.records`).
+                    guard sealed else { return .continue }
+                    try SealedRecordStream.forEach(in: frame.records) { view in
+                        if gapFound == nil, view.kind == .event, let gap = continuity.accept(device: view.device, seq: view.seq) {
+                            gapFound = (gap.message(), frame.offset)
+                        }
+                    }
+                    return gapFound == nil ? .continue : .stop
+                })
             }
             if let gapFound { throw LedgerError.corrupt(gapFound.message, file: segment.path, offset: gapFound.offset) }
             let summary = outcome.summary

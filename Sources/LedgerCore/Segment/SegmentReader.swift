@@ -30,10 +30,15 @@ package struct SegmentReader {
         /// Bytes acknowledged as durable (the newest segment's watermark, §5b): no tear can
         /// start before this offset, so a fault there is corruption under every policy.
         package var durableLength = 0
+        /// What its records must be (the ledger's `records`, §6): under `.sealed` every record is
+        /// checked as §3.6 says and `visit` is never called (a `RecordView` cannot show a sealed
+        /// record): a reader takes them from `frameDone`'s frames (`SealedRecordStream`).
+        package var records: LedgerRecords
 
-        package init(number: UInt32, ledgerID: [UInt8]?, firstRecordPosition: UInt64? = nil, mustBeSealed: Bool) {
+        package init(number: UInt32, ledgerID: [UInt8]?, firstRecordPosition: UInt64? = nil, mustBeSealed: Bool,
+                     records: LedgerRecords = .plain) {
             (self.number, self.ledgerID) = (number, ledgerID)
-            (self.firstRecordPosition, self.mustBeSealed) = (firstRecordPosition, mustBeSealed)
+            (self.firstRecordPosition, self.mustBeSealed, self.records) = (firstRecordPosition, mustBeSealed, records)
         }
 
         /// The first way `header` does not fit, if any.
@@ -233,6 +238,13 @@ package struct SegmentReader {
         _ visit: (RecordView, Int) throws -> RecordIteration
     ) throws -> RecordIteration {
         do {
+            if expectation.records == .sealed {
+                try SealedRecordStream.forEach(in: content) { view in
+                    if summarize { outcome.summary.add(view) }
+                    outcome.recordsRead += 1
+                }
+                return .continue
+            }
             return try RecordStream.forEach(in: content) { (view) throws -> RecordIteration in
                 if summarize { outcome.summary.add(view) }
                 outcome.recordsRead += 1

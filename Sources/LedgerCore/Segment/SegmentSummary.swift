@@ -47,6 +47,19 @@ package struct SegmentSummary: Equatable, Sendable {
         }
     }
 
+    /// Accounts for one sealed record (segment-format.md §3.6): an event by its clear device and
+    /// seq, a name as a record only. Neither has an hlc in the clear: the summary's smallest and
+    /// largest hlc are 0, and it holds no names, so that a footer and a scan agree.
+    package mutating func add(_ view: SealedRecordView) {
+        switch view.kind {
+        case .event:
+            addEvent(hlc: .zero, device: view.device, seq: view.seq)
+        case .name:
+            recordCount += 1
+            minHLC = .zero
+        }
+    }
+
     /// Accounts for one event (any kind with a seq) being appended.
     @inline(__always)
     package mutating func addEvent(hlc: HybridTimestamp, device: DeviceID, seq: UInt64) {
