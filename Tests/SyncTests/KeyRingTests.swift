@@ -127,15 +127,16 @@ struct KeyRingTests {
             let start = fileSystem.operationCount
             fileSystem.crash(afterOperations: start + point)
             let finished = (try? new.save(ledgerDirectory: "/ledger", fileSystem: fileSystem)) != nil
-            let survivor = fileSystem.image()
-            let loaded = try KeyRing.load(ledgerDirectory: "/ledger", fileSystem: survivor)
-            #expect(loaded == old || loaded == new, "crash after \(point) operations: \(String(describing: loaded))")
-            sawOld = sawOld || loaded == old
-            sawNew = sawNew || loaded == new
-            if finished && !fileSystem.hasCrashed {
-                #expect(loaded == new, "a save that returned is durable")
-                break
+            // A power loss (with none, some or all unsynced bytes on the disk) and a killed process.
+            let crashes: [CrashOptions] = [.powerLoss, .powerLoss(keepingRandomPrefix: UInt64(point)), .powerLossKeepingData, .processKill]
+            for crash in crashes {
+                let loaded = try? KeyRing.load(ledgerDirectory: "/ledger", fileSystem: fileSystem.image(crash))
+                #expect(loaded == old || loaded == new, "\(crash) after \(point) operations: \(String(describing: loaded))")
+                sawOld = sawOld || loaded == old
+                sawNew = sawNew || loaded == new
+                if finished && !fileSystem.hasCrashed { #expect(loaded == new, "a save that returned is durable (\(crash))") }
             }
+            if finished && !fileSystem.hasCrashed { break }
             point += 1
         }
         #expect(sawOld && sawNew && point >= 4)
