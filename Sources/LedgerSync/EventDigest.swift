@@ -37,6 +37,13 @@ package enum EventDigest {
         value(UnsafeRawBufferPointer(start: view.base, count: view.length))
     }
 
+    /// The digest of a sealed record's stored form (segment-format.md §3.6): what the server of an
+    /// encrypted account answers for a held event, compared by the device that seals its own copy
+    /// under the same epoch (encryption.md §11, "Fork detection on pulls").
+    package static func value(_ view: SealedRecordView) -> Value {
+        value(view.bytes)
+    }
+
     package static func value(_ record: LedgerRecord) -> Value {
         RecordEncoder.bytes(of: record).withUnsafeBytes { value($0) }
     }
@@ -44,6 +51,7 @@ package enum EventDigest {
     package static func hex(_ bytes: UnsafeRawBufferPointer) -> String { value(bytes).hex }
     package static func hex(_ view: RecordView) -> String { value(view).hex }
     package static func hex(_ record: LedgerRecord) -> String { value(record).hex }
+    package static func hex(_ view: SealedRecordView) -> String { value(view).hex }
 
     /// 32 lowercase hex digits.
     package static func isWellFormed(_ text: String) -> Bool {

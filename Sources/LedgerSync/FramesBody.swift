@@ -21,9 +21,30 @@ package enum FramesBody {
         package enum Kind: Sendable { case malformed, tooLarge, invalid }
         package var kind: Kind
         package var message: String
+        /// Set when the body holds the other form of records than the one asked for (a plaintext
+        /// record in a sealed body, or a sealed one in a plaintext body; `kind` is `invalid`):
+        /// the form found. A server answers it as the account's form refusing the push
+        /// (Schemas/encryption.md §11: `encrypted-account`, `plaintext-account`).
+        package var otherRecords: RecordForm?
+
+        init(kind: Kind, message: String) {
+            (self.kind, self.message, otherRecords) = (kind, message, nil)
+        }
+
+        /// Record `index` is of the form `found`, in a body of the other.
+        init(otherRecords found: RecordForm, index: Int) {
+            let sentence = switch found {
+            case .plaintext: "record \(index) is a plaintext record, but this body must hold sealed records only: an end-to-end encrypted account's records travel sealed (Schemas/encryption.md)"
+            case .sealed: "record \(index) is a sealed record, but this body must hold plaintext records only: sealed records go only to an end-to-end encrypted account (Schemas/encryption.md)"
+            }
+            (kind, message, otherRecords) = (.invalid, sentence, found)
+        }
     }
 
-    package static func encode(header: some Encodable, records: EncodedRecords, writer: RecordFrames.Writer) throws -> [UInt8] {
+    /// A body of `header` and `records` (plaintext or sealed) as frames; records that came as
+    /// whole frames and were not changed since go out as those frames.
+    package static func encode<Records: FramesBodyRecords>(header: some Encodable, records: Records,
+                                                          writer: RecordFrames.Writer) throws -> [UInt8] {
         let json = try JSONEncoding.compact.encode(header)
         var body = magic
         body.reserveCapacity(8 + json.count + records.bytes.count / 2)
@@ -33,6 +54,7 @@ package enum FramesBody {
             // Records read or received as whole frames go out as those frames.
             body.append(contentsOf: frames.bytes)
         } else {
+            // The writer reads only the records' lengths: it lays out sealed records too (§3.6).
             _ = records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &body) }
         }
         return body
@@ -42,25 +64,62 @@ package enum FramesBody {
     package static func decode<Header: Decodable & FramesHeader>(
         _ body: [UInt8], as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max
     ) throws(Refusal) -> (Header, EncodedRecords) {
+        try decodeArray(body, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes)
+    }
+
+    /// The header and the plaintext records of `body`, every frame and record checked; a header
+    /// declaring more than `maximumRecords` is refused before any frame is read, and records that
+    /// decode to more than `maximumDecodedBytes` as soon as the record that passes it is decoded
+    /// (LZ4 and the columnar blocks may expand a body hundreds of times: memory follows this
+    /// bound, not the body's size; one frame's content is at most `LZ4Frame.maximumContentSize`).
+    /// A sealed record in it is refused (`invalid`, `otherRecords == .sealed`).
+    package static func decode<Header: Decodable & FramesHeader>(
+        _ body: UnsafeRawBufferPointer, as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max,
+        reader: RecordFrames.Reader
+    ) throws(Refusal) -> (Header, EncodedRecords) {
+        try decodeRecords(body, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes,
+                          reader: reader)
+    }
+
+    /// `decodeSealed` of a body held in an array.
+    package static func decodeSealed<Header: Decodable & FramesHeader>(
+        _ body: [UInt8], as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max
+    ) throws(Refusal) -> (Header, SealedRecords) {
+        try decodeArray(body, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes)
+    }
+
+    /// The header and the sealed records (kinds 5 and 6, segment-format.md §3.6) of an encrypted
+    /// account's body: the same checks and bounds as `decode` (`maximumDecodedBytes` counts the
+    /// sealed records' stored forms). A plaintext record in it is refused (`invalid`,
+    /// `otherRecords == .plaintext`: a push of plaintext records to an encrypted account,
+    /// encryption.md §11). What is inside each seal is checked only by a device that opens it.
+    package static func decodeSealed<Header: Decodable & FramesHeader>(
+        _ body: UnsafeRawBufferPointer, as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max,
+        reader: RecordFrames.Reader
+    ) throws(Refusal) -> (Header, SealedRecords) {
+        try decodeRecords(body, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes,
+                          reader: reader)
+    }
+
+    private static func decodeArray<Header: Decodable & FramesHeader, Records: FramesBodyRecords>(
+        _ body: [UInt8], as type: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int
+    ) throws(Refusal) -> (Header, Records) {
         let reader = RecordFrames.Reader()
-        var result: Result<(Header, EncodedRecords), Refusal>!
+        var result: Result<(Header, Records), Refusal>!
         body.withUnsafeBytes { bytes in
             result = Result { () throws(Refusal) in
-                try decode(bytes, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes, reader: reader)
+                try decodeRecords(bytes, as: type, maximumRecords: maximumRecords, maximumDecodedBytes: maximumDecodedBytes,
+                                  reader: reader)
             }
         }
         return try result.get()
     }
 
-    /// The header and the records of `body`, every frame and record checked; a header declaring
-    /// more than `maximumRecords` is refused before any frame is read, and records that decode
-    /// to more than `maximumDecodedBytes` as soon as the record that passes it is decoded (LZ4
-    /// and the columnar blocks may expand a body hundreds of times: memory follows this bound,
-    /// not the body's size; one frame's content is at most `LZ4Frame.maximumContentSize`).
-    package static func decode<Header: Decodable & FramesHeader>(
-        _ body: UnsafeRawBufferPointer, as _: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int = .max,
+    /// The one decoding of a body, for either form of records: only the record walk differs.
+    private static func decodeRecords<Header: Decodable & FramesHeader, Records: FramesBodyRecords>(
+        _ body: UnsafeRawBufferPointer, as _: Header.Type, maximumRecords: Int, maximumDecodedBytes: Int,
         reader: RecordFrames.Reader
-    ) throws(Refusal) -> (Header, EncodedRecords) {
+    ) throws(Refusal) -> (Header, Records) {
         func malformed(_ why: String) -> Refusal { Refusal(kind: .malformed, message: "the frames body is malformed: \(why)") }
         guard body.count >= 8, body.prefix(4).elementsEqual(magic) else {
             throw malformed("it does not start with \"OSF1\" and a header length")
@@ -79,14 +138,14 @@ package enum FramesBody {
         guard header.count <= maximumRecords else {
             throw Refusal(kind: .tooLarge, message: "a batch may carry at most \(maximumRecords) records; send smaller pages")
         }
-        var records = EncodedRecords()
-        // A station edit is 38 bytes and its memo; the header's count is the sender's word, so
-        // the room is capped.
-        records.reserve(bytes: min(header.count, 1 << 20) * 64)
+        var records = Records()
+        // A station edit is 38 bytes and its memo (a sealed one 116); the header's count is the
+        // sender's word, so the room is capped.
+        records.reserve(bytes: min(header.count, 1 << 20) * Records.typicalRecordBytes)
         let frames = UnsafeRawBufferPointer(rebasing: body[(8 + length)...])
         let counts: [Int]
         do {
-            counts = try reader.forEachRecord(in: frames) { view in
+            counts = try Records.forEach(in: frames, reader: reader) { view in
                 guard records.count < header.count else { throw MoreThanCounted() }
                 records.append(view)
                 guard records.bytes.count <= maximumDecodedBytes else { throw DecodesTooLarge() }
@@ -97,7 +156,12 @@ package enum FramesBody {
         } catch is MoreThanCounted {
             throw malformed("its frames hold more records than the \(header.count) of its header")
         } catch let fault as RecordFrames.Fault {
-            if let index = fault.record { throw Refusal(kind: .invalid, message: "record \(index): \(fault.reason)") }
+            if let index = fault.record {
+                if let other = RecordForm(misplacedIn: Records.form, reason: fault.reason) {
+                    throw Refusal(otherRecords: other, index: index)
+                }
+                throw Refusal(kind: .invalid, message: "record \(index): \(fault.reason)")
+            }
             throw malformed("frame at byte \(8 + length + fault.offset): \(fault.reason)")
         } catch {
             throw malformed("\(error)")

@@ -5,19 +5,7 @@ package enum CrockfordBase32 {
 
     /// `bytes` as characters; a last group of fewer than 5 bits is padded with zero bits.
     package static func encode(_ bytes: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity((bytes.count * 8 + 4) / 5)
-        var buffer: UInt32 = 0, bits = 0
-        for byte in bytes {
-            buffer = buffer << 8 | UInt32(byte)
-            bits += 8
-            while bits >= 5 {
-                bits -= 5
-                text.append(alphabet[Int(buffer >> UInt32(bits) & 31)])
-            }
-        }
-        if bits > 0 { text.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)]) }
-        return String(decoding: text, as: UTF8.self)
+        BitGroups.encode(bytes, width: 5, alphabet: alphabet)
     }
 
     /// The value of one character as a reader takes it, or nil for a character outside the
@@ -35,17 +23,6 @@ package enum CrockfordBase32 {
     /// The first `count` bytes of the bits of `values` (characters already read by
     /// `value(of:)`), most significant first.
     package static func decode(_ values: [UInt8], byteCount count: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
-        var buffer: UInt32 = 0, bits = 0
-        for value in values where bytes.count < count {
-            buffer = buffer << 5 | UInt32(value)
-            bits += 5
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        return bytes
+        Array(BitGroups.decode(values, width: 5).bytes.prefix(count))
     }
 }

@@ -21,11 +21,7 @@ package enum RecoveryKit {
 
     /// The key a kit holds, read leniently (case, O for 0, I and L for 1, spaces and hyphens).
     package static func key(from text: String) throws(SealingError) -> DataKey {
-        var values: [UInt8] = []
-        for character in text.utf8 where !isSeparator(character) {
-            guard let value = CrockfordBase32.value(of: character) else { throw .character }
-            values.append(value)
-        }
+        let values = try characterValues(of: text)
         guard values.count == wordCount * wordLength else { throw .length }
         let bytes = CrockfordBase32.decode(values, byteCount: byteCount)
         let body = Array(bytes.prefix(byteCount - checksumByteCount))
@@ -33,6 +29,18 @@ package enum RecoveryKit {
             throw .checksum
         }
         return DataKey(epoch: body.littleEndianUInt32(at: DataKey.byteCount), bytes: Array(body.prefix(DataKey.byteCount)))!
+    }
+
+    /// The values of a kit's characters (or of some of its words) as a reader takes them,
+    /// separators skipped.
+    /// - Throws: `.character` for a character outside the alphabet.
+    package static func characterValues(of text: String) throws(SealingError) -> [UInt8] {
+        var values: [UInt8] = []
+        for character in text.utf8 where !isSeparator(character) {
+            guard let value = CrockfordBase32.value(of: character) else { throw .character }
+            values.append(value)
+        }
+        return values
     }
 
     /// The words of a kit as written, for the rehearsal that asks for two of them by number.

@@ -58,3 +58,18 @@ package struct SealedRecord: Equatable, Sendable {
         return bytes
     }
 }
+
+extension SealedRecords {
+    /// Appends a record the sealer made (`RecordSealer.seal` makes only records §3.6 accepts).
+    package mutating func append(_ record: SealedRecord) {
+        record.recordBytes.withUnsafeBytes { append(validated: $0, count: 1) }
+    }
+
+    /// The records, copied out (for tests and messages; walk `forEach` otherwise).
+    package var records: [SealedRecord] {
+        var records: [SealedRecord] = []
+        records.reserveCapacity(count)
+        forEach { records.append(SealedRecord($0)) }
+        return records
+    }
+}

@@ -1,0 +1,150 @@
+import LedgerCore
+import LedgerSync
+import SyncClient
+import Testing
+
+/// What `sync` does to an encrypted account's records (Schemas/encryption.md §11 "The client"):
+/// a push's records sealed, a pull's opened with each epoch's key, a record it cannot open
+/// refused by cause with a sentence, and the digests of the fork check.
+@Suite("Sealing a push and opening a pull")
+struct SyncSealingTests {
+    static func encoded(seed: UInt64) -> EncodedRecords {
+        var records = EncodedRecords()
+        for bytes in SealedFramesTests.mixedRecords(seed: seed) {
+            bytes.withUnsafeBytes { records.append(validated: $0, count: 1) }
+        }
+        return records
+    }
+
+    @Test("a push's 600 records seal as events and names, open byte for byte to the records, and seal again to the same bytes")
+    func roundTrip() throws {
+        let key = DataKey.random(epoch: 1)
+        let records = Self.encoded(seed: 17)
+        let sealed = try SyncSealing.seal(records, with: key)
+        #expect(sealed.count == records.count)
+        var kinds: [SealedRecordKind: Int] = [:]
+        var index = 0
+        let plain = records.records
+        sealed.forEach { view in
+            kinds[view.kind, default: 0] += 1
+            let record = plain[index]
+            #expect(view.kind == (record.eventID == nil ? .name : .event))
+            #expect(view.epoch == 1)
+            index += 1
+        }
+        #expect(kinds[.name] == 120 && kinds[.event] == 480)
+        let opened = try SyncSealing.open(sealed, keys: KeyRing(key))
+        #expect(opened.count == records.count)
+        #expect(opened.bytes == records.bytes, "opened byte for byte")
+        #expect(try SyncSealing.seal(records, with: key).bytes == sealed.bytes, "deterministic")
+        #expect(try SyncSealing.seal(records, with: DataKey.random(epoch: 1)).bytes != sealed.bytes)
+    }
+
+    @Test("a pull holding records of 3 epochs opens with a ring that unlocked the older keys from the chain")
+    func opensAcrossEpochs() throws {
+        let keys = (1...3).map { DataKey.random(epoch: UInt32($0)) }
+        let chain: [UInt32: [UInt8]] = [
+            1: KeyWrap.wrap(keys[0], under: keys[1].chainKey, purpose: .chain),
+            2: KeyWrap.wrap(keys[1], under: keys[2].chainKey, purpose: .chain),
+        ]
+        let records = Self.encoded(seed: 23)
+        // The pull's records in three runs, each sealed under its epoch's key.
+        var pull = SealedRecords()
+        for (part, key) in zip(records.pages(records: 200, bytes: .max, size: { _ in 1 }), keys) {
+            let sealed = try SyncSealing.seal(part, with: key)
+            sealed.bytes.withUnsafeBytes { pull.append(validated: $0, count: sealed.count) }
+        }
+        var ring = KeyRing(keys[2])
+        do {
+            _ = try SyncSealing.open(pull, keys: ring)
+            Issue.record("records of epoch 1 opened without its key")
+        } catch {
+            #expect(error.cause == .missingKey(epoch: 1))
+            #expect(error.message.contains("this device lacks the key of epoch 1"))
+        }
+        try ring.unlockChain(chain)
+        #expect(try SyncSealing.open(pull, keys: ring).bytes == records.bytes)
+    }
+
+    @Test("a record of an epoch the ring lacks is refused with a sentence telling how to get the key")
+    func missingKey() throws {
+        let records = Self.encoded(seed: 5)
+        let sealed = try SyncSealing.seal(records, with: DataKey.random(epoch: 4))
+        do {
+            _ = try SyncSealing.open(sealed, keys: KeyRing(DataKey.random(epoch: 3)))
+            Issue.record("a record of epoch 4 opened with a ring up to epoch 3")
+        } catch {
+            #expect(error.cause == .missingKey(epoch: 4))
+            #expect(error.message == "records on the server are sealed with a key this device does not hold: the account's key changed since this device last had it (epoch 4; this device holds up to 3); get the key with a link from a device that has it (`oritsubushi device link` there), or enter the recovery kit, then sync again")
+            #expect(error.ledgerError.category == .permission)
+        }
+    }
+
+    @Test("a record sealed under another key of its epoch, or changed, is refused naming its device and seq")
+    func unauthentic() throws {
+        let records = Self.encoded(seed: 9)
+        let key = DataKey.random(epoch: 2)
+        let sealed = try SyncSealing.seal(records, with: key)
+        do {
+            _ = try SyncSealing.open(sealed, keys: KeyRing(DataKey.random(epoch: 2)))
+            Issue.record("records opened under another key")
+        } catch {
+            guard case .unopenable(let device, let seq, let reason) = error.cause else {
+                Issue.record("refused for \(error.cause)")
+                return
+            }
+            #expect(reason == .unauthentic)
+            let first = sealed.records[0]
+            #expect(device == first.device && seq == first.seq)
+            #expect(error.message.contains("device \(first.device)"))
+            #expect(error.message.contains("fails its authentication"))
+        }
+        // One changed ciphertext byte in the 4th record (an event): that record is named.
+        var damaged = SealedRecords()
+        var index = 0
+        var target: SealedRecord?
+        sealed.forEach { view in
+            var record = SealedRecord(view)
+            if index == 3 {
+                record.ciphertext[5] ^= 1
+                target = record
+            }
+            damaged.append(record)
+            index += 1
+        }
+        let changed = try #require(target)
+        #expect(changed.kind == .event)
+        do {
+            _ = try SyncSealing.open(damaged, keys: KeyRing(key))
+            Issue.record("a changed record opened")
+        } catch {
+            #expect(error.cause == .unopenable(device: changed.device, seq: changed.seq, reason: .unauthentic))
+            #expect(error.message.hasPrefix("the event of device \(changed.device) seq \(changed.seq) (key epoch 2) does not open"))
+        }
+    }
+
+    @Test("a device's own event sealed under the server's epoch has the digest of the server's sealed copy, and a changed one does not")
+    func forkDigests() throws {
+        let key = DataKey.random(epoch: 7)
+        let records = Self.encoded(seed: 31)
+        let sealed = try SyncSealing.seal(records, with: key)
+        var serverDigests: [EventDigest.Value] = []
+        sealed.forEach { serverDigests.append(SyncSealing.digest(ofSealed: $0)) }
+        #expect(sealed.records.map(SyncSealing.digest(ofSealed:)) == serverDigests)
+        var index = 0
+        try records.forEach { (view) throws in
+            #expect(try SyncSealing.digest(sealing: view, with: key) == serverDigests[index])
+            index += 1
+        }
+        // The same (device, seq) with another memo: another digest (a fork).
+        let edit = try #require(records.records.first { if case .stationEdit = $0 { true } else { false } })
+        guard case .stationEdit(var changed) = edit else { return }
+        changed.memo = (changed.memo ?? "") + "!"
+        var other = EncodedRecords()
+        other.append(.stationEdit(changed))
+        let position = try #require(records.records.firstIndex(of: edit))
+        try other.forEach { (view) throws in
+            #expect(try SyncSealing.digest(sealing: view, with: key) != serverDigests[position])
+        }
+    }
+}
