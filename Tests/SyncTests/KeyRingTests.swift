@@ -159,6 +159,10 @@ struct KeyRingTests {
         #expect(try ring.unlockChain(chain) == [2, 1])
         #expect(ring.keys == keys)
         #expect(try ring.unlockChain(chain) == [], "held keys are kept")
+        // An entry for epoch 0, which no key has, is passed over.
+        var fromOne = KeyRing(keys[0])
+        #expect(try fromOne.unlockChain([0: KeyWrap.wrap(DataKey.random(epoch: 0), under: keys[0].chainKey, purpose: .chain)]) == [])
+        #expect(fromOne.keys == [keys[0]])
         // A device holding epoch 2 only: epoch 3's entry is not its to open, epoch 1 unlocks.
         var middle = KeyRing(keys[1])
         var withNewer = chain

@@ -37,6 +37,9 @@ struct SyncSealingTests {
         #expect(opened.count == records.count)
         #expect(opened.bytes == records.bytes, "opened byte for byte")
         #expect(try SyncSealing.seal(records, with: key).bytes == sealed.bytes, "deterministic")
+        var lengths = 0
+        records.forEach { lengths += SyncSealing.sealedLength(of: $0) }
+        #expect(lengths == sealed.bytes.count, "each record's sealed length is known before sealing")
         #expect(try SyncSealing.seal(records, with: DataKey.random(epoch: 1)).bytes != sealed.bytes)
     }
 

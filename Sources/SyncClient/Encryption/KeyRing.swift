@@ -63,7 +63,8 @@ package struct KeyRing: Sendable, Equatable {
     /// holds (`keyChain[e]`: epoch e's key wrapped under epoch e + 1's `K_chain`, purpose 2,
     /// encryption.md §4), so that a device holding only the newest key reads every older frame.
     /// Keys already held are kept; an epoch whose next epoch's key stays missing stays locked.
-    /// Entries at or above the current epoch are not this ring's to open and are passed over.
+    /// Entries at or above the current epoch are not this ring's to open, and epoch 0 is none
+    /// (epochs start at 1): both are passed over.
     /// Returns the epochs it added (save the ring when there are any); on a refusal the ring is
     /// left as it was.
     /// - Throws: `EncryptionError` `.brokenChain(epoch:)` when an entry does not open under the
@@ -74,7 +75,7 @@ package struct KeyRing: Sendable, Equatable {
         var ring = self
         var added: [UInt32] = []
         // Newest first: each unwrapped key is the wrapping key of the entry below it.
-        for epoch in keyChain.keys.sorted(by: >) where epoch < current.epoch && ring.key(epoch: epoch) == nil {
+        for epoch in keyChain.keys.sorted(by: >) where epoch > 0 && epoch < current.epoch && ring.key(epoch: epoch) == nil {
             guard let wrapping = ring.key(epoch: epoch + 1), let wrapped = keyChain[epoch] else { continue }
             let unwrapped: DataKey
             do {

@@ -29,6 +29,16 @@ package enum SyncSealing {
         return sealed
     }
 
+    /// The stored length of `view` once sealed (segment-format.md §3.6: the header, the clear
+    /// fields, the record padded to 32, the tag), for cutting a push into pages by what it will
+    /// weigh on the wire (`EncodedRecords.pages(records:bytes:size:)`): ciphertext does not
+    /// compress, so a sealed page's frames are about as large as its sealed records.
+    package static func sealedLength(of view: RecordView) -> Int {
+        let kind: SealedRecordKind = view.kind == .deviceName ? .name : .event
+        return RecordLayout.headerSize + SealedRecordLayout.fixedBody(kind) + RecordSealer.paddedLength(view.length)
+            + SealedRecordLayout.tagSize
+    }
+
     /// Every sealed record opened with its epoch's key from `keys`, as the plaintext records
     /// they hold, in order; each checked as §3.3 says.
     /// - Throws: `EncryptionError` `.missingKey(epoch:)` for a record of an epoch the ring lacks
