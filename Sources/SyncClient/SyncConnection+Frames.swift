@@ -10,6 +10,9 @@ package struct PulledPage: Sendable {
     package var response: PullResponse
     /// Whether the server answered with frames (so it takes a push as frames too).
     package var framed: Bool
+    /// An encrypted account's page: the stored sealed digests the device compares itself
+    /// (`SealedForkCheck`; `response.serverDigests` is then empty).
+    package var sealed: SealedPullResponse?
 }
 
 extension SyncConnection {

@@ -95,6 +95,7 @@ package struct SyncConnection: Sendable {
             // A pairing or link code used or expired (`device join`), and too many wrong codes.
             case 410: throw LedgerError(.permission, "the sync server refused the code: \(message)")
             case 429: throw LedgerError(.locked, "the sync server asks to wait: \(message)")
+            case 404: throw LedgerError(.unavailable, "the sync server failed: \(message)", cause: .notServed)
             default: throw LedgerError(.unavailable, "the sync server failed: \(message)")
             }
         }

@@ -53,6 +53,10 @@ package struct SyncSession {
     package var observe: ((RecordView) -> Void)?
     /// Called after every page; throwing from it interrupts the sync (tests use this).
     package var progress: (SyncProgress) throws -> Void = { _ in }
+    /// An end-to-end encrypted account's keys (Schemas/encryption.md §11 "The client"): pushes
+    /// are sealed under the current one, pulls opened with each record's epoch's, every request
+    /// is frames, and the fork check is the device's own (`SealedForkCheck`). Nil: plaintext.
+    package var keys: KeyRing?
 
     package init(connection: SyncConnection) { self.connection = connection }
 
@@ -71,7 +75,8 @@ package struct SyncSession {
         // for the whole sync, so no local edit can fall between pages).
         pageOptions.writesKnowledgeMarks = false
         // Whether the server answers pulls with frames: then pushes go as frames too.
-        var framed = false
+        var framed = keys != nil
+        let keys = self.keys
         // The stations the pulled edits touch, for finding new conflicts when no detector follows
         // the appends (a long log).
         var affected: Set<UInt32> = []
@@ -111,16 +116,25 @@ package struct SyncSession {
             // The next page is asked for while this one is appended (what this ledger will hold
             // once it is, is known from the admitted page), so the server works while we write.
             func request(_ have: [DeviceID: UInt64]) -> PullRequest {
+                // An encrypted account's server is never sent a digest of a plaintext event.
                 PullRequest(have: WireVersionVector.encode(have), cursor: cursor, limit: framed ? framesPageSize : pageSize,
-                            haveDigests: Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) }))
+                            haveDigests: keys != nil ? [:] : Dictionary(uniqueKeysWithValues: digests.map { ($0.key.description, $0.value) }))
             }
             let connection = self.connection
-            var nextPage = Task { [first = request(ledger.versionVector)] in try await connection.pullPage(first) }
+            @Sendable func pull(_ request: PullRequest) async throws -> PulledPage {
+                if let keys { return try await connection.pullSealedPage(request, keys: keys) }
+                return try await connection.pullPage(request)
+            }
+            var nextPage = Task { [first = request(ledger.versionVector)] in try await pull(first) }
             while true {
                 let page = try await nextPage.value
                 let held = ledger.versionVector
                 serverHas = try WireVersionVector.decode(page.response.serverHas)
                 serverDigests = page.response.serverDigests
+                if let sealed = page.sealed, let keys {
+                    try SealedForkCheck.check(sealed.haveChecks, at: held, in: ledger, keys: keys)
+                    try SealedForkCheck.check(sealed.serverDigests, at: serverHas, in: ledger, keys: keys)
+                }
                 // Where the server stopped at the seq this ledger holds last, its digest is known.
                 for (device, seq) in serverHas where seq > 0 && seq == held[device] {
                     if let theirs = serverDigests[device.description], let ours = digests[device], theirs != ours {
@@ -136,7 +150,7 @@ package struct SyncSession {
                 }
                 cursor = page.response.cursor
                 if page.response.more {
-                    nextPage = Task { [next = request(willHold)] in try await connection.pullPage(next) }
+                    nextPage = Task { [next = request(willHold)] in try await pull(next) }
                 }
                 let merged: MergeReport
                 do {
@@ -178,17 +192,24 @@ package struct SyncSession {
             var done = 0
             // At most pageSize records and about 2 MiB of JSON a request (the server's body limit
             // is 8 MiB by default; a memo can be 4 KiB); as frames, larger pages of record bytes.
+            // Sealed records are about three times larger and do not compress: their pages are cut
+            // by their sealed size.
             let pages = framed
-                ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes, size: { $0.length })
+                ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes,
+                                        size: keys != nil ? SyncSealing.sealedLength : { $0.length })
                 : records.records.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
+            @Sendable func framesBody(_ page: EncodedRecords) throws -> [UInt8] {
+                if let keys { return try SyncConnection.sealedFramesBody(page, key: keys.current) }
+                return try SyncConnection.framesBody(page)
+            }
             // As frames, the next page's body is made while this one is sent and appended.
-            var nextBody = framed && events > 0 && !pages.isEmpty ? Task { [first = pages[0]] in try SyncConnection.framesBody(first) } : nil
+            var nextBody = framed && events > 0 && !pages.isEmpty ? Task { [first = pages[0]] in try framesBody(first) } : nil
             for (index, page) in pages.enumerated() where events > 0 {
                 let reply: PushResponse
                 let retriesBefore = connection.retries.count
                 if let body = nextBody {
                     let bytes = try await body.value
-                    nextBody = index + 1 < pages.count ? Task { [next = pages[index + 1]] in try SyncConnection.framesBody(next) } : nil
+                    nextBody = index + 1 < pages.count ? Task { [next = pages[index + 1]] in try framesBody(next) } : nil
                     reply = try await connection.push(framesBody: bytes)
                 } else {
                     reply = try await connection.push(page, asFrames: framed)

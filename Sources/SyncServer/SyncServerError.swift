@@ -28,6 +28,12 @@ package struct SyncServerError: Error, Sendable {
         case tooManyRequests
         /// A failure of the server itself (an I/O error): nothing was applied.
         case `internal`
+        /// Plaintext records (or a JSON request) for an end-to-end encrypted account, or sealed
+        /// records for a plaintext one (Schemas/encryption.md §11): 409.
+        case encryptedAccount, plaintextAccount
+        /// Sealed records under a key epoch older than the account's (after a rotation), or one
+        /// it does not have (Schemas/encryption.md §10): 409.
+        case staleEpoch, unknownEpoch
 
         package var code: String {
             switch self {
@@ -45,6 +51,10 @@ package struct SyncServerError: Error, Sendable {
             case .gone: return "gone"
             case .tooManyRequests: return "too_many_requests"
             case .internal: return "internal"
+            case .encryptedAccount: return "encrypted_account"
+            case .plaintextAccount: return "plaintext_account"
+            case .staleEpoch: return "stale_epoch"
+            case .unknownEpoch: return "unknown_epoch"
             }
         }
 
@@ -64,6 +74,7 @@ package struct SyncServerError: Error, Sendable {
             case .gone: return .gone
             case .tooManyRequests: return .tooManyRequests
             case .internal: return .internalServerError
+            case .encryptedAccount, .plaintextAccount, .staleEpoch, .unknownEpoch: return .conflict
             }
         }
     }
@@ -91,6 +102,11 @@ package struct SyncServerError: Error, Sendable {
         answer.damage = cause
         return answer
     }
+
+    /// Plaintext records or a JSON request for an end-to-end encrypted account.
+    package static let encryptedAccount = SyncServerError(.encryptedAccount, "this account is end-to-end encrypted: it takes sealed records as frames only, so a device pushes and pulls with its key (get it by a link from one of your devices or with the recovery kit)")
+    /// Sealed records for a plaintext account.
+    package static let plaintextAccount = SyncServerError(.plaintextAccount, "this account is not end-to-end encrypted: it takes plaintext records, not sealed ones (turn encryption on first)")
 
     /// The same with the damage in one clause.
     package static func damaged(_ message: String, detail: String) -> SyncServerError {
@@ -128,7 +144,11 @@ package struct SyncServerError: Error, Sendable {
                       device: id.device.description, seq: id.seq)
             return
         }
-        self.init(error.category == .badInput ? .unprocessable : .conflict, error.message)
+        switch error.cause {
+        case .staleEpoch: self.init(.staleEpoch, error.message)
+        case .unknownEpoch: self.init(.unknownEpoch, error.message)
+        default: self.init(error.category == .badInput ? .unprocessable : .conflict, error.message)
+        }
         refusal = error.cause
     }
 }

@@ -37,6 +37,18 @@ package struct SealedRecords: Sendable {
         frames = nil
     }
 
+    /// Appends every record of a stored frame of a sealed ledger (checked as it was read).
+    /// Records made only of whole format-2 frames keep those frames' bytes, so that a pull answer
+    /// sends them as they are stored.
+    package mutating func append(frame: SegmentReader.Frame) {
+        let keepsFrames = frame.columnar && (count == 0 || frames != nil)
+        // Taken out, not copied: the frames' bytes grow in place.
+        var kept = keepsFrames ? frames.take() ?? RecordFrames.Received(bytes: [], counts: []) : nil
+        append(validated: frame.records, count: frame.count)
+        kept?.append(stored: frame.stored, count: frame.count)
+        frames = kept
+    }
+
     /// Every record, in order. The view is valid only inside the call.
     package func forEach(_ body: (SealedRecordView) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { buffer in

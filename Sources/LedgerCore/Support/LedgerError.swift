@@ -58,6 +58,8 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         case staleEpoch(current: UInt32, found: UInt32)
         /// A sealed record under a key epoch the encrypted account does not have (`unknown-epoch`).
         case unknownEpoch(current: UInt32, found: UInt32)
+        /// A server answered 404: the path is not one it serves (an older server's API).
+        case notServed
     }
 
     package var category: Category

@@ -27,6 +27,33 @@ struct DeviceClaims: Sendable {
         return user
     }
 
+    /// Checks every device a push writes, in the order they first appear (as a refusal names
+    /// them): not the server's own id (`serverDevice`), and this user's: held already
+    /// (`holds`), or claimed for them now. Refuses 409 and 403 as Schemas/sync-api.yaml says.
+    func checkPush(_ devices: [DeviceID], for user: String, serverDevice: DeviceID?, holds: (DeviceID) -> Bool) throws {
+        for device in devices {
+            if device == serverDevice {
+                throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")
+            }
+            if !holds(device), try claim(device, for: user) != user {
+                throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
+            }
+        }
+    }
+
+    /// The devices of a push's records in the order they first appear.
+    static func devices(of records: (( DeviceID) -> Void) -> Void) -> [DeviceID] {
+        var devices: [DeviceID] = []
+        var seen = Set<DeviceID>()
+        var last: DeviceID?  // pushes hold long runs of one device: one lookup a run
+        records { device in
+            guard device != last else { return }
+            last = device
+            if seen.insert(device).inserted { devices.append(device) }
+        }
+        return devices
+    }
+
     private func owner(at path: String) throws -> String? {
         guard fileSystem.fileExists(path) else { return nil }
         return String(decoding: try fileSystem.readFile(path), as: UTF8.self)

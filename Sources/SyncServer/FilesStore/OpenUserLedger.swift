@@ -90,23 +90,8 @@ final class OpenUserLedger: @unchecked Sendable {
     /// now) and the merge rules, then appends what the ledger lacks in one fsynced batch.
     func push(_ records: EncodedRecords, user: String, stations: any StationDirectory, claims: DeviceClaims,
               sizeLimit: UserSizeLimit, now: Int64) throws -> PushResponse {
-        // In the order they first appear, as a refusal names them.
-        var devices: [DeviceID] = []
-        var seen = Set<DeviceID>()
-        var last: DeviceID?  // pushes hold long runs of one device: one lookup a run
-        records.forEach { view in
-            guard view.device != last else { return }
-            last = view.device
-            if seen.insert(view.device).inserted { devices.append(view.device) }
-        }
-        for device in devices {
-            if device == ledger.localDevice {
-                throw SyncServerError(.conflict, "device \(device) is the server's own id and cannot be pushed")
-            }
-            if !holds(device), try claims.claim(device, for: user) != user {
-                throw SyncServerError(.forbidden, "device \(device) belongs to another user; a token never writes another user's log")
-            }
-        }
+        let devices = DeviceClaims.devices { note in records.forEach { note($0.device) } }
+        try claims.checkPush(devices, for: user, serverDevice: ledger.localDevice, holds: holds)
         let options = MergeOptions.acceptingPush(stations: stations, now: now)
         let prepared: AdmittedBatch
         do { prepared = try LedgerMerger.prepare(records, for: ledger, options: options) } catch let error as LedgerError where error.isRefusal {

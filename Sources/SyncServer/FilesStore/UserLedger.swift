@@ -14,7 +14,7 @@ actor UserLedger {
     /// it, and must never read a released store (the store's pool holding its ledgers is a cycle
     /// only for the store's lifetime, which is the server process's).
     private let store: FilesStore
-    private var open: OpenUserLedger?
+    private var open: OpenedLedger?
     /// Set when the user was deleted (or made again): every later operation is refused and
     /// nothing more is written for this generation.
     private var retired = false
@@ -32,7 +32,8 @@ actor UserLedger {
     }
 
     func pull(_ request: PullRequest, have: [DeviceID: UInt64], pages limits: SyncLimits.Pages) async throws -> PullAnswer {
-        let response = try await serialised { open in
+        let response = try await serialised { opened in
+            let open = try opened.plain()
             let stored = try await self.io(open) { try $0.digests(at: have) }
             try ForkCheck.check(have, request, stored: stored)
             return try await self.io(open) { try $0.pull(request, have: have, limits: limits) }
@@ -43,9 +44,30 @@ actor UserLedger {
 
     func push(_ records: EncodedRecords) async throws -> PushResponse {
         let (user, stations, claims, clock, sizeLimit) = (self.user, store.stations, store.claims, store.clock, store.limits.userSize)
-        let response = try await serialised { open in
-            try await self.io(open) {
+        let response = try await serialised { opened in
+            try await self.io(try opened.plain()) {
                 try $0.push(records, user: user, stations: stations, claims: claims, sizeLimit: sizeLimit, now: clock.nowMilliseconds())
+            }
+        }
+        await noteActivity { $0.lastPush = $1 }
+        return response
+    }
+
+    /// An encrypted account's pull: sealed records and the stored digests with their epochs.
+    func pullSealed(_ request: PullRequest, have: [DeviceID: UInt64], pages limits: SyncLimits.Pages) async throws -> SealedPullAnswer {
+        let response = try await serialised { opened in
+            try await self.io(try opened.sealed()) { try $0.pull(request, have: have, limits: limits) }
+        }
+        await noteActivity { $0.lastPull = $1 }
+        return response
+    }
+
+    /// An encrypted account's push of sealed records, admitted under key epoch `epoch`.
+    func pushSealed(_ records: SealedRecords, epoch: UInt32) async throws -> PushResponse {
+        let (user, claims, sizeLimit) = (self.user, store.claims, store.limits.userSize)
+        let response = try await serialised { opened in
+            try await self.io(try opened.sealed()) {
+                try $0.push(records, epoch: epoch, user: user, claims: claims, sizeLimit: sizeLimit)
             }
         }
         await noteActivity { $0.lastPush = $1 }
@@ -62,8 +84,13 @@ actor UserLedger {
     var deviceSyncs: [String: Int64] { activity.devices ?? [:] }
 
     func status() async throws -> StoreStatus {
-        try await serialised { open in
-            StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: open.latestCatalogVersion)
+        try await serialised { opened in
+            switch opened {
+            case .plain(let open):
+                StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: open.latestCatalogVersion)
+            case .sealed(let open):
+                StoreStatus(serverHas: open.serverHas, records: open.clientRecords, catalogVersion: nil)
+            }
         }
     }
 
@@ -96,7 +123,7 @@ actor UserLedger {
         if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }
     }
 
-    private func serialised<T: Sendable>(_ body: (OpenUserLedger) async throws -> T) async throws -> T {
+    private func serialised<T: Sendable>(_ body: (OpenedLedger) async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         // The user may have been deleted since the request's token was checked: then nothing
@@ -113,7 +140,7 @@ actor UserLedger {
 
     /// Runs `body` on an I/O thread. A failure other than a refusal closes the ledger, so the
     /// next request reopens it from what is on disk (recovering a torn tail, or finding damage).
-    private func io<T: Sendable>(_ open: OpenUserLedger, _ body: @escaping @Sendable (OpenUserLedger) throws -> T) async throws -> T {
+    private func io<Open: Sendable, T: Sendable>(_ open: Open, _ body: @escaping @Sendable (Open) throws -> T) async throws -> T {
         do {
             return try await store.io { try body(open) }
         } catch let error as SyncServerError {
@@ -124,14 +151,15 @@ actor UserLedger {
         }
     }
 
-    private func opened() async throws -> OpenUserLedger {
+    private func opened() async throws -> OpenedLedger {
         if let open { return open }
         try UserStore.validate(name: user)
         let directory = Path.join(store.ledgersPath, user)
         let (clock, fileSystem) = (store.clock, store.fileSystem)
-        let open: OpenUserLedger
+        let sealedIfNew = try store.isEncrypted(user)
+        let open: OpenedLedger
         do {
-            open = try await store.io { try OpenUserLedger(directory: directory, clock: clock, fileSystem: fileSystem) }
+            open = try await store.io { try OpenedLedger(directory: directory, sealedIfNew: sealedIfNew, clock: clock, fileSystem: fileSystem) }
         } catch {
             throw damaged(error)
         }

@@ -1,16 +1,22 @@
 import LedgerCore
 import LedgerSync
 
-/// One page of a pull answer (Schemas/sync-api.yaml `/v1/pull`), written once for both stores:
-/// the page size (`limit` capped by `SyncLimits`, and a byte bound), the cursor (the next position
-/// of the user's log to examine) and `more`. A store walks its log from `start` in position order,
-/// asks `admit` before each record and `append`s what the client lacks; only the reads are its own.
-package struct PullPage {
+/// One page of a pull answer (Schemas/sync-api.yaml `/v1/pull`), written once for both stores
+/// and both kinds of account: the page size (`limit` capped by `SyncLimits`, and a byte bound),
+/// the cursor (the next position of the user's log to examine) and `more`. A store walks its log
+/// from `start` in position order, asks `admit` before each record and `append`s what the client
+/// lacks; only the reads are its own. `Records` is what the log holds: plaintext records
+/// (`PullPage`) or an encrypted account's sealed records (`SealedPullPage`).
+package typealias PullPage = RecordPage<EncodedRecords>
+/// A pull page of an encrypted account's sealed records (Schemas/encryption.md §11).
+package typealias SealedPullPage = RecordPage<SealedRecords>
+
+package struct RecordPage<Records: PageRecords> {
     /// The client's version vector (`ForkCheck.decodeHave`).
     package let have: [DeviceID: UInt64]
     private let limit: Int
     private let maximumBytes: Int
-    package private(set) var records = EncodedRecords()
+    package private(set) var records = Records()
     private var bytes = 0
     /// The next position to examine; where the walk begins until the first `admit`.
     package private(set) var cursor: UInt64 = 0
@@ -65,8 +71,8 @@ package struct PullPage {
     private var lastHave: UInt64 = 0
 
     /// Adds a record the client lacks (a validated record of the store's log).
-    package mutating func append(_ view: RecordView) {
-        bytes += view.length
+    package mutating func append(_ view: Records.View) {
+        bytes += Records.length(of: view)
         records.append(view)
     }
 
@@ -83,7 +89,8 @@ package struct PullPage {
 
     /// Examines a stored frame of the log whose first record is at `first` (`Ledger.forEachFrame`),
     /// as `admit`, `lacks` and `append` would examine its records one by one, with
-    /// `serverDevice`'s name never sent. The page ends before a frame that would pass its limit
+    /// `serverDevice`'s name never sent (a sealed log has no name of the server's: pass
+    /// `PageRecords.noDevice`). The page ends before a frame that would pass its limit
     /// (`endsBefore`), so that the next page starts on it. A whole frame the client lacks entirely
     /// is taken as stored (`EncodedRecords.append(frame:)`: the answer sends it as it is) when it
     /// fits the page's byte bound too. A frame the client holds entirely costs the page nothing.
@@ -91,7 +98,7 @@ package struct PullPage {
         if first >= walkStart {
             if endsBefore(frameOf: frame.count) { return .stop }
             var lacked = 0
-            RecordStream.forEachValidated(in: frame.records) { view in
+            Records.forEachChecked(in: frame.records) { view in
                 if lacks(view, serverDevice: serverDevice) { lacked += 1 }
             }
             if lacked == 0 {
@@ -114,7 +121,7 @@ package struct PullPage {
         }
         var position = first
         var iteration = RecordIteration.continue
-        RecordStream.forEachValidated(in: frame.records) { view in
+        Records.forEachChecked(in: frame.records) { view in
             defer { position += 1 }
             guard iteration == .continue, position >= walkStart else { return }
             guard admit(position: position) else {
@@ -127,10 +134,13 @@ package struct PullPage {
     }
 
     /// Whether the client lacks a record of the store's log whose own device is `serverDevice`.
-    private mutating func lacks(_ view: RecordView, serverDevice: DeviceID) -> Bool {
-        view.kind == .deviceName ? view.device != serverDevice : lacks(device: view.device, seq: view.seq)
+    private mutating func lacks(_ view: Records.View, serverDevice: DeviceID) -> Bool {
+        guard let seq = Records.seq(of: view) else { return Records.device(of: view) != serverDevice }
+        return lacks(device: Records.device(of: view), seq: seq)
     }
+}
 
+extension RecordPage where Records == EncodedRecords {
     /// The answer, with what the store holds now.
     package func answer(serverHas: [String: UInt64], catalogVersion: UInt32?, serverDigests: [String: String]) -> PullAnswer {
         PullAnswer(records: records, page: PullResponse(records: [], more: more, cursor: cursor, serverHas: serverHas,

@@ -33,7 +33,7 @@ package enum PushRecords {
         }
     }
 
-    private static func checkCount(_ count: Int, maximum: Int) throws {
+    package static func checkCount(_ count: Int, maximum: Int) throws {
         guard count <= maximum else {
             throw SyncServerError(.payloadTooLarge, "a push may carry at most \(maximum) records; send smaller pages")
         }

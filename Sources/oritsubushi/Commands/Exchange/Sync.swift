@@ -45,6 +45,13 @@ struct Sync: AsyncParsableCommand {
         var connection = try SyncConnection(server: server, token: secret)
         if verbose { connection.retries = RetryLog { Terminal.write(fd: STDERR_FILENO, "sync: \($0)\n") } }
         var session = SyncSession(connection: connection)
+        // An end-to-end encrypted account's keys (Schemas/encryption.md §11): made here by the
+        // account's first device, which also writes the recovery kit and says so in one line.
+        let encryption = try await AccountKeys.prepare(connection: connection, ledgerDirectory: options.directory)
+        session.keys = encryption.keys
+        if let kit = encryption.kitWritten {
+            print("this account is end-to-end encrypted: this device made its key; the recovery kit is in \(kit) (keep it off this device: lose it and every device, and the data is gone)")
+        }
         let bar = ProgressLine(enabled: Terminal.stderrIsTerminal)
         session.progress = { event in
             switch event {

@@ -1,0 +1,25 @@
+import LedgerCore
+import LedgerSync
+
+/// The files store's side of an end-to-end encrypted account's log (Schemas/encryption.md §11):
+/// the user's ledger directory in sealed mode (`OpenSealedLedger`).
+extension FilesStore {
+    package func pullSealed(user: String, request: PullRequest) async throws -> SealedPullAnswer {
+        let have = try ForkCheck.decodeHave(request)
+        return try await ledger(user).pullSealed(request, have: have, pages: limits.pages(.frames))
+    }
+
+    package func pushSealed(user: String, records: SealedRecords) async throws -> PushResponse {
+        try PushRecords.checkCount(records.count, maximum: limits.frames.pushRecords)
+        guard let epoch = try keyEpoch(of: user) else { throw SyncServerError.plaintextAccount }
+        return try await ledger(user).pushSealed(records, epoch: epoch)
+    }
+
+    /// Whether `user`'s account is end-to-end encrypted (its ledger, when first made, is sealed).
+    func isEncrypted(_ user: String) throws -> Bool { try keyEpoch(of: user) != nil }
+}
+
+extension FilesStore {
+    /// The account's current key epoch; nil for a plaintext account.
+    func keyEpoch(of user: String) throws -> UInt32? { nil }
+}
