@@ -184,11 +184,16 @@ package protocol FramesHeader {
 
 /// The header of a pull answer's frames: the JSON answer (`PullResponse`) with its `records`
 /// empty, and `count`, in one object.
-package struct PullFramesHeader: Codable, Sendable, FramesHeader {
-    package var count: Int
-    package var page: PullResponse
+package typealias PullFramesHeader = PageFramesHeader<PullResponse>
+/// The same for an encrypted account's pull (`SealedPullResponse`, Schemas/encryption.md §11).
+package typealias SealedPullFramesHeader = PageFramesHeader<SealedPullResponse>
 
-    package init(count: Int, page: PullResponse) {
+/// A pull answer's frames header: its page's JSON object with `count` added.
+package struct PageFramesHeader<Page: Codable & Sendable>: Codable, Sendable, FramesHeader {
+    package var count: Int
+    package var page: Page
+
+    package init(count: Int, page: Page) {
         (self.count, self.page) = (count, page)
     }
 
@@ -196,7 +201,7 @@ package struct PullFramesHeader: Codable, Sendable, FramesHeader {
 
     package init(from decoder: any Decoder) throws {
         count = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .count)
-        page = try PullResponse(from: decoder)
+        page = try Page(from: decoder)
     }
 
     package func encode(to encoder: any Encoder) throws {

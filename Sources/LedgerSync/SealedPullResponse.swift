@@ -33,26 +33,3 @@ package struct SealedPullResponse: Codable, Sendable, Equatable {
         (self.haveChecks, self.serverDigests) = (haveChecks, serverDigests)
     }
 }
-
-/// The header of a sealed pull answer's frames: `SealedPullResponse` and `count`, in one object.
-package struct SealedPullFramesHeader: Codable, Sendable, FramesHeader {
-    package var count: Int
-    package var page: SealedPullResponse
-
-    package init(count: Int, page: SealedPullResponse) {
-        (self.count, self.page) = (count, page)
-    }
-
-    enum CodingKeys: String, CodingKey { case count }
-
-    package init(from decoder: any Decoder) throws {
-        count = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .count)
-        page = try SealedPullResponse(from: decoder)
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(count, forKey: .count)
-        try page.encode(to: encoder)
-    }
-}

@@ -1,4 +1,5 @@
 import Crypto
+import LedgerCore
 
 /// How a bearer token is stored in `users.json`: the lowercase hex SHA-256 of its UTF-8 bytes
 /// (swift-crypto). Existing files depend on exactly this form, so it must not change. Both stores
@@ -10,14 +11,5 @@ package enum TokenHash {
     }
 
     /// Bytes as lowercase hex, two digits each.
-    static func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String { Hex.string(bytes) }
 }

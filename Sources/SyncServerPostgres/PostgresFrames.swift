@@ -21,6 +21,8 @@ struct PostgresFrames {
     private(set) var runs: [Run] = []
     private(set) var names: [(device: Int64, hlc: Int64, position: Int64, record: [UInt8])] = []
     private(set) var catalogVersions: [(device: Int64, seq: Int64, hlc: Int64, version: Int64)] = []
+    /// An encrypted account's sealed device names, by their fingerprint (`RecordFingerprint`).
+    private(set) var sealedNames: [(fingerprint: Int64, position: Int64, record: [UInt8])] = []
     /// One past the last position used.
     private(set) var end: Int64
 
@@ -32,16 +34,48 @@ struct PostgresFrames {
     /// Adds `records` (validated, in order) at the next positions as the frames `frames` holding
     /// `counts` records each (`RecordFrames.Received`), or, without frames, as frames written here.
     mutating func append(_ records: EncodedRecords, writer: RecordFrames.Writer) {
-        if let received = records.frames {
-            append(records, frames: received)
-        } else {
-            var frames: [UInt8] = []
-            let counts = records.bytes.withUnsafeBytes { writer.encode($0, appendingTo: &frames) }
-            append(records, frames: RecordFrames.Received(bytes: frames, counts: counts))
+        append(frames: records.frames ?? Self.frames(of: records.bytes, writer: writer)) { note in
+            records.forEach { view in
+                guard view.hasEventID else {
+                    note(.name(device: PostgresRecord.key(view.device), hlc: PostgresRecord.key(view.hlc),
+                               record: Array(UnsafeRawBufferPointer(start: view.base, count: view.length))))
+                    return
+                }
+                let version = view.kind == .catalogVersion ? (PostgresRecord.key(view.hlc), Int64(view.catalogVersion)) : nil
+                note(.event(device: PostgresRecord.key(view.device), seq: Int64(view.seq), catalogVersion: version))
+            }
         }
     }
 
-    private mutating func append(_ records: EncodedRecords, frames: RecordFrames.Received) {
+    /// The same for an encrypted account's sealed records (Schemas/encryption.md §11): runs from
+    /// the clear device and seq; sealed names go to `sealed_names`, kept once per sealed form.
+    mutating func append(_ records: SealedRecords, writer: RecordFrames.Writer) {
+        append(frames: records.frames ?? Self.frames(of: records.bytes, writer: writer)) { note in
+            records.forEach { view in
+                if view.kind == .event {
+                    note(.event(device: PostgresRecord.key(view.device), seq: Int64(view.seq), catalogVersion: nil))
+                } else {
+                    note(.sealedName(fingerprint: Int64(bitPattern: RecordFingerprint.of(view.bytes)), record: Array(view.bytes)))
+                }
+            }
+        }
+    }
+
+    private static func frames(of records: [UInt8], writer: RecordFrames.Writer) -> RecordFrames.Received {
+        var frames: [UInt8] = []
+        let counts = records.withUnsafeBytes { writer.encode($0, appendingTo: &frames) }
+        return RecordFrames.Received(bytes: frames, counts: counts)
+    }
+
+    /// One record as the tables index it.
+    private enum Indexed {
+        case event(device: Int64, seq: Int64, catalogVersion: (hlc: Int64, version: Int64)?)
+        case name(device: Int64, hlc: Int64, record: [UInt8])
+        case sealedName(fingerprint: Int64, record: [UInt8])
+    }
+
+    /// Adds the frames, then indexes their records, which `walk` hands to its argument in order.
+    private mutating func append(frames: RecordFrames.Received, walk: ((Indexed) -> Void) -> Void) {
         guard frames.frameCount > 0 else { return }
         var next = end
         frames.forEachFrame { frame, count in
@@ -56,7 +90,7 @@ struct PostgresFrames {
         var position = end, frameEnd = end + Int64(counts[frame])
         var open: [Int64: Int] = [:]  // device → index in `runs` of its run in the current frame
         var current: (device: Int64, run: Int)?  // the last record's: one lookup a change of device
-        records.forEach { view in
+        walk { record in
             while position >= frameEnd && frame + 1 < positions.count {
                 frame += 1
                 frameEnd += Int64(counts[frame])
@@ -64,9 +98,8 @@ struct PostgresFrames {
                 current = nil
             }
             let framePosition = positions[frame]
-            let device = PostgresRecord.key(view.device)
-            if view.hasEventID {
-                let seq = Int64(view.seq)
+            switch record {
+            case .event(let device, let seq, let version):
                 let index = current?.device == device ? current?.run : open[device]
                 if let index, runs[index].lastSeq + 1 == seq {
                     runs[index].lastSeq = seq
@@ -76,12 +109,11 @@ struct PostgresFrames {
                     current = (device, runs.count)
                     runs.append(Run(device: device, firstSeq: seq, lastSeq: seq, frame: framePosition))
                 }
-                if view.kind == .catalogVersion {
-                    catalogVersions.append((device, seq, PostgresRecord.key(view.hlc), Int64(view.catalogVersion)))
-                }
-            } else {
-                names.append((device, PostgresRecord.key(view.hlc), position,
-                              Array(UnsafeRawBufferPointer(start: view.base, count: view.length))))
+                if let version { catalogVersions.append((device, seq, version.hlc, version.version)) }
+            case .name(let device, let hlc, let record):
+                names.append((device, hlc, position, record))
+            case .sealedName(let fingerprint, let record):
+                sealedNames.append((fingerprint, position, record))
             }
             position += 1
         }
@@ -115,6 +147,7 @@ struct PostgresFrames {
                 ON CONFLICT (device, seq) DO NOTHING
                 """, logger: logger)
         }
+        try await insertSealedNames(user: id, connection, logger)
         for name in names {
             var record = ByteBuffer()
             record.writeBytes(name.record)
@@ -122,6 +155,18 @@ struct PostgresFrames {
                 INSERT INTO device_names (device, hlc, user_id, position, record, digest)
                 VALUES (\(name.device), \(name.hlc), \(id), \(name.position), \(record), \(PostgresRecord.digest(record)))
                 ON CONFLICT (device, hlc) DO UPDATE SET position = EXCLUDED.position
+                """, logger: logger)
+        }
+    }
+
+    /// Inserts the sealed names (a sealed form stored already keeps its row and position).
+    private func insertSealedNames(user id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        for name in sealedNames {
+            var record = ByteBuffer()
+            record.writeBytes(name.record)
+            try await connection.query("""
+                INSERT INTO sealed_names (user_id, fingerprint, position, record) VALUES (\(id), \(name.fingerprint), \(name.position), \(record))
+                ON CONFLICT (user_id, fingerprint) DO NOTHING
                 """, logger: logger)
         }
     }

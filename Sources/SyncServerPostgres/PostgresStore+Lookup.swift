@@ -112,9 +112,9 @@ extension PostgresStore {
     /// The frame row at `first` decoded (valid until `reader`'s next frame); one that does not
     /// decode, or does not hold its `count` records, is the user's damage (503).
     static func decode(_ stored: UnsafeRawBufferPointer, _ reader: RecordFrames.Reader, user: String, first: Int64,
-                       count: Int32) throws -> SegmentReader.Frame {
+                       count: Int32, records form: LedgerRecords = .plain) throws -> SegmentReader.Frame {
         let frame: SegmentReader.Frame
-        do { frame = try reader.frame(stored) } catch let fault as RecordFrames.Fault {
+        do { frame = try reader.frame(stored, records: form) } catch let fault as RecordFrames.Fault {
             throw damagedFrame(user: user, first: first, count: Int(count), fault.reason)
         }
         guard frame.count == Int(count) else {

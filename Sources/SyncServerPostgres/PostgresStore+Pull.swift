@@ -30,6 +30,25 @@ extension PostgresStore {
             let theirs = try await storedDigests(page.have.filter { $0.value > 0 }.map { EventID(device: $0.key, seq: $0.value) },
                                                  user: id, userName: user, connection)
             try ForkCheck.check(page.have, request, stored: Dictionary(uniqueKeysWithValues: theirs.map { ($0.key.device, $0.value) }))
+            try await fill(&page, id: id, user: user, records: .plain, connection)
+            // The client's next pull names the newest event of each device this page sends.
+            try await rememberSent(page.records.newestEventDigests(), user: id, connection)
+            let held = try await Self.heldVector(id, connection, logger)
+            let digests = try await serverDigests(at: held, user: user, id: id, connection)
+            try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
+            return page.answer(serverHas: WireVersionVector.encode(held),
+                               catalogVersion: try await Self.catalogVersion(id, connection, logger), serverDigests: digests)
+        } catch let error as SyncServerError where error.kind == .unavailable {
+            // Met here first: every later request of this user is answered 503 at once.
+            try? await recordDamage(id, error.message)
+            throw error
+        }
+    }
+
+    /// Fills `page` from the frames of user `id` from the page's cursor (`RecordPage.take`): the
+    /// one walk of a user's stored frames for both forms of records (`records`).
+    func fill<Records>(_ page: inout RecordPage<Records>, id: Int64, user: String, records form: LedgerRecords,
+                       _ connection: PostgresConnection) async throws {
             var end: Int64 = 0
             for try await next in try await connection.query(
                 "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { end = next }
@@ -68,7 +87,7 @@ extension PostgresStore {
                     """, logger: logger).decode((Int64, Int32, ByteBuffer).self) {
                     last = first
                     let iteration = try stored.withUnsafeReadableBytes { bytes -> RecordIteration in
-                        let frame = try Self.decode(bytes, reader, user: user, first: first, count: count)
+                        let frame = try Self.decode(bytes, reader, user: user, first: first, count: count, records: form)
                         // No device is the store's own: every device name is sent.
                         return page.take(frame, at: UInt64(first), serverDevice: DeviceID(rawValue: 0))
                     }
@@ -78,18 +97,6 @@ extension PostgresStore {
                 // meanwhile (which stores its events again at the end of the log): read on after it.
                 last = max(last ?? 0, wanted.last ?? 0)
             }
-            // The client's next pull names the newest event of each device this page sends.
-            try await rememberSent(page.records.newestEventDigests(), user: id, connection)
-            let held = try await Self.heldVector(id, connection, logger)
-            let digests = try await serverDigests(at: held, user: user, id: id, connection)
-            try await connection.query("UPDATE users SET last_pull = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
-            return page.answer(serverHas: WireVersionVector.encode(held),
-                               catalogVersion: try await Self.catalogVersion(id, connection, logger), serverDigests: digests)
-        } catch let error as SyncServerError where error.kind == .unavailable {
-            // Met here first: every later request of this user is answered 503 at once.
-            try? await recordDamage(id, error.message)
-            throw error
-        }
     }
 
     /// The digest of the event at each device's highest seq (`server_digests`); a missing one is damage.

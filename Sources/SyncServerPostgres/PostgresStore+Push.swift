@@ -88,7 +88,7 @@ extension PostgresStore {
     /// The bytes of the user's stored frames (`--max-user-bytes`; compressed, as the files store
     /// counts its segments): a sum over the user's rows, run only when the limit is set, under
     /// the push's lock of the user row.
-    private func storedBytes(_ id: Int64, _ connection: PostgresConnection) async throws -> Int64 {
+    func storedBytes(_ id: Int64, _ connection: PostgresConnection) async throws -> Int64 {
         var total: Int64 = 0
         for try await bytes in try await connection.query("""
             SELECT COALESCE(sum(octet_length(frame)), 0) FROM event_frames WHERE user_id = \(id)
@@ -98,7 +98,7 @@ extension PostgresStore {
 
     /// Claims every device for the user (a device row names one owner: INSERT … ON CONFLICT DO
     /// NOTHING waits for a concurrent claim to commit) and returns the highest seq held for each.
-    private func claim(_ devices: [DeviceID], for id: Int64, _ connection: PostgresConnection) async throws -> [DeviceID: UInt64] {
+    func claim(_ devices: [DeviceID], for id: Int64, _ connection: PostgresConnection) async throws -> [DeviceID: UInt64] {
         let keys = devices.map(PostgresRecord.key)
         try await connection.query("""
             INSERT INTO devices (device, user_id) SELECT d, \(id) FROM unnest(\(keys)::bigint[]) AS d ORDER BY d

@@ -10,17 +10,24 @@ extension PostgresStore {
     package func export(user: String, to directory: String, now: Int64) async throws -> Int {
         guard let (id, name) = try await userRows(user).first else { return 0 }
         var records: [LedgerRecord] = []
+        var sealed = SealedRecords()
+        let form = try await recordForm(id)
         let reader = RecordFrames.Reader()
         let rows = try await client.query(
             "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) ORDER BY first_position", logger: logger)
         for try await (first, count, stored) in rows.decode((Int64, Int32, ByteBuffer).self) {
             try stored.withUnsafeReadableBytes { bytes in
-                guard let frame = try? reader.frame(bytes) else {
+                guard let frame = try? reader.frame(bytes, records: form) else {
                     throw LedgerError(.corruption, "cannot export user '\(name)': the frame at \(PostgresFrames.span(first, Int(count))) in table event_frames cannot be read; run `oritsubushi server verify` and `server repair` first")
                 }
-                RecordStream.forEachValidated(in: frame.records) { records.append($0.record) }
+                if form == .sealed {
+                    sealed.append(validated: frame.records, count: frame.count)
+                } else {
+                    RecordStream.forEachValidated(in: frame.records) { records.append($0.record) }
+                }
             }
         }
+        if form == .sealed { return try LedgerExport.writeSealed(sealed, to: directory, ownerName: "export of \(name)", clock: clock) }
         return try LedgerExport.write(records, to: directory, deviceName: "export of \(name)", clock: clock)
     }
 
@@ -35,6 +42,10 @@ extension PostgresStore {
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
         guard let (id, name) = try await userRows(request.user).first else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
         let scan = try await scan(id, name)
+        if try await recordForm(id) == .sealed, !scan.damage.isEmpty {
+            // Its replicas are plaintext ledgers, which only a device holding the key can seal.
+            throw LedgerError(.usage, "user '\(name)' is end-to-end encrypted: its stored records are sealed, and 'server repair' cannot restore them from replicas yet; its devices keep every event, and sync them again to a new account")
+        }
         var needed = scan.unreadable.union(scan.missing)
         guard !needed.isEmpty || !scan.damagedFrames.isEmpty else {
             try await recordDamage(id, nil)  // sound: a flag left by an earlier finding is stale

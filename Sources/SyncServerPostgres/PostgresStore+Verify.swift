@@ -64,6 +64,7 @@ extension PostgresStore {
         }
         var frames = Set<Int64>()
         let reader = RecordFrames.Reader()
+        let form = try await recordForm(id)
         for try await (first, count, stored) in try await client.query(
             "SELECT first_position, count, frame FROM event_frames WHERE user_id = \(id) ORDER BY first_position", logger: logger)
             .decode((Int64, Int32, ByteBuffer).self) {
@@ -72,10 +73,18 @@ extension PostgresStore {
             var held = Set<EventID>(), records = 0
             let fault: String? = stored.withUnsafeReadableBytes { bytes in
                 do {
-                    let frame = try reader.frame(bytes)
-                    RecordStream.forEachValidated(in: frame.records) { view in
-                        records += 1
-                        if view.hasEventID { held.insert(view.eventID) }
+                    let frame = try reader.frame(bytes, records: form)
+                    switch form {
+                    case .plain:
+                        RecordStream.forEachValidated(in: frame.records) { view in
+                            records += 1
+                            if view.hasEventID { held.insert(view.eventID) }
+                        }
+                    case .sealed:
+                        try SealedRecordStream.forEach(in: frame.records) { view in
+                            records += 1
+                            if view.kind == .event { held.insert(EventID(device: view.device, seq: view.seq)) }
+                        }
                     }
                 } catch let fault as RecordFrames.Fault { return fault.reason } catch { return "\(error)" }
                 if records != Int(count) { return "it holds \(records) records, not \(count)" }
@@ -116,5 +125,13 @@ extension PostgresStore {
         }
         scan.missing.sort()
         return scan
+    }
+
+    /// What the user's frames hold: an encrypted account's are sealed records (§11).
+    func recordForm(_ id: Int64) async throws -> LedgerRecords {
+        var encrypted = false
+        for try await value in try await client.query("SELECT key_epoch IS NOT NULL FROM users WHERE id = \(id)", logger: logger)
+            .decode(Bool.self) { encrypted = value }
+        return encrypted ? .sealed : .plain
     }
 }

@@ -169,7 +169,10 @@ package enum RecordFrames {
         /// The records of one whole frame as stored (`Received.forEachFrame`, a PostgreSQL row),
         /// every checksum, block and record checked as `forEachRecord` checks them: a frame whose
         /// records are valid only until the next call, for `PullPage.take`.
-        package func frame(_ stored: UnsafeRawBufferPointer, recordsBefore: UInt64 = 0) throws -> SegmentReader.Frame {
+        /// `records`: what the frame must hold, plaintext records or an encrypted account's sealed
+        /// ones (segment-format.md §3.6); the other form throws.
+        package func frame(_ stored: UnsafeRawBufferPointer, recordsBefore: UInt64 = 0,
+                           records form: LedgerRecords = .plain) throws -> SegmentReader.Frame {
             guard case .complete(let length, let contentSize) = LZ4Frame.extent(of: stored), length == stored.count else {
                 throw Fault(offset: 0, reason: "the bytes are not one whole LZ4 frame")
             }
@@ -183,7 +186,10 @@ package enum RecordFrames {
             }
             var count = 0
             do {
-                try RecordStream.forEach(in: records) { (_: RecordView) throws -> Void in count += 1 }
+                switch form {
+                case .plain: try RecordStream.forEach(in: records) { (_: RecordView) throws -> Void in count += 1 }
+                case .sealed: try SealedRecordStream.forEach(in: records) { _ in count += 1 }
+                }
             } catch let fault as RecordStream.Fault {
                 throw Fault(offset: 0, reason: fault.reason, record: count)
             }

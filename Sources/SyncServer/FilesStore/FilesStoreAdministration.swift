@@ -94,11 +94,20 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
             throw LedgerError(.corruption, "user '\(user)''s ledger is damaged (\(damage.message)); run 'server repair \(user) --from DIR' first",
                               file: damage.file, offset: damage.offset)
         }
+        if let sealed = scan?.sealed {
+            return try LedgerExport.writeSealed(sealed, to: directory, ownerName: "export of \(user)", clock: clock)
+        }
         return try LedgerExport.write(scan?.clientRecords ?? [], to: directory, deviceName: "export of \(user)", clock: clock)
     }
 
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
-        try FilesStoreRepair(administration: self, request: request).run()
+        let metadataPath = Path.join(ledgerPath(request.user), LedgerMetadata.fileName)
+        if fileSystem.fileExists(metadataPath),
+           try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath).recordForm == .sealed {
+            // Its replicas are plaintext ledgers, which only a device holding the key can seal.
+            throw LedgerError(.usage, "user '\(request.user)' is end-to-end encrypted: its stored records are sealed, and 'server repair' cannot restore them from replicas yet; its devices keep every event, and sync them again to a new account")
+        }
+        return try FilesStoreRepair(administration: self, request: request).run()
     }
 
     func knows(_ user: String) throws -> Bool {

@@ -94,7 +94,7 @@ final class OpenSealedLedger: @unchecked Sendable {
         }
         var batch = SealedRecords()
         for record in admitted.events + admitted.names {
-            record.recordBytes.withUnsafeBytes { batch.append(validated: $0, count: 1) }
+            batch.append(record)
         }
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: (records: batch.count, bytes: batch.bytes.count))
         var position = ledger.recordCount
@@ -119,15 +119,4 @@ final class OpenSealedLedger: @unchecked Sendable {
     /// Devices the ledger already holds events of (a sealed name's device is not read: its first
     /// push claims it).
     func holds(_ device: DeviceID) -> Bool { ledger.versionVector[device] != nil }
-}
-
-/// A sealed pull's answer: the sealed records the client lacks and the page, sent as frames
-/// whose header is `SealedPullFramesHeader` (an encrypted account answers frames only).
-package struct SealedPullAnswer: Sendable {
-    package var records: SealedRecords
-    package var page: SealedPullResponse
-
-    package func frames(writer: RecordFrames.Writer) throws -> [UInt8] {
-        try FramesBody.encode(header: SealedPullFramesHeader(count: records.count, page: page), records: records, writer: writer)
-    }
 }

@@ -13,10 +13,19 @@ struct StoredLedgerScan {
     let damage: LedgerError?
     /// The server's own device id in this ledger (never a client's).
     let serverDevice: DeviceID
+    /// An end-to-end encrypted account's sealed records before the first damage (its
+    /// `records` are then empty, and it has no record of the server's); nil for plaintext.
+    var sealed: SealedRecords?
 
     /// Reads `directory`; nil when it holds no ledger (a user who never pushed).
     static func read(directory: String, clock: any WallClock, fileSystem: any FileSystem) throws -> StoredLedgerScan? {
-        guard fileSystem.fileExists(Path.join(directory, LedgerMetadata.fileName)) else { return nil }
+        let metadataPath = Path.join(directory, LedgerMetadata.fileName)
+        guard fileSystem.fileExists(metadataPath) else { return nil }
+        let metadata = try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath)
+        if metadata.recordForm == .sealed {
+            let (sealed, damage) = try SealedLedgerScan.read(directory: directory, metadata: metadata, fileSystem: fileSystem)
+            return StoredLedgerScan(directory: directory, records: [], damage: damage, serverDevice: metadata.deviceID, sealed: sealed)
+        }
         let inspection = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
         defer { inspection.close() }
         let first = inspection.firstDamagedNumber
@@ -30,11 +39,19 @@ struct StoredLedgerScan {
                                 serverDevice: inspection.metadata.deviceID)
     }
 
-    var events: UInt64 { UInt64(records.lazy.filter { $0.eventID != nil }.count) }
+    var events: UInt64 {
+        guard let sealed else { return UInt64(records.lazy.filter { $0.eventID != nil }.count) }
+        var count: UInt64 = 0
+        sealed.forEach { if $0.kind == .event { count += 1 } }
+        return count
+    }
 
     /// The client devices this ledger holds events or names of.
     var devices: Set<DeviceID> {
-        Set(records.map(\.device)).subtracting([serverDevice])
+        guard let sealed else { return Set(records.map(\.device)).subtracting([serverDevice]) }
+        var devices = Set<DeviceID>()
+        sealed.forEach { devices.insert($0.device) }
+        return devices
     }
 
     /// Every record but the server's own (its device name): what a client's ledger may hold.

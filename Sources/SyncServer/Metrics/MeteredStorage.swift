@@ -54,6 +54,16 @@ package struct MeteredStorage: SyncStorage {
     package func revokeDevice(user: String, id: String, now: Int64) async throws -> UserDevice {
         try await base.revokeDevice(user: user, id: id, now: now)
     }
+    package func pullSealed(user: String, request: PullRequest) async throws -> SealedPullAnswer {
+        let answer = try await base.pullSealed(user: user, request: request)
+        metrics.recordPulled(answer.records.count)
+        return answer
+    }
+    package func pushSealed(user: String, records: SealedRecords) async throws -> PushResponse {
+        let response = try await base.pushSealed(user: user, records: records)
+        metrics.recordPushed(response.appended)
+        return response
+    }
     package func noteSync(user: String, tokenHash: String, now: Int64) async { await base.noteSync(user: user, tokenHash: tokenHash, now: now) }
     package func revocation(ofTokenHash hash: String) async throws -> Int64? { try await base.revocation(ofTokenHash: hash) }
 

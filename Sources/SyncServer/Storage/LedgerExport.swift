@@ -18,4 +18,18 @@ package enum LedgerExport {
         let prepared = try LedgerMerger.prepare(records, for: ledger, options: options)
         return try LedgerMerger.apply(prepared, to: ledger, options: options).eventsIn
     }
+
+    /// An end-to-end encrypted account's sealed records, as they are stored, as a new sealed
+    /// ledger directory (`Ledger.createSealed`): the server cannot open them, so an export keeps
+    /// them sealed, for a device holding the key. Returns the number of sealed events.
+    package static func writeSealed(_ records: SealedRecords, to directory: String, ownerName: String,
+                                    clock: any WallClock) throws -> Int {
+        let ledger = try Ledger.createSealed(directory: directory, ownerName: ownerName, clock: clock)
+        defer { ledger.close() }
+        var events = 0
+        try records.bytes.withUnsafeBytes { raw in
+            try ledger.appendSealed(raw) { if $0.kind == .event { events += 1 } }
+        }
+        return events
+    }
 }

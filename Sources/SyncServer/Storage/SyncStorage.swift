@@ -12,7 +12,7 @@ import LedgerSync
 /// serialised per user (never one lock for all users). Refusals are thrown as `SyncServerError`
 /// (or `LedgerError`, mapped by `SyncServerError(serving:)`); a damaged user ledger is thrown as
 /// `SyncServerError(.unavailable, …)` for that user only.
-package protocol SyncStorage: StoreLifecycle, UserDeviceDirectory {
+package protocol SyncStorage: StoreLifecycle, UserDeviceDirectory, SealedLogStorage {
     /// "files" or "postgres", for logs and `server users`.
     var kind: String { get }
     /// What one request may ask or bring, the same on both stores.
