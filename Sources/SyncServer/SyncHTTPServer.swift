@@ -121,6 +121,7 @@ package enum SyncHTTPServer {
         addPairing(to: router, storage: storage, clock: configuration.clock, proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)
         addDevices(to: router, storage: storage, clock: configuration.clock, bodyLimit: limit, logger: logger)
+        addAccount(to: router, storage: storage, bodyLimit: limit)
 
         let headerTimeout = configuration.headerTimeout
         let (bodyTimeout, bodyMinimumRate) = (configuration.bodyTimeout, configuration.bodyMinimumRate)
@@ -178,7 +179,7 @@ package enum SyncHTTPServer {
         "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
         "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get, "/app/config.json": .get,
         "/v1/devices": .get, "/v1/devices/link": .post, "/v1/devices/rename": .post, "/v1/devices/revoke": .post,
-        "/v1/devices/sign-out": .post,
+        "/v1/devices/sign-out": .post, "/v1/account": .get, "/v1/account/key": .post, "/v1/account/rotation": .post,
     ]
 
     // MARK: - Helpers

@@ -28,6 +28,12 @@ package struct SyncServerError: Error, Sendable {
         case tooManyRequests
         /// A failure of the server itself (an I/O error): nothing was applied.
         case `internal`
+        /// A request that needs an end-to-end encrypted account on a plaintext one: 409
+        /// (Schemas/encryption.md §11).
+        case plaintextAccount
+        /// A key rotation to an epoch other than the account's next (a device that missed a
+        /// rotation): 409 (Schemas/encryption.md §7, §10).
+        case staleEpoch
 
         package var code: String {
             switch self {
@@ -45,6 +51,9 @@ package struct SyncServerError: Error, Sendable {
             case .gone: return "gone"
             case .tooManyRequests: return "too_many_requests"
             case .internal: return "internal"
+            // As Schemas/encryption.md names its refusals, so that a device matches one code.
+            case .plaintextAccount: return "plaintext-account"
+            case .staleEpoch: return "stale-epoch"
             }
         }
 
@@ -64,6 +73,7 @@ package struct SyncServerError: Error, Sendable {
             case .gone: return .gone
             case .tooManyRequests: return .tooManyRequests
             case .internal: return .internalServerError
+            case .plaintextAccount, .staleEpoch: return .conflict
             }
         }
     }
