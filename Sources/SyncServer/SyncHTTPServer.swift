@@ -90,6 +90,14 @@ package enum SyncHTTPServer {
             let user = caller.user
             let body: PullRequest = try await decode(request, limit: limit)
             let framed = offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept])
+            if try await storage.accountEncryption(user: user) != nil {
+                // An end-to-end encrypted account's records travel sealed, as frames only.
+                guard framed else { throw SyncServerError.framesOnly }
+                let answer = try await storage.pullSealed(user: user, request: body)
+                logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
+                await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())
+                return frames(try answer.frames(writer: RecordFrames.Writer()))
+            }
             let answer = try await storage.pullAnswer(user: user, request: body, as: framed ? .frames : .json)
             logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
             await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())
@@ -101,7 +109,14 @@ package enum SyncHTTPServer {
             let caller = try await authenticateCaller(request, storage)
             let user = caller.user
             let response: PushResponse
-            if offersFrames && MediaNegotiation.isFrames(contentType: request.headers[.contentType]) {
+            let encrypted = try await storage.accountEncryption(user: user) != nil
+            let isFrames = offersFrames && MediaNegotiation.isFrames(contentType: request.headers[.contentType])
+            if encrypted {
+                guard isFrames else { throw SyncServerError.framesOnly }
+                let records = try await sealedRecords(request, limit: limit, maximumRecords: storage.limits.frames.pushRecords,
+                                                      maximumDecodedBytes: decodedLimit)
+                response = try await storage.pushSealed(user: user, records: records)
+            } else if isFrames {
                 // A header counting more records than a push may carry is 413 before any frame
                 // is read (Schemas/sync-frames.md "Refusals"), as the store would refuse them.
                 let records = try await framedRecords(request, limit: limit, maximumRecords: storage.limits.frames.pushRecords,
@@ -121,6 +136,7 @@ package enum SyncHTTPServer {
         addPairing(to: router, storage: storage, clock: configuration.clock, proxies: configuration.trustedProxies,
                    bodyLimit: limit, logger: logger)
         addDevices(to: router, storage: storage, clock: configuration.clock, bodyLimit: limit, logger: logger)
+        addAccount(to: router, storage: storage, bodyLimit: limit)
 
         let headerTimeout = configuration.headerTimeout
         let (bodyTimeout, bodyMinimumRate) = (configuration.bodyTimeout, configuration.bodyMinimumRate)
@@ -178,7 +194,7 @@ package enum SyncHTTPServer {
         "/v1/health": .get, "/health": .get, "/v1/status": .get, "/v1/pull": .post, "/v1/push": .post,
         "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get, "/app/config.json": .get,
         "/v1/devices": .get, "/v1/devices/link": .post, "/v1/devices/rename": .post, "/v1/devices/revoke": .post,
-        "/v1/devices/sign-out": .post,
+        "/v1/devices/sign-out": .post, "/v1/account": .get, "/v1/account/key": .post, "/v1/account/rotation": .post,
     ]
 
     // MARK: - Helpers

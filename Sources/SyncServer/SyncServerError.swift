@@ -34,6 +34,9 @@ package struct SyncServerError: Error, Sendable {
         /// Sealed records under a key epoch older than the account's (after a rotation), or one
         /// it does not have (Schemas/encryption.md §10): 409.
         case staleEpoch, unknownEpoch
+        /// A JSON push or pull on an end-to-end encrypted account, which takes frames only
+        /// (Schemas/encryption.md §11): 415.
+        case unsupportedMediaType
 
         package var code: String {
             switch self {
@@ -51,10 +54,12 @@ package struct SyncServerError: Error, Sendable {
             case .gone: return "gone"
             case .tooManyRequests: return "too_many_requests"
             case .internal: return "internal"
-            case .encryptedAccount: return "encrypted_account"
-            case .plaintextAccount: return "plaintext_account"
-            case .staleEpoch: return "stale_epoch"
-            case .unknownEpoch: return "unknown_epoch"
+            // As Schemas/encryption.md names its refusals, so that a device matches one code.
+            case .encryptedAccount: return "encrypted-account"
+            case .plaintextAccount: return "plaintext-account"
+            case .staleEpoch: return "stale-epoch"
+            case .unknownEpoch: return "unknown-epoch"
+            case .unsupportedMediaType: return "unsupported_media_type"
             }
         }
 
@@ -75,6 +80,7 @@ package struct SyncServerError: Error, Sendable {
             case .tooManyRequests: return .tooManyRequests
             case .internal: return .internalServerError
             case .encryptedAccount, .plaintextAccount, .staleEpoch, .unknownEpoch: return .conflict
+            case .unsupportedMediaType: return .unsupportedMediaType
             }
         }
     }
@@ -105,6 +111,8 @@ package struct SyncServerError: Error, Sendable {
 
     /// Plaintext records or a JSON request for an end-to-end encrypted account.
     package static let encryptedAccount = SyncServerError(.encryptedAccount, "this account is end-to-end encrypted: it takes sealed records as frames only, so a device pushes and pulls with its key (get it by a link from one of your devices or with the recovery kit)")
+    /// A JSON push or pull (records as JSON) on an end-to-end encrypted account.
+    package static let framesOnly = SyncServerError(.unsupportedMediaType, "this account is end-to-end encrypted: its records travel sealed, as \(FramesBody.mediaType) only, so a push or pull in JSON is not taken; use a client that encrypts (oritsubushi sync, the app)")
     /// Sealed records for a plaintext account.
     package static let plaintextAccount = SyncServerError(.plaintextAccount, "this account is not end-to-end encrypted: it takes plaintext records, not sealed ones (turn encryption on first)")
 

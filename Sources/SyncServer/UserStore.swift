@@ -27,6 +27,28 @@ package struct UserStore: Sendable {
         package var expires: String
         /// The name the device that redeems it gets (a code of `POST /v1/devices/link --name`).
         package var device: String?
+        /// An encrypted account's key wrapped for the link (Schemas/encryption.md §4 purpose 1),
+        /// 128 hex digits, handed to the device that redeems the code and gone with the code.
+        package var wrappedKey: String?
+
+        enum CodingKeys: String, CodingKey {
+            case key, created, expires, device
+            case wrappedKey = "wrapped_key"
+        }
+    }
+
+    /// An end-to-end encrypted account's entry (`AccountEncryption`; Schemas/server-store.md):
+    /// absent for a plaintext account, and in files written before encryption existed.
+    package struct EncryptionEntry: Codable, Sendable, Equatable {
+        package var epoch: UInt32
+        package var fingerprint: String?
+        /// Epoch (decimal) → the wrapped key, 128 hex digits.
+        package var keyChain: [String: String]
+
+        enum CodingKeys: String, CodingKey {
+            case epoch, fingerprint
+            case keyChain = "key_chain"
+        }
     }
 
     package struct User: Codable, Sendable, Equatable {
@@ -40,6 +62,8 @@ package struct UserStore: Sendable {
         /// that it is refused as used (410) rather than unknown (401)).
         package var pairing: [PairingEntry]?
         package var usedPairing: [String]?
+        /// Set for an end-to-end encrypted account (`server add-user --encrypted`).
+        package var encryption: EncryptionEntry?
     }
 
     struct File: Codable {
@@ -87,6 +111,7 @@ package struct UserStore: Sendable {
         var index = AccountIndex()
         for user in try load().users {
             index.generations[user.name] = user.generation ?? ""
+            if let entry = user.encryption { index.encryptions[user.name] = try Self.accountEncryption(entry, user: user.name) }
             for entry in user.tokens {
                 if let revoked = entry.revoked {
                     index.revocations[entry.sha256] = ISO8601.parseMilliseconds(revoked) ?? 0
@@ -103,6 +128,8 @@ package struct UserStore: Sendable {
         package var tokens: [String: String] = [:]
         package var generations: [String: String] = [:]
         package var revocations: [String: Int64] = [:]
+        /// Every end-to-end encrypted account's encryption (a plaintext account has none).
+        package var encryptions: [String: AccountEncryption] = [:]
     }
 
     /// The user a token belongs to, if the token is known and not revoked.
@@ -118,8 +145,9 @@ package struct UserStore: Sendable {
         return token
     }
 
-    /// Creates a user with one token, given as its hash. Refuses a name that exists.
-    package func addUser(_ name: String, tokenHash: String, now: Int64) throws {
+    /// Creates a user with one token, given as its hash. Refuses a name that exists. With
+    /// `encrypted`, the account is end-to-end encrypted at key epoch 1, no key registered yet.
+    package func addUser(_ name: String, tokenHash: String, encrypted: Bool = false, now: Int64) throws {
         try Self.validate(name: name)
         try withLock {
             var file = try load()
@@ -127,7 +155,8 @@ package struct UserStore: Sendable {
                 throw LedgerError(.usage, "user '\(name)' already exists in \(dataDirectory)")
             }
             file.users.append(User(name: name, tokens: [TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now))],
-                                   generation: Self.newGeneration()))
+                                   generation: Self.newGeneration(),
+                                   encryption: encrypted ? Self.entry(AccountEncryption.new) : nil))
             try save(file)
         }
     }
@@ -153,7 +182,8 @@ package struct UserStore: Sendable {
 
     /// Stores a pairing code's key for an existing user, valid until `expires` (Unix ms); the
     /// file's salt is made with its first code.
-    package func addPairingCode(user name: String, code: PairingCode, deviceName: String? = nil, now: Int64, expires: Int64) throws {
+    package func addPairingCode(user name: String, code: PairingCode, deviceName: String? = nil, wrappedKey: [UInt8]? = nil,
+                                now: Int64, expires: Int64) throws {
         try withLock {
             var file = try load()
             guard let index = file.users.firstIndex(where: { $0.name == name }) else {
@@ -164,7 +194,7 @@ package struct UserStore: Sendable {
             Self.prune(&file, now: now)
             file.users[index].pairing = (file.users[index].pairing ?? []) + [PairingEntry(
                 key: try code.storedKey(salt: salt), created: ISO8601.format(milliseconds: now), expires: ISO8601.format(milliseconds: expires),
-                device: deviceName)]
+                device: deviceName, wrappedKey: wrappedKey.map { AccountEncryption.hex($0) })]
             try save(file)
         }
     }
@@ -194,7 +224,9 @@ package struct UserStore: Sendable {
                 file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now), device: name))
                 Self.prune(&file, now: now)
                 try save(file)
-                return Pairing(user: file.users[index].name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil))
+                return Pairing(user: file.users[index].name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil),
+                               epoch: file.users[index].encryption?.epoch,
+                               wrappedKey: entry.wrappedKey.flatMap { AccountEncryption.wrappedKey(hex: $0) })
             }
             throw PairingCode.unknown
         }

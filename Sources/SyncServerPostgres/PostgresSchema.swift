@@ -123,6 +123,29 @@ package enum PostgresSchema {
             "ALTER TABLE pairing_codes ADD COLUMN device_name text",
             "ALTER TABLE tokens ADD COLUMN last_sync bigint",
         ]),
+        // End-to-end encrypted accounts (Schemas/encryption.md §11): the account's key epoch
+        // (NULL: a plaintext account) and its key's fingerprint, each older epoch's key wrapped
+        // under the next one's (the key chain), and a link code's wrapped key, kept until used.
+        (9, [
+            "ALTER TABLE users ADD COLUMN key_epoch integer",
+            "ALTER TABLE users ADD COLUMN key_fingerprint text",
+            """
+            CREATE TABLE key_chain (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, epoch integer NOT NULL, wrapped bytea NOT NULL,
+                PRIMARY KEY (user_id, epoch))
+            """,
+            "ALTER TABLE pairing_codes ADD COLUMN wrapped_key bytea",
+        ]),
+        // An encrypted account's sealed device names, kept once per sealed form (the server
+        // cannot read which is newest: devices open them all), in place of `device_names`
+        // (Schemas/encryption.md §10, §11).
+        (10, [
+            """
+            CREATE TABLE sealed_names (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, fingerprint bigint NOT NULL,
+                position bigint NOT NULL, record bytea NOT NULL, PRIMARY KEY (user_id, fingerprint))
+            """,
+        ]),
     ]
 
     /// Data a migration moves after its statements ran, in the same transaction.

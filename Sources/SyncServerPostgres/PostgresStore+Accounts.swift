@@ -5,12 +5,13 @@ import SyncServer
 /// `server add-user | add-token | revoke-token | users | delete-user` on PostgreSQL: each one
 /// statement or one transaction, so a running `serve` sees the change on its next request.
 extension PostgresStore {
-    package func addUser(_ name: String, tokenHash: String, now: Int64) async throws {
+    package func addUser(_ name: String, tokenHash: String, encrypted: Bool, now: Int64) async throws {
         try UserStore.validate(name: name)
+        let epoch = encrypted ? Int32(AccountEncryption.new.epoch) : nil
         try await client.transaction(logger: logger) { connection in
             var id: Int64?
             for try await row in try await connection.query(
-                "INSERT INTO users (name, created) VALUES (\(name), \(now)) ON CONFLICT (name) DO NOTHING RETURNING id",
+                "INSERT INTO users (name, created, key_epoch) VALUES (\(name), \(now), \(epoch)) ON CONFLICT (name) DO NOTHING RETURNING id",
                 logger: logger).decode(Int64.self) { id = row }
             guard let id else { throw LedgerError(.usage, "user '\(name)' already exists in \(location.redacted)") }
             try await connection.query("INSERT INTO tokens (hash, user_id, created) VALUES (\(tokenHash), \(id), \(now))", logger: logger)
@@ -77,13 +78,13 @@ extension PostgresStore {
                 (SELECT count(*) FROM tokens t WHERE t.user_id = u.id AND t.revoked IS NOT NULL),
                 (SELECT count(*) FROM devices d WHERE d.user_id = u.id),
                 (SELECT COALESCE(sum(r.last_seq - r.first_seq + 1), 0)::bigint FROM event_runs r WHERE r.user_id = u.id),
-                u.last_push, u.last_pull
+                u.last_push, u.last_pull, u.key_epoch
             FROM users u ORDER BY u.name COLLATE "C"
             """, logger: logger)
-        for try await (name, active, revoked, devices, events, push, pull) in rows.decode(
-            (String, Int64, Int64, Int64, Int64, Int64?, Int64?).self) {
+        for try await (name, active, revoked, devices, events, push, pull, epoch) in rows.decode(
+            (String, Int64, Int64, Int64, Int64, Int64?, Int64?, Int32?).self) {
             users.append(StoredUser(name: name, activeTokens: Int(active), revokedTokens: Int(revoked), devices: Int(devices),
-                                    events: UInt64(events), lastPush: push, lastPull: pull))
+                                    events: UInt64(events), lastPush: push, lastPull: pull, encryptionEpoch: epoch.map { UInt32(bitPattern: $0) }))
         }
         var tokens: [String: [StoredToken]] = [:]
         for try await (name, created, device, revoked) in try await client.query("""
@@ -97,17 +98,18 @@ extension PostgresStore {
     }
 
     package func addPairingCode(user: String, code: PairingCode, now: Int64, expires: Int64) async throws {
-        try await addPairingCode(user: user, code: code, deviceName: nil, now: now, expires: expires)
+        try await addPairingCode(user: user, code: code, deviceName: nil, wrappedKey: nil, now: now, expires: expires)
     }
 
     /// `server pair`'s code, or a link code of one of the user's devices (with the name the new
-    /// device gets).
-    func addPairingCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
+    /// device gets and, on an encrypted account, the key wrapped for the link).
+    func addPairingCode(user: String, code: PairingCode, deviceName: String?, wrappedKey: [UInt8]?, now: Int64, expires: Int64) async throws {
         let codeHash = try code.storedKey(salt: try await client.withConnection { try await self.pairingSalt($0) })
+        let wrapped = wrappedKey.map { ByteBuffer(bytes: $0) }
         var added = false
         for try await _ in try await client.query("""
-            INSERT INTO pairing_codes (hash, user_id, created, expires, device_name)
-            SELECT \(codeHash), id, \(now), \(expires), \(deviceName) FROM users WHERE name = \(user)
+            INSERT INTO pairing_codes (hash, user_id, created, expires, device_name, wrapped_key)
+            SELECT \(codeHash), id, \(now), \(expires), \(deviceName), \(wrapped) FROM users WHERE name = \(user)
             RETURNING 1
             """, logger: logger).decode(Int32.self) { added = true }
         guard added else { throw LedgerError(.usage, "no user '\(user)' in \(location.redacted); add one with `server add-user`") }
@@ -127,31 +129,36 @@ extension PostgresStore {
 
     private func redeem(_ codeHash: String, tokenHash: String, deviceName: String, now: Int64,
                         _ connection: PostgresConnection) async throws -> Pairing {
-        var found: (user: Int64, name: String, expires: Int64, used: Int64?, device: String?)?
+        var found: (user: Int64, name: String, expires: Int64, used: Int64?, device: String?, wrapped: ByteBuffer?)?
         for try await row in try await connection.query("""
-            SELECT p.user_id, u.name, p.expires, p.used, p.device_name FROM pairing_codes p JOIN users u ON u.id = p.user_id
+            SELECT p.user_id, u.name, p.expires, p.used, p.device_name, p.wrapped_key FROM pairing_codes p JOIN users u ON u.id = p.user_id
             WHERE p.hash = \(codeHash) FOR UPDATE OF p
-            """, logger: logger).decode((Int64, String, Int64, Int64?, String?).self) { found = row }
+            """, logger: logger).decode((Int64, String, Int64, Int64?, String?, ByteBuffer?).self) { found = row }
         guard let found else {
             throw PairingCode.unknown
         }
         if found.used != nil || found.expires <= now {
             throw PairingCode.gone
         }
-        // The user's row is locked so that two pairings at once cannot pick the same name.
-        try await connection.query("SELECT 1 FROM users WHERE id = \(found.user) FOR UPDATE", logger: logger)
+        // The user's row is locked so that two pairings at once cannot pick the same name (and
+        // a rotation cannot move the epoch the answer names).
+        var epoch: Int32?
+        for try await row in try await connection.query(
+            "SELECT key_epoch FROM users WHERE id = \(found.user) FOR UPDATE", logger: logger).decode(Int32?.self) { epoch = row }
         var taken = Set<String>()
         for try await name in try await connection.query(
             "SELECT device_name FROM tokens WHERE user_id = \(found.user) AND revoked IS NULL AND device_name IS NOT NULL",
             logger: logger).decode(String.self) { taken.insert(name) }
         let name = DeviceNaming.distinct(found.device ?? deviceName, taken: taken)
-        try await connection.query("UPDATE pairing_codes SET used = \(now) WHERE hash = \(codeHash)", logger: logger)
+        // A link's wrapped key is handed over this once: the used code keeps none.
+        try await connection.query("UPDATE pairing_codes SET used = \(now), wrapped_key = NULL WHERE hash = \(codeHash)", logger: logger)
         try await connection.query("""
             INSERT INTO tokens (hash, user_id, created, device_name) VALUES (\(tokenHash), \(found.user), \(now), \(name))
             """, logger: logger)
         // Codes expired or used a day ago are of no more use, even as a 410.
         try await connection.query("DELETE FROM pairing_codes WHERE expires < \(now - 86_400_000)", logger: logger)
-        return Pairing(user: found.name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil))
+        return Pairing(user: found.name, device: UserDevice(tokenHash: tokenHash, name: name, created: now, lastSync: nil),
+                       epoch: epoch.map { UInt32(bitPattern: $0) }, wrappedKey: found.wrapped.map { Array($0.readableBytesView) })
     }
 
     /// The database's pairing salt, made by migration 7.

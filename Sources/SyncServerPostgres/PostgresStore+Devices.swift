@@ -20,8 +20,8 @@ extension PostgresStore {
         }
     }
 
-    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
-        try await addPairingCode(user: user, code: code, deviceName: deviceName, now: now, expires: expires)
+    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, wrappedKey: [UInt8]?, now: Int64, expires: Int64) async throws {
+        try await addPairingCode(user: user, code: code, deviceName: deviceName, wrappedKey: wrappedKey, now: now, expires: expires)
     }
 
     package func renameDevice(user: String, tokenHash: String, name: String) async throws -> UserDevice {

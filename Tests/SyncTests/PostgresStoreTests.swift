@@ -222,6 +222,9 @@ struct PostgresStoreTests {
             try await store.addPairingCode(user: user, code: .random(), now: StoreFixture.now,
                                            expires: StoreFixture.now + 600_000)
         }
+        // A key chain entry, as an encrypted account's rotation leaves one (alice's account is
+        // plaintext: the row is here to be counted and deleted).
+        _ = try await database.sql("INSERT INTO key_chain (user_id, epoch, wrapped) SELECT id, 1, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
         let aliceRows = try await Self.rowsPerTable(of: "alice", database)
         let bobRows = try await Self.rowsPerTable(of: "bob", database)
         // quarantine_events holds rows set aside before schema version 5 only.

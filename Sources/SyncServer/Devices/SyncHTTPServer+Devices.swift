@@ -24,9 +24,10 @@ extension SyncHTTPServer {
             guard PairingCode.lifetimes.contains(lifetime) else {
                 throw SyncServerError(.unprocessable, "ttl_seconds must be 60 to 604800 (a minute to 7 days)")
             }
+            let wrappedKey = try await linkKey(body.wrappedKey, user: caller.user, storage)
             let code = PairingCode.random()
             let now = clock.nowMilliseconds()
-            try await storage.addLinkCode(user: caller.user, code: code, deviceName: name, now: now, expires: now + lifetime)
+            try await storage.addLinkCode(user: caller.user, code: code, deviceName: name, wrappedKey: wrappedKey, now: now, expires: now + lifetime)
             logger.notice("link code made", metadata: ["user": "\(caller.user)", "device": "\(caller.deviceID)"])
             return try encode(200, LinkAnswer(code: code.grouped, expires: now + lifetime))
         }
@@ -55,6 +56,16 @@ extension SyncHTTPServer {
             return try encode(200, ["revoked": DeviceEntry<Int64>(device, caller: caller)])
         }
     }
+
+    /// A link's `wrapped_key` (Schemas/encryption.md §8: the account's current key wrapped for the
+    /// link secret, which only the link carries): 128 hex digits (422 otherwise), and only on an
+    /// end-to-end encrypted account (409 on a plaintext one, which has no key to send).
+    private static func linkKey(_ hex: String?, user: String, _ storage: any SyncStorage) async throws -> [UInt8]? {
+        guard let hex else { return nil }
+        guard let wrapped = AccountEncryption.wrappedKey(hex: hex) else { throw AccountEncryption.invalidWrappedKey("wrapped_key") }
+        guard try await storage.accountEncryption(user: user) != nil else { throw AccountEncryption.plaintextAccount }
+        return wrapped
+    }
 }
 
 /// The user and token of an authenticated request.
@@ -67,9 +78,11 @@ struct Caller: Sendable {
 private struct LinkRequest: Decodable {
     var deviceName: String?
     var ttlSeconds: Int?
+    var wrappedKey: String?
     enum CodingKeys: String, CodingKey {
         case deviceName = "device_name"
         case ttlSeconds = "ttl_seconds"
+        case wrappedKey = "wrapped_key"
     }
 }
 

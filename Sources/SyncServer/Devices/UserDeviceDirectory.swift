@@ -7,8 +7,10 @@ package protocol UserDeviceDirectory: Sendable {
     func devices(user: String) async throws -> [UserDevice]
     /// Stores a one-time code (its `PairingCode.storedKey`) that `POST /v1/pair` exchanges for a
     /// new token of `user`, as `server pair`'s codes are; with `deviceName`, the new device gets
-    /// that name (made distinct) instead of the one it asks for.
-    func addLinkCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws
+    /// that name (made distinct) instead of the one it asks for. With `wrappedKey` (an encrypted
+    /// account's current key wrapped for the link, Schemas/encryption.md §4 purpose 1, 64 bytes),
+    /// the key is kept with the code and handed once to the device that redeems it.
+    func addLinkCode(user: String, code: PairingCode, deviceName: String?, wrappedKey: [UInt8]?, now: Int64, expires: Int64) async throws
     /// Renames the device of the token (its hash) to `name` (already `DeviceNaming.valid`);
     /// refuses with `.conflict` a name another active device of the user carries.
     func renameDevice(user: String, tokenHash: String, name: String) async throws -> UserDevice
@@ -21,11 +23,17 @@ package protocol UserDeviceDirectory: Sendable {
     func revocation(ofTokenHash hash: String) async throws -> Int64?
 }
 
-/// What `POST /v1/pair` made: the user, and the new device as listed.
+/// What `POST /v1/pair` made: the user, and the new device as listed; for an end-to-end
+/// encrypted account also its current key epoch and, when the code was a link that carried one,
+/// the wrapped key (given this once: the code is used).
 package struct Pairing: Sendable, Equatable {
     package var user: String
     package var device: UserDevice
-    package init(user: String, device: UserDevice) {
-        (self.user, self.device) = (user, device)
+    /// The account's key epoch now; nil for a plaintext account.
+    package var epoch: UInt32?
+    /// The link's wrapped key (64 bytes), when its code carried one.
+    package var wrappedKey: [UInt8]?
+    package init(user: String, device: UserDevice, epoch: UInt32? = nil, wrappedKey: [UInt8]? = nil) {
+        (self.user, self.device, self.epoch, self.wrappedKey) = (user, device, epoch, wrappedKey)
     }
 }

@@ -8,9 +8,11 @@ extension FilesStore {
         return try await io { try accounts.devices(user: user, lastSyncs: lastSyncs) }
     }
 
-    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
+    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, wrappedKey: [UInt8]?, now: Int64, expires: Int64) async throws {
         let accounts = UserStore(dataDirectory: dataDirectory, fileSystem: fileSystem)
-        try await io { try accounts.addPairingCode(user: user, code: code, deviceName: deviceName, now: now, expires: expires) }
+        try await io {
+            try accounts.addPairingCode(user: user, code: code, deviceName: deviceName, wrappedKey: wrappedKey, now: now, expires: expires)
+        }
     }
 
     package func renameDevice(user: String, tokenHash: String, name: String) async throws -> UserDevice {

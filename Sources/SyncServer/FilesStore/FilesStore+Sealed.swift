@@ -17,9 +17,7 @@ extension FilesStore {
 
     /// Whether `user`'s account is end-to-end encrypted (its ledger, when first made, is sealed).
     func isEncrypted(_ user: String) throws -> Bool { try keyEpoch(of: user) != nil }
-}
 
-extension FilesStore {
-    /// The account's current key epoch; nil for a plaintext account.
-    func keyEpoch(of user: String) throws -> UInt32? { nil }
+    /// The account's current key epoch (users.json, through the token index); nil for plaintext.
+    func keyEpoch(of user: String) throws -> UInt32? { try tokens.encryption(of: user)?.epoch }
 }

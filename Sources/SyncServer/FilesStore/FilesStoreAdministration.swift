@@ -27,8 +27,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
 
     // MARK: Accounts
 
-    package func addUser(_ name: String, tokenHash: String, now: Int64) async throws {
-        try accounts.addUser(name, tokenHash: tokenHash, now: now)
+    package func addUser(_ name: String, tokenHash: String, encrypted: Bool, now: Int64) async throws {
+        try accounts.addUser(name, tokenHash: tokenHash, encrypted: encrypted, now: now)
     }
 
     package func addToken(user: String, tokenHash: String, now: Int64) async throws {
@@ -51,7 +51,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
                               lastPush: activity.lastPush, lastPull: activity.lastPull,
                               tokens: user.tokens.map {
                                   StoredToken(created: ISO8601.parseMilliseconds($0.created) ?? 0, device: $0.device, revoked: $0.revoked != nil)
-                              })
+                              },
+                              encryptionEpoch: user.encryption?.epoch)
         }
     }
 

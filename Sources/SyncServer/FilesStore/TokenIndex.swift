@@ -1,7 +1,7 @@
 import LedgerCore
 import NIOConcurrencyHelpers
 
-/// Token hash → user, user → generation, and revoked token hash → when, from `DATA/users.json`, rebuilt when the file
+/// Token hash → user, user → generation and encryption, and revoked token hash → when, from `DATA/users.json`, rebuilt when the file
 /// changes: every lookup stats the file (inode, size, mtime; `UserStore` replaces it by rename,
 /// so every change is a new inode), so `server add-token`, `revoke-token` and `delete-user` run
 /// by another process take effect on the next request. A lookup is one dictionary access, not a
@@ -14,6 +14,7 @@ final class TokenIndex: Sendable {
         var users: [String: String] = [:]
         var generations: [String: String] = [:]
         var revocations: [String: Int64] = [:]
+        var encryptions: [String: AccountEncryption] = [:]
     }
 
     private let users: UserStore
@@ -39,11 +40,17 @@ final class TokenIndex: Sendable {
         try current().generations[user]
     }
 
+    /// The user's end-to-end encryption (Schemas/encryption.md §11); nil for a plaintext account.
+    func encryption(of user: String) throws -> AccountEncryption? {
+        try current().encryptions[user]
+    }
+
     private func current() throws -> State {
         let stamp = users.stamp
         if let state = state.withLockedValue({ $0.stamp == stamp && stamp != nil ? Optional($0) : nil }) { return state }
         let index = try users.accountIndex()
-        let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations, revocations: index.revocations)
+        let fresh = State(stamp: stamp, users: index.tokens, generations: index.generations, revocations: index.revocations,
+                          encryptions: index.encryptions)
         state.withLockedValue { $0 = fresh }
         reloaded(index.generations)
         return fresh

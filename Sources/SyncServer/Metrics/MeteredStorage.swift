@@ -44,9 +44,17 @@ package struct MeteredStorage: SyncStorage {
         try await base.redeemPairingCode(code, tokenHash: tokenHash, deviceName: deviceName, now: now)
     }
 
+    package func accountEncryption(user: String) async throws -> AccountEncryption? { try await base.accountEncryption(user: user) }
+    package func registerKey(user: String, fingerprint: String) async throws -> AccountEncryption {
+        try await base.registerKey(user: user, fingerprint: fingerprint)
+    }
+    package func rotateKey(user: String, to epoch: UInt32, previousWrapped: [UInt8], fingerprint: String) async throws -> AccountEncryption {
+        try await base.rotateKey(user: user, to: epoch, previousWrapped: previousWrapped, fingerprint: fingerprint)
+    }
+
     package func devices(user: String) async throws -> [UserDevice] { try await base.devices(user: user) }
-    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, now: Int64, expires: Int64) async throws {
-        try await base.addLinkCode(user: user, code: code, deviceName: deviceName, now: now, expires: expires)
+    package func addLinkCode(user: String, code: PairingCode, deviceName: String?, wrappedKey: [UInt8]?, now: Int64, expires: Int64) async throws {
+        try await base.addLinkCode(user: user, code: code, deviceName: deviceName, wrappedKey: wrappedKey, now: now, expires: expires)
     }
     package func renameDevice(user: String, tokenHash: String, name: String) async throws -> UserDevice {
         try await base.renameDevice(user: user, tokenHash: tokenHash, name: name)

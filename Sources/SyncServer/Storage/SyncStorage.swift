@@ -42,6 +42,21 @@ package protocol SyncStorage: StoreLifecycle, UserDeviceDirectory, SealedLogStor
     func redeemPairingCode(_ code: PairingCode, tokenHash: String, deviceName: String, now: Int64) async throws -> Pairing
     /// Where `POST /v1/pair` counts its attempts, shared by every instance of the store.
     var pairingAttempts: any PairingAttempts { get }
+
+    // MARK: End-to-end encryption (Schemas/encryption.md §11, "The account")
+
+    /// The account's key epoch, registered fingerprint and key chain; nil for a plaintext account.
+    func accountEncryption(user: String) async throws -> AccountEncryption?
+    /// `POST /v1/account/key`: records, once, the fingerprint of the account's epoch-1 key
+    /// (`AccountEncryption.registering`: the same one again changes nothing, another is refused
+    /// with `.conflict`), under the user's lock. Throws `.plaintextAccount` on a plaintext account.
+    func registerKey(user: String, fingerprint: String) async throws -> AccountEncryption
+    /// `POST /v1/account/rotation`: moves the account to `epoch` (E + 1, else `.staleEpoch`),
+    /// keeping `previousWrapped` (epoch E's key wrapped under E + 1's `K_chain`, 64 bytes) as
+    /// key chain entry E and `fingerprint` as the new key's, atomically (one users.json
+    /// replacement; one transaction holding the user's row). Throws `.plaintextAccount` on a
+    /// plaintext account.
+    func rotateKey(user: String, to epoch: UInt32, previousWrapped: [UInt8], fingerprint: String) async throws -> AccountEncryption
     /// How the log states a failure of this store (PostgreSQL: its SQLSTATE and message; never
     /// sent to a client).
     func logDescription(of error: any Error) -> String
@@ -61,8 +76,10 @@ extension SyncStorage {
 package protocol SyncStoreAdministration: StoreLifecycle {
     // MARK: Accounts (`oritsubushi server add-user | add-token | revoke-token | users | delete-user`)
 
-    /// Creates a user with one token (given as its hash). Refuses a name that exists.
-    func addUser(_ name: String, tokenHash: String, now: Int64) async throws
+    /// Creates a user with one token (given as its hash). Refuses a name that exists. With
+    /// `encrypted`, the account is end-to-end encrypted at key epoch 1 with no key registered
+    /// yet (`AccountEncryption.new`; its first device makes the key): `server add-user --encrypted`.
+    func addUser(_ name: String, tokenHash: String, encrypted: Bool, now: Int64) async throws
     /// Adds one more token (hash) to an existing user; the other tokens keep working.
     func addToken(user: String, tokenHash: String, now: Int64) async throws
     /// Revokes one token of `user` (its hash), or the active ones a pairing code gave to the
@@ -118,6 +135,11 @@ package struct StoreRepairRequest: Sendable {
 }
 
 extension SyncStoreAdministration {
+    /// A plaintext account (`server add-user` without `--encrypted`).
+    package func addUser(_ name: String, tokenHash: String, now: Int64) async throws {
+        try await addUser(name, tokenHash: tokenHash, encrypted: false, now: now)
+    }
+
     /// `revokeTokens` without a device.
     package func revokeTokens(user: String, tokenHash: String?, now: Int64) async throws -> (user: String, count: Int) {
         try await revokeTokens(user: user, tokenHash: tokenHash, device: nil, now: now)
@@ -146,9 +168,12 @@ package struct StoredUser: Sendable, Equatable, Codable {
     package var lastPull: Int64?
     /// Every token: when it was made, the device a pairing code gave it to, whether revoked.
     package var tokens: [StoredToken]
+    /// The key epoch of an end-to-end encrypted account; nil for a plaintext one.
+    package var encryptionEpoch: UInt32?
     package init(name: String, activeTokens: Int, revokedTokens: Int, devices: Int, events: UInt64,
-                 lastPush: Int64?, lastPull: Int64?, tokens: [StoredToken] = []) {
+                 lastPush: Int64?, lastPull: Int64?, tokens: [StoredToken] = [], encryptionEpoch: UInt32? = nil) {
         (self.tokens, self.name, self.activeTokens, self.revokedTokens) = (tokens, name, activeTokens, revokedTokens)
+        self.encryptionEpoch = encryptionEpoch
         (self.devices, self.events, self.lastPush, self.lastPull) = (devices, events, lastPush, lastPull)
     }
 }

@@ -111,8 +111,7 @@ extension SyncHTTPServer {
                 let pairing = try await storage.redeemPairingCode(code, tokenHash: TokenHash.hex(token), deviceName: name, now: now)
                 await attempts.forgive(ticket)
                 logger.notice("paired", metadata: ["user": "\(pairing.user)", "device": "\(pairing.device.name ?? name)", "address": "\(address)"])
-                return try encode(200, PairResponse(user: pairing.user, token: token, deviceName: pairing.device.name ?? name,
-                                                    deviceID: pairing.device.id))
+                return try encode(200, PairResponse(pairing, token: token, askedName: name))
             } catch let error as SyncServerError where error.kind == .unauthorized || error.kind == .gone {
                 logger.notice("wrong pairing code", metadata: ["address": "\(address)", "reason": "\(error.kind == .gone ? "used or expired" : "unknown")"])
                 throw error

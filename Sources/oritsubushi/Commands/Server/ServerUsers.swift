@@ -10,9 +10,11 @@ extension Server {
             discussion: """
                 One line per user, sorted by name, then one indented line per token: when it was \
                 made and, for a token a phone got by pairing ('server pair'), its device name. \
+                An end-to-end encrypted account says so, with its key epoch. \
                 --json prints one object: {"users": [{"name", "active_tokens", "revoked_tokens", \
                 "devices", "events", "last_push", "last_pull", "tokens": [{"created", "device", \
-                "revoked"}]}]}, times in ISO 8601 UTC or null when never (the files store records \
+                "revoked"}], "encryption": {"epoch"} or null for a plaintext account}]}, \
+                times in ISO 8601 UTC or null when never (the files store records \
                 them at most every few seconds per user, so they may lag). Works while the server \
                 runs. Exit codes: 0, 69 store unreachable.
                 """)
@@ -29,7 +31,8 @@ extension Server {
             if users.isEmpty { print("no users") }
             for user in users {
                 let line = UserLine(user)
-                print("\(user.name): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(Plural.count(user.devices, "device")); \(Plural.count(user.events, "event")); last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
+                let encryption = user.encryptionEpoch.map { "; end-to-end encrypted, key epoch \($0)" } ?? ""
+                print("\(user.name)\(encryption): tokens \(user.activeTokens) active, \(user.revokedTokens) revoked; \(Plural.count(user.devices, "device")); \(Plural.count(user.events, "event")); last push \(line.lastPush ?? "never"); last pull \(line.lastPull ?? "never")")
                 for token in line.tokens {
                     let device = token.device.map { ", device \(JSONText.quoted($0))" } ?? ""
                     print("  token made \(token.created)\(device)\(token.revoked ? ", revoked" : "")")
@@ -46,6 +49,12 @@ extension Server {
         @NullWhenAbsent var lastPush: String?
         @NullWhenAbsent var lastPull: String?
         var tokens: [TokenLine]
+        /// `{"epoch": E}` for an end-to-end encrypted account, null for a plaintext one.
+        @NullWhenAbsent var encryption: EncryptionLine?
+
+        struct EncryptionLine: Encodable {
+            var epoch: UInt32
+        }
 
         struct TokenLine: Encodable {
             var created: String
@@ -59,13 +68,14 @@ extension Server {
             lastPush = user.lastPush.map { ISO8601.format(milliseconds: $0) }
             lastPull = user.lastPull.map { ISO8601.format(milliseconds: $0) }
             tokens = user.tokens.map { TokenLine(created: ISO8601.format(milliseconds: $0.created), device: $0.device, revoked: $0.revoked) }
+            encryption = user.encryptionEpoch.map(EncryptionLine.init)
         }
 
         enum CodingKeys: String, CodingKey {
             case name, devices, events
             case activeTokens = "active_tokens", revokedTokens = "revoked_tokens"
             case lastPush = "last_push", lastPull = "last_pull"
-            case tokens
+            case tokens, encryption
         }
     }
 }

@@ -1,0 +1,74 @@
+import Hummingbird
+
+/// The account's end-to-end encryption (Schemas/sync-api.yaml `/v1/account…`; Schemas/encryption.md
+/// §11, "The API"): what a device learns before its first push (whether it needs a key, and whether
+/// the one it holds is the account's), the registration of the first key's fingerprint, and a
+/// rotation. The server never sees a key, only its fingerprint and wrapped forms.
+extension SyncHTTPServer {
+    static func addAccount(to router: Router<SyncRequestContext>, storage: any SyncStorage, bodyLimit: Int) {
+        let smallBody = min(bodyLimit, 64 << 10)
+        router.get("/v1/account") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            return try encode(200, AccountAnswer(try await storage.accountEncryption(user: caller.user)))
+        }
+        router.post("/v1/account/key") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body: KeyRegistration = try await decode(request, limit: smallBody)
+            guard AccountEncryption.isFingerprint(body.fingerprint) else { throw AccountEncryption.invalidFingerprint }
+            return try encode(200, AccountAnswer(try await storage.registerKey(user: caller.user, fingerprint: body.fingerprint)))
+        }
+        router.post("/v1/account/rotation") { request, _ in
+            let caller = try await authenticateCaller(request, storage)
+            let body: KeyRotation = try await decode(request, limit: smallBody)
+            guard let previous = AccountEncryption.wrappedKey(hex: body.previousWrapped) else {
+                throw AccountEncryption.invalidWrappedKey("previous_wrapped")
+            }
+            guard AccountEncryption.isFingerprint(body.fingerprint) else { throw AccountEncryption.invalidFingerprint }
+            let rotated = try await storage.rotateKey(user: caller.user, to: body.epoch, previousWrapped: previous, fingerprint: body.fingerprint)
+            return try encode(200, AccountAnswer(rotated))
+        }
+    }
+}
+
+/// `GET /v1/account`'s answer (also `/v1/account/key`'s and `/rotation`'s): every key written,
+/// null where a plaintext account (or an unregistered key) has no value.
+struct AccountAnswer: Encodable {
+    var encryption: AccountEncryption?
+
+    init(_ encryption: AccountEncryption?) { self.encryption = encryption }
+
+    enum CodingKeys: String, CodingKey {
+        case encrypted, epoch, fingerprint
+        case keyChain = "key_chain"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(encryption != nil, forKey: .encrypted)
+        if let epoch = encryption?.epoch { try container.encode(epoch, forKey: .epoch) } else { try container.encodeNil(forKey: .epoch) }
+        if let fingerprint = encryption?.fingerprint {
+            try container.encode(fingerprint, forKey: .fingerprint)
+        } else {
+            try container.encodeNil(forKey: .fingerprint)
+        }
+        let chain = (encryption?.keyChain ?? [:]).map { (String($0.key), AccountEncryption.hex($0.value)) }
+        try container.encode(Dictionary(uniqueKeysWithValues: chain), forKey: .keyChain)
+    }
+}
+
+/// `POST /v1/account/key`'s body.
+private struct KeyRegistration: Decodable {
+    var fingerprint: String
+}
+
+/// `POST /v1/account/rotation`'s body.
+private struct KeyRotation: Decodable {
+    var epoch: UInt32
+    var previousWrapped: String
+    var fingerprint: String
+
+    enum CodingKeys: String, CodingKey {
+        case epoch, fingerprint
+        case previousWrapped = "previous_wrapped"
+    }
+}

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import LedgerTestSupport
+import NIOHTTP1
+import Testing
+
+/// An end-to-end encrypted account through the built binaries and the real server on both
+/// stores (Schemas/encryption.md §11): the first device makes the key and the kit, the server
+/// keeps only sealed records (no byte of a memo or a device name anywhere in its files or
+/// tables, read raw), a device with the key reads everything, one without it is refused and
+/// pushes nothing, and JSON is refused.
+@Suite("End-to-end encrypted sync through the binaries")
+struct EncryptedSyncTests {
+    @Test("the server stores what it cannot read; a device with the key reads it, one without is refused", arguments: StoreKind.allCases)
+    func encryptedAccount(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("encrypted-sync")
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try CommandLineStore.token(try await store.server("add-user", "hana", "--encrypted"))
+        let plainToken = try await store.addUser("taro")
+        let server = try await store.serve()
+        defer { server.terminate() }
+        let secret = "秘密のメモ-" + UUID().uuidString
+        let deviceName = "laptop-" + UUID().uuidString
+        let laptop = dir.sub("laptop"), desk = dir.sub("desk"), plain = dir.sub("plain")
+
+        try await CLI.run("init", "--ledger", laptop, "--device", deviceName, "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "1130101", "2024-05-03", "--memo", secret, "--ledger", laptop).expectSuccess()
+        let first = try await CLI.run("sync", "--server", server.url, "--token", token, "--ledger", laptop)
+        first.expectSuccess()
+        #expect(first.stdout.contains("end-to-end encrypted") && first.stdout.contains("recovery-kit.txt"), "\(first.stdout)")
+        for file in ["encryption-keys", "recovery-kit.txt"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: laptop + "/" + file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file) is its owner's only")
+        }
+
+        // The control: a memo synced to a plaintext account is found by the same scan.
+        let control = "見えるメモ-" + UUID().uuidString
+        try await CLI.run("init", "--ledger", plain, "--device", "plain", "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "1130101", "2024-05-03", "--memo", control, "--ledger", plain).expectSuccess()
+        try await CLI.run("sync", "--server", server.url, "--token", plainToken, "--ledger", plain).expectSuccess()
+        let stored = try await Self.storedBytes(store)
+        #expect(Self.contains(stored, control), "the scan finds a plaintext account's memo")
+        #expect(!Self.contains(stored, secret), "no byte of the encrypted account's memo is stored")
+        #expect(!Self.contains(stored, deviceName), "no byte of its device's name is stored")
+
+        // A device with a token but not the key is refused, and pushes nothing.
+        let deskToken = try CommandLineStore.token(try await store.server("add-token", "hana"))
+        try await CLI.run("init", "--ledger", desk, "--device", "desk", "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "1130102", "2024-05-04", "--ledger", desk).expectSuccess()
+        let refused = try await CLI.run("sync", "--server", server.url, "--token", deskToken, "--ledger", desk)
+        #expect(refused.status == 77 && refused.stderr.contains("does not have its key"), "\(refused.stderr)")
+        let status = try await Self.status(server.url, token: token)
+        #expect(status.contains("\"records\":2") || status.contains("\"records\": 2"), "the laptop's name and event only: \(status)")
+
+        // With the key (carried here by hand; a link carries it, §8), it reads everything.
+        try FileManager.default.copyItem(atPath: laptop + "/encryption-keys", toPath: desk + "/encryption-keys")
+        let joined = try await CLI.run("sync", "--server", server.url, "--token", deskToken, "--ledger", desk)
+        joined.expectSuccess()
+        #expect(joined.stdout.contains("pulled 1 event"), "\(joined.stdout)")
+        let history = try await CLI.run("history", "1130101", "--ledger", desk)
+        #expect(history.stdout.contains(secret), "the desk opened the laptop's memo: \(history.stdout)")
+        try await CLI.run("sync", "--ledger", laptop).expectSuccess()
+        let back = try await CLI.run("history", "1130102", "--ledger", laptop)
+        #expect(back.stdout.contains("2024"), "the laptop opened the desk's event: \(back.stdout)")
+        #expect(!Self.contains(try await Self.storedBytes(store), deviceName))
+
+        // JSON is refused (415), and the operator's integrity commands work without the key.
+        let json = try await Self.post(server.url + "/v1/push", token: token, body: #"{"records":[]}"#)
+        #expect(json.status == 415, "\(json.body)")
+        let verified = try await store.server("verify")
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        let users = try await store.server("users")
+        #expect(users.stdout.contains("hana"), "\(users.stdout)")
+    }
+
+    /// Every byte the store keeps: the files store's data directory read file by file, or every
+    /// row of every table of the PostgreSQL database as text (bytea as hex digits).
+    static func storedBytes(_ store: CommandLineStore) async throws -> [UInt8] {
+        if let data = store.dataDirectory {
+            var bytes: [UInt8] = []
+            let files = FileManager.default.enumerator(atPath: data)
+            while let path = files?.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                let full = data + "/" + path
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                bytes += try [UInt8](Data(contentsOf: URL(fileURLWithPath: full)))
+                bytes.append(0)
+            }
+            return bytes
+        }
+        let database = try #require(store.database)
+        var text = ""
+        for table in try await database.sql("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'") {
+            text += try await database.sql("SELECT COALESCE(string_agg(t::text, E'\\n'), '') FROM \(table) t").joined(separator: "\n")
+        }
+        return Array(text.utf8)
+    }
+
+    /// Whether `text`'s UTF-8 bytes, or their hex digits (PostgreSQL's bytea as text), occur.
+    static func contains(_ stored: [UInt8], _ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let hex = Array(bytes.map { String(format: "%02x", $0) }.joined().utf8)
+        return find(bytes, in: stored) || find(hex, in: stored)
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool { range(of: needle, in: haystack) != nil }
+
+    static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        let first = needle[0]
+        var index = 0
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index..<(index + needle.count)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    static func status(_ url: String, token: String) async throws -> String {
+        let (_, _, body) = try await testRequest(.GET, url + "/v1/status", token: token, json: nil)
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    static func post(_ url: String, token: String, body: String) async throws -> (status: Int, body: String) {
+        let (status, _, reply) = try await testRequest(.POST, url, token: token, json: Array(body.utf8))
+        return (status, String(decoding: reply, as: UTF8.self))
+    }
+}
