@@ -20,11 +20,18 @@ extension SyncConnection {
         package var token: String
         package var deviceName: String
         package var deviceID: String
+        /// Whether the account is end-to-end encrypted (absent from a server before encryption).
+        package var encrypted: Bool?
+        /// A link's key for this device: the account's key wrapped under the link's secret
+        /// (128 hex digits), and the key's epoch (encryption.md §8).
+        package var wrappedKey: String?
+        package var epoch: UInt32?
 
         enum CodingKeys: String, CodingKey {
-            case user, token
+            case user, token, encrypted, epoch
             case deviceName = "device_name"
             case deviceID = "device_id"
+            case wrappedKey = "wrapped_key"
         }
     }
 
@@ -34,12 +41,15 @@ extension SyncConnection {
         return try decodeJSON(Answer.self, reply.body).devices
     }
 
-    package func link(deviceName: String?, ttlSeconds: Int) async throws -> LinkCode {
+    /// `wrappedKey`: an encrypted account's key wrapped for the link (encryption.md §8).
+    package func link(deviceName: String?, ttlSeconds: Int, wrappedKey: [UInt8]? = nil) async throws -> LinkCode {
         struct Body: Encodable {
             var device_name: String?
             var ttl_seconds: Int
+            var wrapped_key: String?
         }
-        return try await send("/v1/devices/link", Body(device_name: deviceName, ttl_seconds: ttlSeconds), retryable: false)
+        return try await send("/v1/devices/link", Body(device_name: deviceName, ttl_seconds: ttlSeconds, wrapped_key: wrappedKey.map(Hex.string)),
+                              retryable: false)
     }
 
     package func rename(to name: String) async throws -> Device {

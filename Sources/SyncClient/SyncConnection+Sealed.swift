@@ -56,6 +56,16 @@ extension SyncConnection {
         return try decodeJSON(Account.self, reply.body)
     }
 
+    /// `POST /v1/account/rotation`: moves the account to `epoch`, keeping `previousWrapped` (the
+    /// current key wrapped under the new one's `K_chain`) in its key chain (encryption.md §7).
+    package func rotateKey(epoch: UInt32, previousWrapped: [UInt8], fingerprint: String) async throws -> Account {
+        struct Body: Encodable { var epoch: UInt32; var previous_wrapped: String; var fingerprint: String }
+        let body = Body(epoch: epoch, previous_wrapped: Hex.string(previousWrapped), fingerprint: fingerprint)
+        let reply = try await exchange("/v1/account/rotation", body: try JSONEncoder().encode(body), contentType: "application/json",
+                                       retryable: false)
+        return try decodeJSON(Account.self, reply.body)
+    }
+
     /// One pull page of an encrypted account, asked for as frames only: its sealed records
     /// opened with `keys` (then admitted as any pulled records are, on the device).
     package func pullSealedPage(_ request: PullRequest, keys: KeyRing) async throws -> PulledPage {

@@ -31,6 +31,7 @@ struct Oritsubushi: AsyncParsableCommand {
             ]),
             CommandGroup(name: "Exchange", subcommands: [
                 ImportCommand.self, Export.self, Merge.self, Conflicts.self, Sync.self, Reissue.self, Device.self,
+                Encryption.self,
             ]),
             // `serve` (hidden) is the old spelling of `server serve`.
             CommandGroup(name: "Server", subcommands: [Server.self, ServeAlias.self]),

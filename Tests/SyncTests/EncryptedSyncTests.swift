@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Foundation
+import LedgerCore
 import LedgerTestSupport
 import NIOHTTP1
+import SyncClient
 import Testing
 
 /// An end-to-end encrypted account through the built binaries and the real server on both
@@ -71,6 +73,75 @@ struct EncryptedSyncTests {
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         let users = try await store.server("users")
         #expect(users.stdout.contains("hana"), "\(users.stdout)")
+    }
+
+    @Test("the key travels with a link and the kit, never the server; a rotation refuses the old key at once", arguments: StoreKind.allCases)
+    func linkKitAndRotation(_ kind: StoreKind) async throws {
+        let dir = try TemporaryDirectory("encrypted-keys")
+        let store = try await CommandLineStore.make(kind, in: dir)
+        let token = try CommandLineStore.token(try await store.server("add-user", "hana", "--encrypted"))
+        let server = try await store.serve()
+        defer { server.terminate() }
+        let laptop = dir.sub("laptop"), phone = dir.sub("phone"), spare = dir.sub("spare"), late = dir.sub("late")
+        let secret = "古いメモ-" + UUID().uuidString
+        try await CLI.run("init", "--ledger", laptop, "--device", "laptop", "--no-catalog").expectSuccess()
+        try await CLI.run("complete", "1130101", "2024-05-03", "--memo", secret, "--ledger", laptop).expectSuccess()
+        try await CLI.run("sync", "--server", server.url, "--token", token, "--ledger", laptop).expectSuccess()
+
+        // A link carries the key in its fragment; both sides show one fingerprint.
+        let linked = try await CLI.run("device", "link", "--json", "--ledger", laptop)
+        linked.expectSuccess()
+        let offer = try #require(try JSONSerialization.jsonObject(with: Data(linked.stdout.utf8)) as? [String: Any])
+        let url = try #require(offer["url"] as? String), fingerprint = try #require(offer["fingerprint"] as? String)
+        #expect(url.contains("#pair=") && url.contains("&key="), "\(url)")
+        try await CLI.run("init", "--ledger", phone, "--device", "phone", "--no-catalog").expectSuccess()
+        let joined = try await CLI.run("device", "join", url, "--ledger", phone)
+        joined.expectSuccess()
+        #expect(joined.stdout.contains("fingerprint \(fingerprint)"), "\(joined.stdout)")
+        #expect(try await CLI.run("history", "1130101", "--ledger", phone).stdout.contains(secret), "the linked device reads the memo")
+        let keySecret = try #require(url.split(separator: "&key=").last.map(String.init))
+        #expect(!Self.contains(try await Self.storedBytes(store), keySecret), "the link's secret never reached the server")
+
+        // The kit alone restores a new device.
+        try await CLI.run("init", "--ledger", spare, "--device", "spare", "--no-catalog").expectSuccess()
+        let spareToken = try CommandLineStore.token(try await store.server("add-token", "hana"))
+        let wrongKit = dir.sub("wrong-kit.txt")
+        try "0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000 0000\n".write(toFile: wrongKit, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run("encryption", "recover", "--recovery-kit", wrongKit, "--server", server.url, "--token", spareToken,
+                                    "--ledger", spare)
+        #expect(bad.status == 64 && !FileManager.default.fileExists(atPath: spare + "/encryption-keys"), "\(bad.stderr)")
+        try await CLI.run("encryption", "recover", "--recovery-kit", laptop + "/recovery-kit.txt", "--server", server.url,
+                          "--token", spareToken, "--ledger", spare).expectSuccess()
+        try await CLI.run("sync", "--server", server.url, "--token", spareToken, "--ledger", spare).expectSuccess()
+        #expect(try await CLI.run("history", "1130101", "--ledger", spare).stdout.contains(secret), "the kit restored the key")
+
+        // A rotation: the phone's old key is refused at once, by the client and by the server.
+        let oldKey = try #require(try KeyRing.load(ledgerDirectory: phone, fileSystem: PosixFileSystem()))
+        let rotated = try await CLI.run("encryption", "rotate", "--ledger", laptop)
+        rotated.expectSuccess()
+        #expect(rotated.stdout.contains("epoch 2"), "\(rotated.stdout)")
+        try await CLI.run("complete", "1130102", "2024-06-01", "--memo", "after rotation", "--ledger", laptop).expectSuccess()
+        try await CLI.run("sync", "--ledger", laptop).expectSuccess()
+        try await CLI.run("complete", "1130101", "2024-06-02", "--ledger", phone).expectSuccess()
+        let stale = try await CLI.run("sync", "--ledger", phone)
+        #expect(stale.status == 77 && stale.stderr.contains("rotated"), "\(stale.stderr)")
+        var edit = EncodedRecords()
+        edit.append(.stationEdit(StationEdit(id: EventID(device: DeviceID(rawValue: 0xABCDEF), seq: 1), hlc: HybridTimestamp(milliseconds: 1_780_000_000_000, counter: 0),
+                                             station: 1130104, compDate: .day(2024, 6, 3), memo: nil, origin: .user)))
+        let body = try SyncConnection.sealedFramesBody(edit, key: oldKey.current)
+        let phoneToken = try String(contentsOfFile: phone + "/sync-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (status, _, reply) = try await testRequest(.POST, server.url + "/v1/push", token: phoneToken, json: body,
+                                                       contentType: "application/x-oritsubushi-frames")
+        #expect(status == 409 && String(decoding: reply, as: UTF8.self).contains("stale-epoch"), "\(String(decoding: reply, as: UTF8.self))")
+
+        // A device with only the new kit reads the records of both epochs (the key chain).
+        try await CLI.run("init", "--ledger", late, "--device", "late", "--no-catalog").expectSuccess()
+        let lateToken = try CommandLineStore.token(try await store.server("add-token", "hana"))
+        try await CLI.run("encryption", "recover", "--recovery-kit", laptop + "/recovery-kit.txt", "--server", server.url,
+                          "--token", lateToken, "--ledger", late).expectSuccess()
+        try await CLI.run("sync", "--server", server.url, "--token", lateToken, "--ledger", late).expectSuccess()
+        #expect(try await CLI.run("history", "1130101", "--ledger", late).stdout.contains(secret), "epoch 1's record, through the chain")
+        #expect(try await CLI.run("history", "1130102", "--ledger", late).stdout.contains("after rotation"), "epoch 2's record")
     }
 
     /// Every byte the store keeps: the files store's data directory read file by file, or every

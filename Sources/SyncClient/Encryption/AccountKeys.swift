@@ -29,7 +29,7 @@ package enum AccountKeys {
         }
         guard let own = ring.key(epoch: epoch) else {
             guard ring.current.epoch < epoch else {
-                throw LedgerError(.permission, "this device holds a key of epoch \(ring.current.epoch), newer than the account's \(epoch): it is another account's key; remove \(KeyRing.path(ledgerDirectory: ledgerDirectory)) only if this ledger never synced with it")
+                throw LedgerError(.permission, "this device holds no key of the account's epoch \(epoch): it holds another account's key; remove \(KeyRing.path(ledgerDirectory: ledgerDirectory)) only if this ledger never synced with it")
             }
             throw LedgerError(.permission, "the account's key was rotated to epoch \(epoch) on another device, and this device holds only epoch \(ring.current.epoch): get the new key with a link from one of your devices, or enter the new recovery kit, then sync again")
         }
@@ -46,7 +46,9 @@ package enum AccountKeys {
             throw error.ledgerError
         }
         if ring != before { try ring.save(ledgerDirectory: ledgerDirectory, fileSystem: fileSystem) }
-        return Prepared(keys: ring)
+        // A key of a later epoch is a rotation whose request did not arrive (`encryption
+        // rotate` sends it again): records are sealed under the account's epoch until it does.
+        return Prepared(keys: KeyRing(keys: ring.keys.filter { $0.epoch <= epoch }, rehearsedEpochs: ring.rehearsedEpochs))
     }
 
     /// The first device of the account: a random key of epoch 1, kept (0600) before it is
@@ -71,6 +73,14 @@ package enum AccountKeys {
             try? fileSystem.removeFile(KeyRing.path(ledgerDirectory: ledgerDirectory))
             throw LedgerError(.permission, "another device made this account's key first: get it with a link from that device, or with the recovery kit it wrote, then sync again")
         }
+    }
+
+    /// Adds `key` (received with a link, or read from the kit) to the device's key file, so that
+    /// the next sync seals and opens with it (the file written atomically, 0600).
+    package static func keep(_ key: DataKey, ledgerDirectory: String,
+                             fileSystem: any FileSystem = PosixFileSystem(ownerOnly: true)) throws {
+        let ring = try KeyRing.load(ledgerDirectory: ledgerDirectory, fileSystem: fileSystem)
+        try (ring?.adding(key) ?? KeyRing(key)).save(ledgerDirectory: ledgerDirectory, fileSystem: fileSystem)
     }
 
     static let noKey = LedgerError(.permission, "this account is end-to-end encrypted and this device does not have its key: open a link from one of your devices (`oritsubushi device link` there, `oritsubushi device join` here), or restore the key from the recovery kit; nothing was pushed")

@@ -48,7 +48,12 @@ package enum RecoveryKitFile {
     ///   write failure as the file system reports it.
     @discardableResult
     package static func write(for key: DataKey, ledgerDirectory: String, fileSystem: any FileSystem) throws -> String {
-        let path = path(ledgerDirectory: ledgerDirectory)
+        try write(for: key, to: path(ledgerDirectory: ledgerDirectory), fileSystem: fileSystem)
+    }
+
+    /// The same to `path` (`--recovery-kit FILE`).
+    @discardableResult
+    package static func write(for key: DataKey, to path: String, fileSystem: any FileSystem) throws -> String {
         try OwnerOnlyFile.write(path, Array(text(for: key).utf8), fileSystem: fileSystem)
         return path
     }

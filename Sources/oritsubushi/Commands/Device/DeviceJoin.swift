@@ -1,5 +1,6 @@
 import ArgumentParser
 import LedgerCore
+import LedgerSync
 import SyncClient
 import SyncServer
 
@@ -14,17 +15,20 @@ extension Device {
                 'sync --token' does after a first sync, then syncs. A ledger that does not exist \
                 yet is created first, as 'init' creates one. The device's name is --name, else \
                 this ledger's device name, else the host name; the server makes it distinct \
-                among your devices (the name it gave is printed). Exit codes as 'sync', and 77 \
-                for a code that is unknown, used or expired.
+                among your devices (the name it gave is printed). On an end-to-end encrypted \
+                account a link from 'device link' also carries the account's key, which is kept \
+                in the ledger's encryption-keys file (mode 0600) and whose fingerprint is printed; \
+                an operator's code carries none (exit 77, saying how to get the key). Exit codes \
+                as 'sync', and 77 for a code that is unknown, used or expired.
                 """)
 
-        @Argument(help: ArgumentHelp("The link: http(s)://SERVER/app/#pair=CODE.", valueName: "link")) var link: String
+        @Argument(help: ArgumentHelp("The link: http(s)://SERVER/app/#pair=CODE (…&key=SECRET for an encrypted account).", valueName: "link")) var link: String
         @OptionGroup var options: LedgerOptions
         @Option(help: ArgumentHelp("This device's name on the server.", valueName: "name")) var name: String?
 
         func validate() throws {
             guard PairingLink(link) != nil else {
-                throw ValidationError("'\(link)' is not a link of the form http(s)://SERVER/app/#pair=CODE")
+                throw ValidationError("'\(link)' is not a link of the form http(s)://SERVER/app/#pair=CODE[&key=SECRET]")
             }
             if let name, DeviceNaming.valid(name) == nil {
                 throw ValidationError("--name must be 1 to 255 bytes of UTF-8 that are not all white space")
@@ -45,6 +49,13 @@ extension Device {
             // The token is kept before the sync, so that a sync that fails (the server gone a
             // moment) leaves a device that a plain 'oritsubushi sync --server URL' finishes.
             try SyncToken.save(paired.token, ledgerDirectory: options.directory)
+            if let wrapped = paired.wrappedKey, let secret = link.secret {
+                let key = try LinkKey.receive(wrappedHex: wrapped, secret: secret, epoch: paired.epoch)
+                try AccountKeys.keep(key, ledgerDirectory: options.directory)
+                print("received the account's key with the link: fingerprint \(key.fingerprint) (the linking device shows the same)")
+            } else if paired.encrypted == true {
+                throw LedgerError(.permission, "joined, but this account is end-to-end encrypted and this code carried no key (an operator's code, or a link without its key part): open a link from one of your devices ('oritsubushi device link' there), or restore the key from the recovery kit ('oritsubushi encryption recover'), then sync")
+            }
             var sync = try Sync.parse(["--ledger", options.directory, "--wait", String(options.wait), "--server", link.server])
             sync.token = paired.token
             try await sync.run()

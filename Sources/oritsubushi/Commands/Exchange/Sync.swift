@@ -83,6 +83,7 @@ struct Sync: AsyncParsableCommand {
         print(words.synced(with: server, pulled: report.pulled, pushed: report.pushed, newConflicts: report.newConflicts.count,
                            catalogueVersion: report.catalogVersion, retries: report.retries))
         ConflictText(names: ledger.deviceNameTable, labels: StationLabel(ledger: ledger), words: words).printSome(report.newConflicts)
+        if encryption.keys != nil { KitRehearsal.askIfOwed(ledgerDirectory: ledger.directory) }
     }
 }
 
