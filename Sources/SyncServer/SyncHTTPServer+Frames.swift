@@ -24,9 +24,17 @@ extension SyncHTTPServer {
     /// The same for an end-to-end encrypted account's push: sealed records only (Schemas/
     /// encryption.md §11); a body of plaintext records is 409 `encrypted-account`.
     static func sealedRecords(_ request: Request, limit: Int, maximumRecords: Int, maximumDecodedBytes: Int) async throws -> SealedRecords {
+        try await sealedBody(request, as: PushFramesHeader.self, limit: limit, maximumRecords: maximumRecords,
+                             maximumDecodedBytes: maximumDecodedBytes).records
+    }
+
+    /// A frames body of sealed records with its header of type `Header`.
+    static func sealedBody<Header: Decodable & FramesHeader & Sendable>(
+        _ request: Request, as _: Header.Type, limit: Int, maximumRecords: Int, maximumDecodedBytes: Int
+    ) async throws -> (header: Header, records: SealedRecords) {
         try await framed(request, limit: limit) { bytes throws(FramesBody.Refusal) in
-            try FramesBody.decodeSealed(bytes, as: PushFramesHeader.self, maximumRecords: maximumRecords,
-                                        maximumDecodedBytes: maximumDecodedBytes, reader: RecordFrames.Reader()).1
+            try FramesBody.decodeSealed(bytes, as: Header.self, maximumRecords: maximumRecords,
+                                        maximumDecodedBytes: maximumDecodedBytes, reader: RecordFrames.Reader())
         }
     }
 

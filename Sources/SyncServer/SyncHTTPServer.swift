@@ -137,6 +137,7 @@ package enum SyncHTTPServer {
                    bodyLimit: limit, logger: logger)
         addDevices(to: router, storage: storage, clock: configuration.clock, bodyLimit: limit, logger: logger)
         addAccount(to: router, storage: storage, bodyLimit: limit)
+        addConversion(to: router, storage: storage, bodyLimit: limit, decodedLimit: decodedLimit)
 
         let headerTimeout = configuration.headerTimeout
         let (bodyTimeout, bodyMinimumRate) = (configuration.bodyTimeout, configuration.bodyMinimumRate)
@@ -195,6 +196,7 @@ package enum SyncHTTPServer {
         "/v1/pair": .post, "/v1/catalog": .get, "/": .get, "/app": .get, "/app/": .get, "/app/config.json": .get,
         "/v1/devices": .get, "/v1/devices/link": .post, "/v1/devices/rename": .post, "/v1/devices/revoke": .post,
         "/v1/devices/sign-out": .post, "/v1/account": .get, "/v1/account/key": .post, "/v1/account/rotation": .post,
+        "/v1/account/encryption": .post,
     ]
 
     // MARK: - Helpers

@@ -21,6 +21,20 @@ extension UserStore {
         try changeEncryption(of: name) { try $0.rotating(to: epoch, previousWrapped: previousWrapped, fingerprint: fingerprint) }
     }
 
+    /// The last step of a conversion (Schemas/encryption.md §9): a plaintext account becomes
+    /// encrypted at epoch 1 with the key `fingerprint`; one marked so already stays as it is.
+    package func markEncrypted(user name: String, fingerprint: String) throws -> AccountEncryption {
+        try withLock {
+            var file = try load()
+            guard let index = file.users.firstIndex(where: { $0.name == name }) else { throw Self.deletedUser }
+            if let entry = file.users[index].encryption { return try Self.accountEncryption(entry, user: name) }
+            let marked = AccountEncryption(epoch: 1, fingerprint: fingerprint)
+            file.users[index].encryption = Self.entry(marked)
+            try save(file)
+            return marked
+        }
+    }
+
     /// Reads, changes and writes back the user's encryption under the lock; an unchanged one
     /// (a registration sent again) is not written.
     private func changeEncryption(of name: String,

@@ -5,7 +5,8 @@ import LedgerCore
 /// every request already keeps fresh) and changed under the file's flock.
 extension FilesStore {
     package func accountEncryption(user: String) async throws -> AccountEncryption? {
-        try tokens.encryption(of: user)
+        try await finishInterruptedConversion(of: user)
+        return try tokens.encryption(of: user)
     }
 
     package func registerKey(user: String, fingerprint: String) async throws -> AccountEncryption {

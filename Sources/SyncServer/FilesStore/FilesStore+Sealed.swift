@@ -15,6 +15,25 @@ extension FilesStore {
         return try await ledger(user).pushSealed(records, epoch: epoch)
     }
 
+    package func convert(user: String, fingerprint: String, records: SealedRecords) async throws -> ConversionAnswer {
+        try PushRecords.checkCount(records.count, maximum: limits.frames.pushRecords)
+        if let encryption = try tokens.encryption(of: user) {
+            guard encryption.fingerprint == fingerprint else {
+                throw SyncServerError(.conflict, "this account is end-to-end encrypted already, with another key: get it with a link from one of your devices or with the recovery kit")
+            }
+            let has = try await status(user: user).serverHas
+            return ConversionAnswer(encrypted: true, sealedHas: has, serverHas: has)
+        }
+        return try await ledger(user).convert(records, fingerprint: fingerprint)
+    }
+
+    /// Finishes a conversion a crash interrupted before the account's encryption is read: the
+    /// user's ledger, opening, resumes it (`AccountConversion.resume`).
+    func finishInterruptedConversion(of user: String) async throws {
+        guard AccountConversion(store: self, user: user).isUnderway else { return }
+        try await ledger(user).open()
+    }
+
     /// Whether `user`'s account is end-to-end encrypted (its ledger, when first made, is sealed).
     func isEncrypted(_ user: String) throws -> Bool { try keyEpoch(of: user) != nil }
 

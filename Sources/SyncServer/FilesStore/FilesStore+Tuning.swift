@@ -7,6 +7,10 @@ extension FilesStore {
         package var ioThreads = 8
         /// Milliseconds between writes of one user's activity file.
         package var activityInterval: Int64 = 5_000
+        /// Called after each step of an account's conversion (`AccountConversion.Step`): the
+        /// crash tests kill the server there (a debug build's `serve` reads
+        /// ORITSUBUSHI_KILL_AT_CONVERSION); nil in production.
+        package var conversionHook: (@Sendable (AccountConversion.Step) -> Void)?
         package init() {}
     }
 }

@@ -13,7 +13,7 @@ actor UserLedger {
     /// Strong: a user's operation or delayed activity write may outlive the requests that made
     /// it, and must never read a released store (the store's pool holding its ledgers is a cycle
     /// only for the store's lifetime, which is the server process's).
-    private let store: FilesStore
+    let store: FilesStore
     private var open: OpenedLedger?
     /// Set when the user was deleted (or made again): every later operation is refused and
     /// nothing more is written for this generation.
@@ -123,7 +123,7 @@ actor UserLedger {
         if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }
     }
 
-    private func serialised<T: Sendable>(_ body: (OpenedLedger) async throws -> T) async throws -> T {
+    func serialised<T: Sendable>(_ body: (OpenedLedger) async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         // The user may have been deleted since the request's token was checked: then nothing
@@ -140,7 +140,7 @@ actor UserLedger {
 
     /// Runs `body` on an I/O thread. A failure other than a refusal closes the ledger, so the
     /// next request reopens it from what is on disk (recovering a torn tail, or finding damage).
-    private func io<Open: Sendable, T: Sendable>(_ open: Open, _ body: @escaping @Sendable (Open) throws -> T) async throws -> T {
+    func io<Open: Sendable, T: Sendable>(_ open: Open, _ body: @escaping @Sendable (Open) throws -> T) async throws -> T {
         do {
             return try await store.io { try body(open) }
         } catch let error as SyncServerError {
@@ -154,6 +154,9 @@ actor UserLedger {
     private func opened() async throws -> OpenedLedger {
         if let open { return open }
         try UserStore.validate(name: user)
+        // A conversion a crash interrupted is finished before the user's log is opened.
+        let conversion = AccountConversion(store: store, user: user)
+        if conversion.isUnderway { try await store.io { try conversion.resume() } }
         let directory = Path.join(store.ledgersPath, user)
         let (clock, fileSystem) = (store.clock, store.fileSystem)
         let sealedIfNew = try store.isEncrypted(user)
@@ -170,7 +173,7 @@ actor UserLedger {
         return open
     }
 
-    private func closeNow() async {
+    func closeNow() async {
         guard let open else { return }
         self.open = nil
         let (activity, directory, user, dirty, fileSystem) = (self.activity, store.dataDirectory, self.user, activityDirty, store.fileSystem)

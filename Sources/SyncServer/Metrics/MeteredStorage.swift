@@ -67,6 +67,9 @@ package struct MeteredStorage: SyncStorage {
         metrics.recordPulled(answer.records.count)
         return answer
     }
+    package func convert(user: String, fingerprint: String, records: SealedRecords) async throws -> ConversionAnswer {
+        try await base.convert(user: user, fingerprint: fingerprint, records: records)
+    }
     package func pushSealed(user: String, records: SealedRecords) async throws -> PushResponse {
         let response = try await base.pushSealed(user: user, records: records)
         metrics.recordPushed(response.appended)

@@ -11,4 +11,8 @@ package protocol SealedLogStorage: Sendable {
     /// Admits sealed records under the account's current key epoch and appends what the store
     /// lacks, all or nothing, durably before returning.
     func pushSealed(user: String, records: SealedRecords) async throws -> PushResponse
+    /// `POST /v1/account/encryption` (Schemas/encryption.md §9): stages a plaintext account's
+    /// events sealed under epoch 1 of the key `fingerprint`, and turns the account encrypted once
+    /// the staged copy holds every event (an account encrypted with that key already answers so).
+    func convert(user: String, fingerprint: String, records: SealedRecords) async throws -> ConversionAnswer
 }

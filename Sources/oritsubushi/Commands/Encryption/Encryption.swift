@@ -19,7 +19,7 @@ struct Encryption: AsyncParsableCommand {
             codes: 0, 64 bad arguments or a kit that does not read, 65 a kit of another key, 69 \
             server unreachable, 77 token refused or the key missing.
             """,
-        subcommands: [Status.self, Recover.self, Rotate.self])
+        subcommands: [Status.self, Enable.self, Recover.self, Rotate.self])
 }
 
 extension Encryption {

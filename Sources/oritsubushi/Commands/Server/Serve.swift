@@ -195,7 +195,9 @@ struct ServeOptions: ParsableArguments {
         switch try store.location() {
         case .files(let data):
             let stations = try explicit ?? ServerCatalog.stations(dataDirectory: data)
-            return (try FilesStore(dataDirectory: data, stations: stations, limits: limits), data)
+            var tuning = FilesStore.Tuning()
+            tuning.conversionHook = ConversionKillHook.fromEnvironment()
+            return (try FilesStore(dataDirectory: data, stations: stations, limits: limits, tuning: tuning), data)
         case .postgres(let location):
             // Started by the server's service group (SyncHTTPServer.serve), which runs its pool.
             let storage = PostgresStore(location: location, stations: explicit ?? AnyPositiveStation(), limits: limits,
