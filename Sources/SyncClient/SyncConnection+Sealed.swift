@@ -66,28 +66,15 @@ extension SyncConnection {
         return try decodeJSON(Account.self, reply.body)
     }
 
-    /// `POST /v1/account/encryption`'s answer (encryption.md §9).
-    package struct Conversion: Decodable, Sendable {
-        package var encrypted: Bool
-        package var sealedHas: [String: UInt64]
-        package var serverHas: [String: UInt64]
-
-        enum CodingKeys: String, CodingKey {
-            case encrypted
-            case sealedHas = "sealed_has"
-            case serverHas = "server_has"
-        }
-    }
-
     /// Uploads `records` sealed under `key` (epoch 1) for the account's conversion.
-    package func convert(_ records: EncodedRecords, key: DataKey) async throws -> Conversion {
+    package func convert(_ records: EncodedRecords, key: DataKey) async throws -> ConversionAnswer {
         struct Header: Encodable { var count: Int; var fingerprint: String }
         let sealed: SealedRecords
         do { sealed = try SyncSealing.seal(records, with: key) } catch { throw error.ledgerError }
         let body = try FramesBody.encode(header: Header(count: sealed.count, fingerprint: key.fingerprint), records: sealed,
                                          writer: RecordFrames.Writer())
         let reply = try await exchange("/v1/account/encryption", body: body, contentType: FramesBody.mediaType)
-        return try decodeJSON(Conversion.self, reply.body)
+        return try decodeJSON(ConversionAnswer.self, reply.body)
     }
 
     /// One pull page of an encrypted account, asked for as frames only: its sealed records
