@@ -88,8 +88,9 @@ package enum SyncHTTPServer {
         router.post("/v1/pull") { request, _ async throws -> Response in
             let caller = try await authenticateCaller(request, storage)
             let user = caller.user
-            let body: PullRequest = try await decode(request, limit: limit)
             let framed = offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept])
+            if !framed { try await refuseJSONRecords(user: user, storage) }
+            let body: PullRequest = try await decode(request, limit: limit)
             let answer = try await storage.pullAnswer(user: user, request: body, as: framed ? .frames : .json)
             logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
             await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())
@@ -108,6 +109,7 @@ package enum SyncHTTPServer {
                                                       maximumDecodedBytes: decodedLimit)
                 response = try await storage.push(user: user, records: records)
             } else {
+                try await refuseJSONRecords(user: user, storage)
                 let body: PushRequest = try await decode(request, limit: limit)
                 response = try await storage.push(user: user, request: body)
             }

@@ -34,6 +34,9 @@ package struct SyncServerError: Error, Sendable {
         /// A key rotation to an epoch other than the account's next (a device that missed a
         /// rotation): 409 (Schemas/encryption.md §7, §10).
         case staleEpoch
+        /// A body the path does not take on this account: JSON records on an end-to-end encrypted
+        /// account, which takes frames only (Schemas/encryption.md §11): 415.
+        case unsupportedMediaType
 
         package var code: String {
             switch self {
@@ -54,6 +57,7 @@ package struct SyncServerError: Error, Sendable {
             // As Schemas/encryption.md names its refusals, so that a device matches one code.
             case .plaintextAccount: return "plaintext-account"
             case .staleEpoch: return "stale-epoch"
+            case .unsupportedMediaType: return "unsupported_media_type"
             }
         }
 
@@ -74,6 +78,7 @@ package struct SyncServerError: Error, Sendable {
             case .tooManyRequests: return .tooManyRequests
             case .internal: return .internalServerError
             case .plaintextAccount, .staleEpoch: return .conflict
+            case .unsupportedMediaType: return .unsupportedMediaType
             }
         }
     }

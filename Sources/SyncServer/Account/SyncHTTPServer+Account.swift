@@ -1,4 +1,5 @@
 import Hummingbird
+import LedgerSync
 
 /// The account's end-to-end encryption (Schemas/sync-api.yaml `/v1/account…`; Schemas/encryption.md
 /// §11, "The API"): what a device learns before its first push (whether it needs a key, and whether
@@ -27,6 +28,13 @@ extension SyncHTTPServer {
             let rotated = try await storage.rotateKey(user: caller.user, to: body.epoch, previousWrapped: previous, fingerprint: body.fingerprint)
             return try encode(200, AccountAnswer(rotated))
         }
+    }
+
+    /// The 415 of a JSON push or pull on an end-to-end encrypted account, whose records the server
+    /// holds sealed and can send or take only as frames (Schemas/sync-frames.md).
+    static func refuseJSONRecords(user: String, _ storage: any SyncStorage) async throws {
+        guard try await storage.accountEncryption(user: user) != nil else { return }
+        throw SyncServerError(.unsupportedMediaType, "this account is end-to-end encrypted: its records are sent and received as \(FramesBody.mediaType) only (Schemas/sync-frames.md), never as JSON")
     }
 }
 
