@@ -88,11 +88,14 @@ package enum SyncHTTPServer {
         router.post("/v1/pull") { request, _ async throws -> Response in
             let caller = try await authenticateCaller(request, storage)
             let user = caller.user
-            let body: PullRequest = try await decode(request, limit: limit)
             let framed = offersFrames && MediaNegotiation.prefersFrames(accept: request.headers[.accept])
-            if try await storage.accountEncryption(user: user) != nil {
+            // The account is asked before the body is read, so any JSON pull of an encrypted
+            // account is told the same (415).
+            let encrypted = try await storage.accountEncryption(user: user) != nil
+            if encrypted && !framed { throw SyncServerError.framesOnly }
+            let body: PullRequest = try await decode(request, limit: limit)
+            if encrypted {
                 // An end-to-end encrypted account's records travel sealed, as frames only.
-                guard framed else { throw SyncServerError.framesOnly }
                 let answer = try await storage.pullSealed(user: user, request: body)
                 logger.info("pull", metadata: ["user": "\(user)", "records": "\(answer.records.count)", "more": "\(answer.page.more)"])
                 await storage.noteSync(user: user, tokenHash: caller.tokenHash, now: clock.nowMilliseconds())

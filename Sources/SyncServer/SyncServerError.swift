@@ -112,7 +112,7 @@ package struct SyncServerError: Error, Sendable {
     /// Plaintext records or a JSON request for an end-to-end encrypted account.
     package static let encryptedAccount = SyncServerError(.encryptedAccount, "this account is end-to-end encrypted: it takes sealed records as frames only, so a device pushes and pulls with its key (get it by a link from one of your devices or with the recovery kit)")
     /// A JSON push or pull (records as JSON) on an end-to-end encrypted account.
-    package static let framesOnly = SyncServerError(.unsupportedMediaType, "this account is end-to-end encrypted: its records travel sealed, as \(FramesBody.mediaType) only, so a push or pull in JSON is not taken; use a client that encrypts (oritsubushi sync, the app)")
+    package static let framesOnly = SyncServerError(.unsupportedMediaType, "this account is end-to-end encrypted: its records are sent and received as \(FramesBody.mediaType) only (Schemas/sync-frames.md), never as JSON; use a client that encrypts (oritsubushi sync, the app)")
     /// Sealed records for a plaintext account.
     package static let plaintextAccount = SyncServerError(.plaintextAccount, "this account is not end-to-end encrypted: it takes plaintext records, not sealed ones (turn encryption on first)")
 

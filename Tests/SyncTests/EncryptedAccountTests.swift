@@ -128,6 +128,26 @@ import Testing
         #expect(plainStatus == 409 && plainRefusal["error"] as? String == "plaintext-account", "\(plainRefusal)")
     }
 
+    @Test("a JSON push or pull on an encrypted account is 415 saying it takes frames only; a plaintext account's are unchanged",
+          arguments: StoreKind.allCases)
+    func jsonRecordsRefused(kind: StoreKind) async throws {
+        let fixture = try await AccountsFixture.start(kind, "account-json")
+        defer { fixture.stop() }
+        let (hana, plain, server) = (fixture.hana, fixture.ken, fixture.server)
+        let pull: [String: Any] = ["have": [String: Int](), "have_digests": [String: String]()]
+        let push: [String: Any] = ["records": [["kind": "device_name", "device": "00000000000000a1", "hlc": "111000000000000000", "name": "phone"]]]
+        for (path, body) in [("/v1/pull", pull), ("/v1/push", push)] {
+            let (status, refusal) = try await Self.call(.POST, server.url + path, token: hana, body)
+            #expect(status == 415 && refusal["error"] as? String == "unsupported_media_type", "\(path): \(status) \(refusal)")
+            let sentence = refusal["message"] as? String ?? ""
+            #expect(sentence.contains("end-to-end encrypted") && sentence.contains(FramesBody.mediaType), "\(sentence)")
+            #expect(try await Self.call(.POST, server.url + path, token: plain, body).0 == 200, "\(path) on a plaintext account")
+        }
+        // A body that is not even JSON is told the same: the account, not the body, decides.
+        let (status, _, _) = try await testRequest(.POST, server.url + "/v1/push", token: hana, json: Array("{".utf8))
+        #expect(status == 415)
+    }
+
     @Test("a users.json written before encryption existed still opens: its accounts are plaintext")
     func olderUsersFileOpens() async throws {
         let dir = try TemporaryDirectory("account-older-users")

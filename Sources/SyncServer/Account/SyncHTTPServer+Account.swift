@@ -1,4 +1,5 @@
 import Hummingbird
+import LedgerSync
 
 /// The account's end-to-end encryption (Schemas/sync-api.yaml `/v1/account…`; Schemas/encryption.md
 /// §11, "The API"): what a device learns before its first push (whether it needs a key, and whether
