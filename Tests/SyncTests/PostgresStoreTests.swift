@@ -149,7 +149,7 @@ struct PostgresStoreTests {
             for _ in 0..<6 { group.addTask { try await database.store().whileRunning { 1 } } }
             return try await group.reduce(0, +)
         }
-        let versions = try await database.sql("SELECT version::text FROM schema_migrations ORDER BY version")
+        let versions = try await database.sql("SELECT version::text FROM schema_migrations ORDER BY schema_migrations.version")
         try await database.store().whileRunning {}
         let after = try await database.sql("SELECT count(*)::text FROM schema_migrations")
         await database.drop()
@@ -223,8 +223,10 @@ struct PostgresStoreTests {
                                            expires: StoreFixture.now + 600_000)
         }
         // A key chain entry, as an encrypted account's rotation leaves one (alice's account is
-        // plaintext: the row is here to be counted and deleted).
+        // plaintext: the rows are here to be counted and deleted).
         _ = try await database.sql("INSERT INTO key_chain (user_id, epoch, wrapped) SELECT id, 1, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
+        // And a sealed name, as an encrypted account's push leaves one.
+        _ = try await database.sql("INSERT INTO sealed_names (user_id, fingerprint, position, record) SELECT id, 1, 0, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
         let aliceRows = try await Self.rowsPerTable(of: "alice", database)
         let bobRows = try await Self.rowsPerTable(of: "bob", database)
         // quarantine_events holds rows set aside before schema version 5 only.
