@@ -137,14 +137,21 @@ package enum PostgresSchema {
             "ALTER TABLE pairing_codes ADD COLUMN wrapped_key bytea",
         ]),
         // An encrypted account's sealed device names, kept once per sealed form (the server
-        // cannot read which is newest: devices open them all), in place of `device_names`
-        // (Schemas/encryption.md §10, §11).
+        // cannot read which is newest: devices open them all), in place of `device_names`; and a
+        // plaintext account's conversion: the sealed copy staged a record a row until it holds
+        // every event, and the key it is sealed with (Schemas/encryption.md §9–§11).
         (10, [
             """
             CREATE TABLE sealed_names (
                 user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, fingerprint bigint NOT NULL,
                 position bigint NOT NULL, record bytea NOT NULL, PRIMARY KEY (user_id, fingerprint))
             """,
+            """
+            CREATE TABLE conversion_records (
+                user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE, device bigint NOT NULL, seq bigint NOT NULL,
+                fingerprint bigint NOT NULL, record bytea NOT NULL, PRIMARY KEY (user_id, device, seq, fingerprint))
+            """,
+            "ALTER TABLE users ADD COLUMN converting_fingerprint text",
         ]),
     ]
 

@@ -47,11 +47,6 @@ extension PostgresStore {
         }
     }
 
-    /// Not built on this store yet: its operator makes the account anew with `--encrypted`.
-    package func convert(user: String, fingerprint: String, records: SealedRecords) async throws -> ConversionAnswer {
-        throw SyncServerError(.conflict, "this server keeps its accounts in PostgreSQL, where turning an existing account encrypted is not built yet: ask its operator for a new account made with 'server add-user NAME --encrypted', and sync your devices to it")
-    }
-
     private func pushSealed(_ records: SealedRecords, user: String, _ connection: PostgresConnection) async throws -> PushResponse {
         let id = try await Self.userID(user, connection, logger, forUpdate: true, serving: true)
         guard let epoch = try await keyEpoch(id, connection) else { throw SyncServerError.plaintextAccount }

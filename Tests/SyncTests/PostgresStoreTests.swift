@@ -225,8 +225,10 @@ struct PostgresStoreTests {
         // A key chain entry, as an encrypted account's rotation leaves one (alice's account is
         // plaintext: the rows are here to be counted and deleted).
         _ = try await database.sql("INSERT INTO key_chain (user_id, epoch, wrapped) SELECT id, 1, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
-        // And a sealed name, as an encrypted account's push leaves one.
+        // And a sealed name and a staged sealed record, as an encrypted account's push and a
+        // conversion leave them.
         _ = try await database.sql("INSERT INTO sealed_names (user_id, fingerprint, position, record) SELECT id, 1, 0, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
+        _ = try await database.sql("INSERT INTO conversion_records (user_id, device, seq, fingerprint, record) SELECT id, 1, 1, 0, '\\x00'::bytea FROM users WHERE name = 'alice' RETURNING 'x'")
         let aliceRows = try await Self.rowsPerTable(of: "alice", database)
         let bobRows = try await Self.rowsPerTable(of: "bob", database)
         // quarantine_events holds rows set aside before schema version 5 only.
