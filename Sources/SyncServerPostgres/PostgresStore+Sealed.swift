@@ -72,8 +72,7 @@ extension PostgresStore {
             }
         }
         let admitted = try admission.admit()
-        var batch = SealedRecords()
-        for record in admitted.events + admitted.names { batch.append(record) }
+        let batch = admitted.batch(received: records)
         if !limits.userSize.isOff {
             try limits.userSize.check(stored: try await storedBytes(id, connection), adding: (records: batch.count, bytes: batch.bytes.count))
         }

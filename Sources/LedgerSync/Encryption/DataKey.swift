@@ -10,13 +10,22 @@ package struct DataKey: Sendable, Equatable {
 
     package let epoch: UInt32
     package let bytes: [UInt8]
+    /// The AES-256-GCM key that seals records.
+    package let sealKey: SymmetricKey
+    /// The HMAC-SHA256 key of the synthetic nonce (the keyed content id).
+    package let nonceKey: SymmetricKey
 
-    /// A key of these bytes; nil unless there are exactly 32.
+    /// A key of these bytes; nil unless there are exactly 32. The subkeys every record uses are
+    /// derived once here, not at each record (a sync seals or opens every record of a log).
     package init?(epoch: UInt32, bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
         self.epoch = epoch
         self.bytes = bytes
+        sealKey = Self.subkey(of: bytes, "oritsubushi/v1 seal", byteCount: 32)
+        nonceKey = Self.subkey(of: bytes, "oritsubushi/v1 nonce", byteCount: 32)
     }
+
+    package static func == (lhs: DataKey, rhs: DataKey) -> Bool { lhs.epoch == rhs.epoch && lhs.bytes == rhs.bytes }
 
     /// A new random key for `epoch`.
     package static func random(epoch: UInt32) -> DataKey {
@@ -24,21 +33,17 @@ package struct DataKey: Sendable, Equatable {
         return DataKey(epoch: epoch, bytes: key.withUnsafeBytes { Array($0) })!
     }
 
-    /// The AES-256-GCM key that seals records.
-    package var sealKey: SymmetricKey { subkey("oritsubushi/v1 seal", byteCount: 32) }
-    /// The HMAC-SHA256 key of the synthetic nonce (the keyed content id).
-    package var nonceKey: SymmetricKey { subkey("oritsubushi/v1 nonce", byteCount: 32) }
     /// The key that wraps the epoch before this one in the server's key chain.
-    package var chainKey: SymmetricKey { subkey("oritsubushi/v1 chain", byteCount: 32) }
+    package var chainKey: SymmetricKey { Self.subkey(of: bytes, "oritsubushi/v1 chain", byteCount: 32) }
 
     /// The key's fingerprint: 8 Crockford base32 characters in two groups of 4 (`7KQ2-M9XD`).
     package var fingerprint: String {
-        let digits = subkey("oritsubushi/v1 fingerprint", byteCount: 5).withUnsafeBytes { CrockfordBase32.encode(Array($0)) }
+        let digits = Self.subkey(of: bytes, "oritsubushi/v1 fingerprint", byteCount: 5).withUnsafeBytes { CrockfordBase32.encode(Array($0)) }
         return "\(digits.prefix(4))-\(digits.suffix(4))"
     }
 
     /// HKDF-SHA256 with an empty salt (Schemas/encryption.md §2).
-    private func subkey(_ label: String, byteCount: Int) -> SymmetricKey {
+    private static func subkey(of bytes: [UInt8], _ label: String, byteCount: Int) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: [UInt8](),
                                info: Array(label.utf8), outputByteCount: byteCount)
     }

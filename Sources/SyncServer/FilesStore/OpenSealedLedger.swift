@@ -92,16 +92,13 @@ final class OpenSealedLedger: @unchecked Sendable {
         } catch let error as LedgerError where error.isRefusal {
             throw SyncServerError(refusedMerge: error)
         }
-        var batch = SealedRecords()
-        for record in admitted.events + admitted.names {
-            batch.append(record)
-        }
+        let batch = admitted.batch(received: records)
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: (records: batch.count, bytes: batch.bytes.count))
         var position = ledger.recordCount
         var appended: [(device: DeviceID, seq: UInt64, position: UInt64)] = []
         var newNames: [UInt64] = []
         try batch.bytes.withUnsafeBytes { raw in
-            try ledger.appendSealed(raw) { view in
+            try ledger.appendSealed(raw, received: batch.frames) { view in
                 defer { position += 1 }
                 if view.kind == .event {
                     appended.append((view.device, view.seq, position))
