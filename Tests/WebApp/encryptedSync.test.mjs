@@ -189,8 +189,9 @@ test('a link from 「別の端末を追加」 carries the key; a code without on
   const phone = make('iPhone');
   await phone.start();
   server.pairKey = null;
+  // No device has made the account's key: this one will, so pairing says nothing of a key.
   const first = await phone.pair('ABCD-EFGH', 'iPhone');
-  assert.equal(first.message, t('pair.encryptedNoKey', 'alice'));
+  assert.equal(first.message, t('pair.okNamed', 'alice', 'iPhone'));
   await phone.running;
   // This app is the first device: it made the key.
   const ring = await loadKeys(phone.replica);
@@ -208,6 +209,13 @@ test('a link from 「別の端末を追加」 carries the key; a code without on
   assert.equal(tablet.syncError, null);
   assert.equal((await loadKeys(tablet.replica)).current.fingerprint, ring.current.fingerprint);
   assert.equal(kitDue(await loadKeys(tablet.replica)), null, 'a received key has no kit to show here');
+  // An operator's code (no key) on an account whose key exists: said, and the sync refused.
+  const desk = make('desk');
+  await desk.start();
+  const plain = await desk.pair('ABCD-EFGH', 'desk');
+  assert.equal(plain.message, t('pair.encryptedNoKey', 'alice'));
+  await desk.running;
+  assert.equal(desk.syncError, t('key.missing'));
 });
 
 test('the kit: rehearsal of two words, and recovery checked against the account', async () => {

@@ -11,6 +11,7 @@ import { Api, ApiError, isUnreachable, MalformedAnswer, NetworkError } from './a
 import { Catalog, CatalogError } from './catalog.js';
 import { ChangeBatch } from './changeBatch.js';
 import { checkDeviceName } from './devices.js';
+import { fetchAccount } from './accountApi.js';
 import { keepKey } from './keyStore.js';
 import { receiveLinkKey } from './linkKey.js';
 import { Ledger } from './ledger.js';
@@ -352,7 +353,9 @@ export class App {
       void this.syncNow();
       if (key) return { ok: true, message: t('pair.okKey', answer.user, named, key.fingerprint) };
       if (answer.wrappedKey && secret) return { ok: true, message: t('pair.keyRefused') };
-      if (answer.encrypted) return { ok: true, message: t('pair.encryptedNoKey', answer.user) };
+      // Without a key: unless no device has made the account's key yet (this one then will).
+      const account = answer.encrypted ? await fetchAccount(this.api, answer.token).catch(() => null) : null;
+      if (answer.encrypted && account?.fingerprint !== null) return { ok: true, message: t('pair.encryptedNoKey', answer.user) };
       return { ok: true, message: t('pair.okNamed', answer.user, named) };
     } catch (error) {
       if (error instanceof ApiError) {
