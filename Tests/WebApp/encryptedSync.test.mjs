@@ -249,3 +249,22 @@ test('the kit: rehearsal of two words, and recovery checked against the account'
   const another = new FakeSealedServer({ fingerprint: 'AAAA-BBBB' });
   assert.equal((await recoverFromKit(await replica('x'), new Api(another.fetch, ''), 'secret', due.text)).message, t('kit.notAccount', key.fingerprint, 'AAAA-BBBB'));
 });
+
+test('a pulled record that does not open under its epoch\'s key stops the sync, and nothing of its page is kept', async () => {
+  const key = await randomDataKey(1, { extractable: true });
+  const server = new FakeSealedServer({ fingerprint: key.fingerprint });
+  const other = await replica('other');
+  await other.edit(202919, { memo: 'x' }, NOW);
+  const sealed = await Promise.all(other.allRecords().map((e) => sealRecord(encode(e), key)));
+  const event = sealed.find((r) => r.kind === 5);
+  event.ciphertext = event.ciphertext.slice();
+  event.ciphertext[0] ^= 1;
+  server.seed(sealed);
+  const phone = await replica('phone');
+  await keepKey(phone, key);
+  const refused = await failure(session(phone, server).run('secret'));
+  assert.equal(refused.kind, 'key');
+  assert.equal(refused.cause.reason, 'record');
+  assert.equal(syncFailureText('key', { key: 'record' }), t('key.record'));
+  assert.equal(phone.history(202919).length, 0);
+});

@@ -52,17 +52,30 @@ export function sealedLength(event) {
  * @param {LedgerEvent[]} events @param {DataKey} key
  * @returns {Promise<SealedRecord[]>}
  */
-export async function sealEvents(events, key) {
-  /** @type {SealedRecord[]} */
-  const out = [];
-  for (const e of events) {
+export function sealEvents(events, key) {
+  return inBatches(events, async (e) => {
     try {
-      out.push(await sealRecord(encode(e), key));
+      return await sealRecord(encode(e), key);
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       throw new SealedRecordError('unsealable', `device ${e.device}'s event #${e.seq} cannot be sealed: ${error.message}`, { device: e.device, seq: e.seq });
     }
-  }
+  });
+}
+
+/** Records sealed or opened at once: WebCrypto works on them in parallel, the page keeps its order. */
+const BATCH = 256;
+
+/**
+ * `work` of every item, in order, BATCH at a time.
+ * @template T, R
+ * @param {T[]} items @param {(item: T) => Promise<R>} work
+ * @returns {Promise<R[]>}
+ */
+async function inBatches(items, work) {
+  /** @type {R[]} */
+  const out = [];
+  for (let at = 0; at < items.length; at += BATCH) out.push(...await Promise.all(items.slice(at, at + BATCH).map(work)));
   return out;
 }
 
@@ -72,21 +85,17 @@ export async function sealEvents(events, key) {
  * @returns {Promise<LedgerEvent[]>}
  */
 export async function openRecords(sealed, ring) {
-  /** @type {LedgerEvent[]} */
-  const out = [];
-  for (const s of sealed) {
-    const key = ring.key(s.epoch);
-    if (!key) throw missingKey(s.epoch, ring);
-    const where = { device: s.device, seq: s.seq, epoch: s.epoch };
+  for (const s of sealed) if (!ring.key(s.epoch)) throw missingKey(s.epoch, ring);
+  return inBatches(sealed, async (s) => {
+    const key = /** @type {DataKey} */ (ring.key(s.epoch));
     try {
-      out.push(decodeRecord(await openRecord(s, key)));
+      return decodeRecord(await openRecord(s, key));
     } catch (error) {
       if (!(error instanceof SealError || error instanceof RangeError)) throw error;
       const what = s.kind === SEALED_NAME ? `device ${s.device}'s name` : `device ${s.device}'s event #${s.seq}`;
-      throw new SealedRecordError('unopenable', `${what} does not open under this device's key of epoch ${s.epoch}: ${error.message}`, where);
+      throw new SealedRecordError('unopenable', `${what} does not open under this device's key of epoch ${s.epoch}: ${error.message}`, { device: s.device, seq: s.seq, epoch: s.epoch });
     }
-  }
-  return out;
+  });
 }
 
 /**
