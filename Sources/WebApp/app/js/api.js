@@ -25,7 +25,11 @@ const MAX_U64 = (1n << 64n) - 1n;
  * @property {bigint} cursor
  * @property {Map<string, bigint>} serverHas
  * @property {Map<string, string>} serverDigests
+ * @property {{have: StoredDigests, server: StoredDigests}} [sealedChecks] an encrypted account's
+ *   digests of its sealed copies with their epochs, for the device to compare (sealedSync.js)
  */
+
+/** @typedef {Map<string, {digest: string, epoch: number}>} StoredDigests */
 
 /**
  * A push answer (POST /v1/push), decoded and checked.
@@ -167,7 +171,10 @@ export class Api {
    * POST /v1/pair: a pairing code (sent as typed; the server normalises it) for a token.
    * 401 unknown code, 410 used or expired, 429 rate-limited (retryAfter).
    * @param {string} code @param {string} deviceName
-   * @returns {Promise<{user: string, token: string, deviceName: string | null, deviceId: string | null}>}
+   * On an end-to-end encrypted account, `encrypted`, its `epoch`, and the key a link's code
+   * carried (`wrappedKey`, 128 hex digits), given this once.
+   * @returns {Promise<{user: string, token: string, deviceName: string | null, deviceId: string | null,
+   *   encrypted: boolean, epoch: number | null, wrappedKey: string | null}>}
    */
   async pair(code, deviceName) {
     const response = await this.send('/v1/pair', {
@@ -182,6 +189,9 @@ export class Api {
       user: body.user, token: body.token,
       deviceName: typeof body.device_name === 'string' ? body.device_name : null,
       deviceId: typeof body.device_id === 'string' ? body.device_id : null,
+      encrypted: body.encrypted === true,
+      epoch: Number.isInteger(body.epoch) ? /** @type {number} */ (body.epoch) : null,
+      wrappedKey: typeof body.wrapped_key === 'string' ? body.wrapped_key : null,
     };
   }
 
@@ -263,7 +273,8 @@ export class Api {
   /**
    * POST /v1/devices/link: a one-time pairing code for another device (422 for a bad name or ttl).
    * @param {string} token
-   * @param {{deviceName?: string, ttlSeconds?: number}} [options]
+   * @param {{deviceName?: string, ttlSeconds?: number, wrappedKey?: string}} [options] `wrappedKey`:
+   *   an encrypted account's key wrapped for the link (linkKey.js), 128 hex digits
    * @returns {Promise<{code: string, expires: number}>}
    */
   async linkDevice(token, options = {}) {
@@ -271,6 +282,7 @@ export class Api {
     const request = {};
     if (options.deviceName !== undefined) request.device_name = options.deviceName;
     if (options.ttlSeconds !== undefined) request.ttl_seconds = options.ttlSeconds;
+    if (options.wrappedKey !== undefined) request.wrapped_key = options.wrappedKey;
     const body = await this.post('/v1/devices/link', token, request);
     if (typeof body.code !== 'string' || !/^[0-9A-Z]{4}-?[0-9A-Z]{4}$/.test(body.code) || !isTime(body.expires)) {
       throw new MalformedAnswer('the sync server answered the link without a code and its expiry');
@@ -378,7 +390,7 @@ export function parseDevice(value) {
  * @param {unknown} value @param {string} what
  * @returns {Map<string, bigint>}
  */
-function decodeVersionVector(value, what) {
+export function decodeVersionVector(value, what) {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedAnswer(`the sync server's ${what} is not an object`);
   const out = new Map();
   for (const [device, seq] of Object.entries(value)) {

@@ -11,6 +11,9 @@ import { Api, ApiError, isUnreachable, MalformedAnswer, NetworkError } from './a
 import { Catalog, CatalogError } from './catalog.js';
 import { ChangeBatch } from './changeBatch.js';
 import { checkDeviceName } from './devices.js';
+import { fetchAccount } from './accountApi.js';
+import { keepKey } from './keyStore.js';
+import { receiveLinkKey } from './linkKey.js';
 import { Ledger } from './ledger.js';
 import { OwnEdits } from './ownEdits.js';
 import { failureCause, refusalText, serverRefusalText, storageText, syncFailureText } from './refusals.js';
@@ -248,7 +251,7 @@ export class App {
       this.syncError = failure.kind === 'unreachable' ? null : describeFailure(failure); // the status line says it
       this.failureKind = failure.kind;
       this.state = 'error';
-      if (failure.kind === 'refused' || failure.kind === 'server') {
+      if (failure.kind === 'refused' || failure.kind === 'server' || failure.kind === 'key') {
         // Its sentence depends on the cause, kept beside the sync bookkeeping for after a reload.
         await this.replica.setMeta({ syncCause: { kind: failure.kind, ...failureCause(failure) } }).catch(() => {});
       }
@@ -330,8 +333,9 @@ export class App {
    * " (2)" to keep the user's devices apart): this device takes the name it answered.
    * @param {string} code as typed (the server normalises it)
    * @param {string} [name] the name to ask for; this device's name by default
+   * @param {string | null} [secret] a link's `&key=` secret: the key the code carries is kept
    */
-  async pair(code, name = '') {
+  async pair(code, name = '', secret = null) {
     const asked = name.trim() || this.replica.deviceName(this.replica.device) || this.deviceName;
     const checked = checkDeviceName(asked);
     if (!checked.ok) return { ok: false, message: checked.message };
@@ -340,10 +344,18 @@ export class App {
       const named = answer.deviceName ?? asked;
       await this.replica.setMeta({ token: answer.token, user: answer.user });
       if (checkDeviceName(named).ok) await this.replica.rename(named, this.now());
+      // An encrypted account (Schemas/encryption.md §8): the key the link carried, or what to do.
+      const key = answer.wrappedKey && secret ? await receiveLinkKey(answer.wrappedKey, secret, answer.epoch) : null;
+      if (key) await keepKey(this.replica, key);
       this.syncError = null;
       this.state = 'idle';
       this.emit('status');
       void this.syncNow();
+      if (key) return { ok: true, message: t('pair.okKey', answer.user, named, key.fingerprint) };
+      if (answer.wrappedKey && secret) return { ok: true, message: t('pair.keyRefused') };
+      // Without a key: unless no device has made the account's key yet (this one then will).
+      const account = answer.encrypted ? await fetchAccount(this.api, answer.token).catch(() => null) : null;
+      if (answer.encrypted && account?.fingerprint !== null) return { ok: true, message: t('pair.encryptedNoKey', answer.user) };
       return { ok: true, message: t('pair.okNamed', answer.user, named) };
     } catch (error) {
       if (error instanceof ApiError) {

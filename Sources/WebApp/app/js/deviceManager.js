@@ -9,6 +9,8 @@ import { refusalText } from './refusals.js';
 import { StoreError } from './store.js';
 import { refusedToken } from './sync.js';
 import { t } from './i18n.js';
+import { loadKeys } from './keyStore.js';
+import { linkOffer } from './linkKey.js';
 
 /** @typedef {import('./app.js').App} App */
 /** @typedef {import('./api.js').Device} Device */
@@ -52,9 +54,19 @@ export class DeviceManager {
     return this.request('list', (token) => this.app.api.devices(token));
   }
 
-  /** A one-time pairing code for another device of this user. */
+  /**
+   * A one-time pairing code for another device of this user; on an encrypted account whose key
+   * this device holds, the code carries the key wrapped for the link, and the answer the link's
+   * `secret` and the key's `fingerprint` (linkKey.js).
+   * @returns {Promise<Outcome<{code: string, expires: number, secret?: string, fingerprint?: string}>>}
+   */
   link() {
-    return this.request('link', (token) => this.app.api.linkDevice(token));
+    return this.request('link', async (token) => {
+      const ring = await loadKeys(this.app.replica).catch(() => null);
+      const offer = ring ? await linkOffer(ring.current) : null;
+      const answer = await this.app.api.linkDevice(token, offer ? { wrappedKey: offer.wrappedKey } : {});
+      return offer ? { ...answer, secret: offer.secret, fingerprint: offer.fingerprint } : answer;
+    });
   }
 
   /**

@@ -61,12 +61,15 @@ export function groupCode(code) {
 
 /**
  * The link that pairs another device at once: the app at this origin with #pair=CODE, the code
- * without its dash (main.js takes it from the hash).
+ * without its dash (main.js takes it from the hash), and on an encrypted account `&key=SECRET`,
+ * the secret that unwraps the key the code carries (linkKey.js; the fragment never reaches a server).
  * @param {string} origin location.origin
  * @param {string} code
+ * @param {string | null} [secret] base64url, 43 characters
  */
-export function pairingLink(origin, code) {
-  return `${origin}/app/#pair=${code.replace(/[^0-9A-Za-z]/g, '').toUpperCase()}`;
+export function pairingLink(origin, code, secret = null) {
+  const key = secret ? `&key=${secret}` : '';
+  return `${origin}/app/#pair=${code.replace(/[^0-9A-Za-z]/g, '').toUpperCase()}${key}`;
 }
 
 /**

@@ -218,13 +218,15 @@ async function boot() {
 
   /**
    * #pair=CODE (8 Crockford base32 characters, perhaps grouped ABCD-EFGH): the link `server pair`
-   * prints. The code is exchanged at once, as if typed and tapped; when that fails (offline, used,
+   * prints, with `&key=SECRET` when 「別の端末を追加」 or `device link` made it on an encrypted account. The code is exchanged at once, as if typed and tapped; when that fails (offline, used,
    * expired) it stays in the field with the one-sentence reason, for a tap later.
    */
   function takePairingCode() {
     const match = /^#pair=([^&]+)/.exec(location.hash);
     if (!match) return false;
-    sync.offerCode(decodeURIComponent(match[1]));
+    // A link of an encrypted account: &key=SECRET unwraps the key its code carries (linkKey.js).
+    const key = /&key=([A-Za-z0-9_-]+)/.exec(location.hash);
+    sync.offerCode(decodeURIComponent(match[1]), key ? key[1] : null);
     history.replaceState(null, '', location.pathname + location.search);
     navigation.showTab('sync');
     void sync.pair();

@@ -10,6 +10,7 @@ import { dateProblem, label, tokyoDay } from './dates.js';
 import { EditError, MergeError } from './ledgerErrors.js';
 import { memoTooLongText, nameTooLongText } from './textLimits.js';
 import { StoreError } from './store.js';
+import { KeyProblem } from './keyProblem.js';
 import { language, t } from './i18n.js';
 
 /** @typedef {import('./i18n.js').Key} Key */
@@ -25,6 +26,7 @@ import { language, t } from './i18n.js';
  * @property {number | null} [retryAfter] seconds, with 429
  * @property {MergeRefusal} [merge] why a received page was refused
  * @property {StorageRefusal} [storage] why the browser refused
+ * @property {import('./keyProblem.js').KeyReason} [key] why an encrypted account's key is lacking
  */
 
 /** @type {Record<string, Key>} the server's `error` codes (Schemas/sync-api.yaml, Error) */
@@ -95,6 +97,7 @@ export function failureCause(failure) {
   if (cause instanceof ApiError) return { status: cause.status, code: cause.code, retryAfter: cause.retryAfter };
   if (cause instanceof MergeError) return { merge: cause.reason };
   if (cause instanceof StoreError) return { storage: cause.reason };
+  if (cause instanceof KeyProblem) return { key: cause.reason };
   return {};
 }
 
@@ -113,12 +116,27 @@ export function syncFailureText(kind, cause = {}) {
     case 'damaged': return t('failure.damaged');
     case 'fork': return t('failure.fork');
     case 'malformed': return t('failure.malformed');
+    case 'key': return keyProblemText(cause.key ?? 'missing');
     case 'storage': return cause.storage === 'full' ? t('failure.full') : storageText(cause.storage ?? 'refused');
     default:
       if (cause.merge) return t('failure.kept', t(MERGE[cause.merge] ?? 'merge.gap'));
       if (cause.status) return t('failure.kept', serverRefusalText({ status: cause.status, code: cause.code, retryAfter: cause.retryAfter }));
       return t('failure.stopped');
   }
+}
+
+/** @type {Record<import('./keyProblem.js').KeyReason, Key>} */
+const KEY_PROBLEMS = {
+  missing: 'key.missing', other: 'key.other', rotated: 'key.rotated', taken: 'key.taken',
+  chain: 'key.chain', record: 'key.record', stored: 'key.stored', insecure: 'key.insecure',
+};
+
+/**
+ * Why an end-to-end encrypted account cannot sync here, and how to get its key.
+ * @param {import('./keyProblem.js').KeyReason} reason
+ */
+export function keyProblemText(reason) {
+  return t(KEY_PROBLEMS[reason] ?? 'key.missing');
 }
 
 /**

@@ -7,6 +7,10 @@
 // and carries on; a copy of another device is refused.
 
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
+import { pullSealed, pushSealed } from './accountApi.js';
+import { prepareKeys } from './accountKeys.js';
+import { KeyProblem } from './keyProblem.js';
+import { openRecords, sealedFork, sealedLength, sealEvents, SealedRecordError } from './sealedSync.js';
 import { hlcMillis } from './hlc.js';
 import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
@@ -18,6 +22,8 @@ import { StoreError } from './store.js';
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./api.js').PullPage} PullPage */
+/** @typedef {import('./crypto/keyRing.js').KeyRing} KeyRing */
+/** @typedef {(token: string) => Promise<{ring: KeyRing, made: boolean} | null>} AccountKeys */
 
 /**
  * @typedef {object} SyncReport
@@ -40,7 +46,8 @@ import { StoreError } from './store.js';
  * 'unreachable' (it has one, but the server did not answer, or a gateway answered 502, 503 or
  * 504 for it), 'signed-out' (a token the server does not
  * know), 'revoked' (a token revoked from another device or by the operator), 'fork', 'clock',
- * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired'.
+ * 'damaged', 'refused', 'malformed', 'storage', 'server', 'not-paired', 'key' (an end-to-end
+ * encrypted account whose key this device lacks or cannot use: its cause a KeyProblem).
  */
 export class SyncFailure extends Error {
   /** @param {string} kind @param {string} message @param {unknown} [cause] */
@@ -68,6 +75,13 @@ export const REVOKED = "this device is signed out: its token was revoked from an
 export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
+/**
+ * About 2 MiB of sealed records per push of an encrypted account: a sealed edit is about three
+ * times a plaintext one and does not compress, so its frames weigh what its records do.
+ */
+const SEALED_PUSH_BYTES = 2 << 20;
+/** Records per sealed push (frames: the server takes up to 100,000). */
+const SEALED_PUSH_RECORDS = 20_000;
 
 /** @param {Map<string, bigint>} vv */
 const wireVector = (vv) => Object.fromEntries(vv);
@@ -88,11 +102,23 @@ export class SyncSession {
    * @param {number} [options.maxRounds]
    * @param {(progress: SyncProgress) => void} [options.onProgress] after each pull page is stored
    * @param {() => boolean} [options.online] whether the device has a network (navigator.onLine)
+   * @param {AccountKeys} [options.accountKeys] what the account needs (accountKeys.js prepareKeys)
    */
   constructor({ ledger, api, now = () => Date.now(), newDevice = () => { throw new Error('no device id source'); },
-    pageSize = 2000, framesPageSize = 100_000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false }) {
+    pageSize = 2000, framesPageSize = 100_000, pushSize = 5000, maxRounds = 8, onProgress = () => {}, online = () => globalThis.navigator?.onLine !== false,
+    accountKeys = (token) => prepareKeys(ledger, api, token) }) {
     this.ledger = ledger;
     this.api = api;
+    this.accountKeys = accountKeys;
+    /**
+     * An end-to-end encrypted account's keys (Schemas/encryption.md §11 "The client"): pushes are
+     * sealed under the current one, pulls opened with each record's epoch's, every request is
+     * frames, and the fork check is the device's own (sealedSync.js). Null: plaintext.
+     * @type {KeyRing | null}
+     */
+    this.keys = null;
+    /** Whether this sync made the account's key (its recovery kit is to be shown). */
+    this.madeKey = false;
     this.now = now;
     this.newDevice = newDevice;
     /**
@@ -126,6 +152,9 @@ export class SyncSession {
    */
   async run(token) {
     try {
+      const prepared = await this.accountKeys(token);
+      this.keys = prepared?.ring ?? null;
+      this.madeKey = prepared?.made ?? false;
       try {
         return await this.rounds(token);
       } catch (error) {
@@ -173,6 +202,12 @@ export class SyncSession {
         const page = await this.pullRequest(token, held, digests, cursor, slice);
         serverHas = page.serverHas;
         serverDigests = page.serverDigests;
+        if (page.sealedChecks && this.keys) {
+          const eventAt = (/** @type {string} */ d, /** @type {bigint} */ s) => ledger.event(d, s);
+          const fork = await sealedFork(page.sealedChecks.have, held, eventAt, this.keys)
+            ?? await sealedFork(page.sealedChecks.server, serverHas, eventAt, this.keys);
+          if (fork) throw new SyncFork(fork.device, fork.seq);
+        }
         // Where the server stopped at the seq held here last, its digest is known now.
         for (const [device, seq] of serverHas) {
           if (seq > 0n && seq === held.get(device)) {
@@ -185,7 +220,7 @@ export class SyncSession {
         await slice.next();
         const received = await ledger.receive(page.records, this.now(), { sync: { ...this.bookkeeping(), serverHas: storedVector(serverHas) } }, page.frames);
         // A server that answers frames takes pages of up to 100,000 records (sync-frames.md "Page sizes").
-        if (page.frames) this.limits.pageSize = Math.max(this.limits.pageSize, this.limits.framesPageSize);
+        if (page.frames || this.keys) this.limits.pageSize = Math.max(this.limits.pageSize, this.limits.framesPageSize);
         pulledThisRound += received.events.length;
         this.onProgress({ received: report.pulled + pulledThisRound, serverHas });
         if (page.more && page.records.length === 0 && page.cursor === cursor) {
@@ -210,14 +245,20 @@ export class SyncSession {
         }
         for (let i = Number(theirs); i < list.length; i++) { outgoing.push(list[i]); events++; }
       }
+      const keys = this.keys;
+      // Sealed pages are cut by their sealed size (SyncSession.swift: SyncSealing.sealedLength).
+      const [pushSize, pushBytes, size] = keys ? [SEALED_PUSH_RECORDS, SEALED_PUSH_BYTES, sealedLength]
+        : [this.limits.pushSize, PUSH_BYTES, (/** @type {LedgerEvent} */ e) => encode(e).length * 2 + 160];
       let start = 0;
       while (start < outgoing.length && events > 0) {
         let end = start, bytes = 0;
-        while (end < outgoing.length && end - start < this.limits.pushSize && (bytes < PUSH_BYTES || end === start)) {
-          bytes += encode(outgoing[end]).length * 2 + 160;
+        while (end < outgoing.length && end - start < pushSize && (bytes < pushBytes || end === start)) {
+          bytes += size(outgoing[end]);
           end++;
         }
-        const reply = await this.api.push(token, { records: outgoing.slice(start, end).map(toWire) });
+        const page = outgoing.slice(start, end);
+        const reply = keys ? await pushSealed(this.api, token, await sealEvents(page, keys.current))
+          : await this.api.push(token, { records: page.map(toWire) });
         serverHas = reply.serverHas;
         report.pushed += reply.appended;
         await this.saveServerHas(serverHas);
@@ -237,10 +278,19 @@ export class SyncSession {
    * @returns {Promise<PullPage>}
    */
   async pullRequest(token, have, digests, cursor, slice) {
+    const keys = this.keys;
+    // An encrypted account's server is never sent a digest of a plaintext event.
     /** @type {Record<string, unknown>} */
-    const body = { have: wireVector(have), have_digests: Object.fromEntries(digests), limit: this.limits.pageSize };
+    const body = { have: wireVector(have), have_digests: keys ? {} : Object.fromEntries(digests), limit: this.limits.pageSize };
     if (cursor !== null) body.cursor = cursor;
     try {
+      if (keys) {
+        const page = await pullSealed(this.api, token, body);
+        return {
+          records: await openRecords(page.sealed, keys), frames: null, more: page.more, cursor: page.cursor,
+          serverHas: page.serverHas, serverDigests: new Map(), sealedChecks: { have: page.haveChecks, server: page.serverDigests },
+        };
+      }
       return await this.api.pull(token, body, slice);
     } catch (error) {
       // The server found that its event at have[device] differs from this device's.
@@ -336,6 +386,8 @@ export class SyncSession {
     if (error instanceof MalformedAnswer) return new SyncFailure('malformed', `${error.message}; nothing of that answer was saved`, error);
     if (error instanceof MergeError) return new SyncFailure('refused', error.message, error);
     if (error instanceof StoreError) return new SyncFailure('storage', error.message, error);
+    if (error instanceof SealedRecordError) return new SyncFailure('key', error.message, new KeyProblem('record', error.message));
+    if (error instanceof KeyProblem) return new SyncFailure('key', error.message, error);
     return new SyncFailure('server', `the sync stopped: ${error instanceof Error ? error.message : String(error)}`, error);
   }
 }

@@ -21,7 +21,7 @@ export class DevicesPanel {
     this.app = app;
     this.devices = devices;
     this.section = byId('devices-section');
-    this.el = elements('device-', ['list', 'result', 'linkPanel', 'linkQr', 'linkCode', 'linkExpires'], {
+    this.el = elements('device-', ['list', 'result', 'linkPanel', 'linkQr', 'linkCode', 'linkExpires', 'linkKey'], {
       nameInput: HTMLInputElement, rename: HTMLButtonElement, link: HTMLButtonElement, linkUrl: HTMLAnchorElement });
     /** @type {Device[]} */
     this.shown = [];
@@ -139,11 +139,14 @@ export class DevicesPanel {
       this.render();
       return;
     }
-    const url = pairingLink(location.origin, answer.value.code);
+    const url = pairingLink(location.origin, answer.value.code, answer.value.secret ?? null);
     this.el.linkCode.textContent = groupCode(answer.value.code);
     this.el.linkUrl.href = url;
     this.el.linkUrl.textContent = url;
     this.el.linkExpires.textContent = t('devices.linkExpires', formatJst(answer.value.expires));
+    const fingerprint = answer.value.fingerprint;
+    this.el.linkKey.hidden = fingerprint === undefined;
+    this.el.linkKey.textContent = fingerprint === undefined ? '' : t('devices.linkKey', fingerprint);
     this.el.linkQr.replaceChildren(qrSvg(encodeText(url), t('devices.linkQr')));
     this.el.linkPanel.hidden = false;
     this.say('', true);

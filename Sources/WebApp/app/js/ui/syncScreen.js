@@ -14,6 +14,7 @@ import { formatCount, t } from '../i18n.js';
 import { byId, download, elements } from './dom.js';
 import { DevicesPanel } from './devicesPanel.js';
 import { SignOutPanel } from './signOutPanel.js';
+import { KeyPanel } from './keyPanel.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../deviceManager.js').DeviceManager} DeviceManager */
@@ -36,6 +37,9 @@ export class SyncScreen {
       download('oritsubushi-completions.tsv', completionsTsv(this.app.replica), 'text/tab-separated-values');
     });
     this.devices = new DevicesPanel(app, devices);
+    this.keys = new KeyPanel(app);
+    /** The secret of a link's `&key=` (linkKey.js), kept with the code it came with. */
+    this.linkSecret = /** @type {string | null} */ (null);
     this.signOut = new SignOutPanel(app, devices, () => { this.pairing.result.textContent = ''; this.render(); });
   }
 
@@ -46,11 +50,13 @@ export class SyncScreen {
   }
 
   /**
-   * Fills the pairing field (from #pair=CODE; kept there if the exchange fails).
-   * @param {string} code
+   * Fills the pairing field (from #pair=CODE; kept there if the exchange fails), with the link's
+   * key secret (#pair=CODE&key=SECRET) on an encrypted account.
+   * @param {string} code @param {string | null} [secret]
    */
-  offerCode(code) {
+  offerCode(code, secret = null) {
     this.pairing.code.value = code;
+    this.linkSecret = secret;
     this.renderPairing();
   }
 
@@ -58,11 +64,12 @@ export class SyncScreen {
     const code = this.pairing.code.value.trim();
     if (!code) return;
     this.pairing.submit.disabled = true;
-    const answer = await this.app.pair(code, this.pairing.name.value);
+    const answer = await this.app.pair(code, this.pairing.name.value, this.linkSecret);
     this.pairing.submit.disabled = false;
     this.pairing.result.textContent = answer.message;
     this.pairing.result.classList.toggle('bad', !answer.ok);
     if (answer.ok) {
+      this.linkSecret = null;
       this.pairing.code.value = '';
       this.pairing.name.value = '';
       void this.devices.load();
@@ -106,6 +113,7 @@ export class SyncScreen {
     this.renderPairing();
     this.devices.render();
     this.signOut.render();
+    void this.keys.render();
     if (!ledger) return;
     const sync = /** @type {{lastSync?: number | null} | undefined} */ (ledger.getMeta('sync'));
     this.saved.lastSync.textContent = sync?.lastSync ? formatJst(sync.lastSync) : t('sync.never');
