@@ -19,8 +19,10 @@ package enum LinkKey {
     package static func offer(_ key: DataKey) -> Offer {
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<KeyWrap.linkSecretByteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        // The secret has the length linkKey takes.
-        let wrapped = KeyWrap.wrap(key, under: try! KeyWrap.linkKey(secret: secret), purpose: .link)
+        let wrapped: [UInt8]
+        do { wrapped = KeyWrap.wrap(key, under: try KeyWrap.linkKey(secret: secret), purpose: .link) } catch {
+            preconditionFailure("a secret of linkSecretByteCount bytes is a link secret")
+        }
         return Offer(secret: secret, wrapped: wrapped, fingerprint: key.fingerprint)
     }
 

@@ -45,9 +45,16 @@ struct Sync: AsyncParsableCommand {
         var connection = try SyncConnection(server: server, token: secret)
         if verbose { connection.retries = RetryLog { Terminal.write(fd: STDERR_FILENO, "sync: \($0)\n") } }
         var session = SyncSession(connection: connection)
-        // An end-to-end encrypted account's keys (Schemas/encryption.md §11): made here by the
-        // account's first device, which also writes the recovery kit and says so in one line.
-        let encryption = try await AccountKeys.prepare(connection: connection, ledgerDirectory: options.directory)
+        // The ledger first, so that a missing, damaged or busy ledger is told before the server
+        // is asked anything; then an end-to-end encrypted account's keys (Schemas/encryption.md
+        // §11): made here by the account's first device, which also writes the recovery kit and
+        // says so in one line.
+        var opened: Ledger? = try options.open()
+        let encryption: AccountKeys.Prepared
+        do { encryption = try await AccountKeys.prepare(connection: connection, ledgerDirectory: options.directory) } catch {
+            opened?.close()
+            throw error
+        }
         session.keys = encryption.keys
         if let kit = encryption.kitWritten {
             print("this account is end-to-end encrypted: this device made its key; the recovery kit is in \(kit) (keep it off this device: lose it and every device, and the data is gone)")
@@ -63,7 +70,10 @@ struct Sync: AsyncParsableCommand {
         // folded from them, as `merge` folds it, instead of reading the log back afterwards.
         var fold = CompletionsProjection()
         session.observe = { fold.apply($0, trackDirty: false) }
-        let (report, ledger) = try await session.run(opening: options.open, derivedFiles: [LedgerFiles.projection], rehome: rehome)
+        let (report, ledger) = try await session.run(opening: {
+            defer { opened = nil }
+            return try opened ?? options.open()
+        }, derivedFiles: [LedgerFiles.projection], rehome: rehome)
         defer { ledger.close() }
         bar.finish()
         if let token, !token.isEmpty, !noSaveToken { try SyncToken.save(token, ledgerDirectory: ledger.directory) }
