@@ -49,7 +49,7 @@ struct EncryptionConversionTests {
         enabled.expectSuccess()
         #expect(enabled.stdout.contains("end-to-end encrypted"), "\(enabled.stdout)")
         if let data = store.dataDirectory {
-            #expect(!FileManager.default.fileExists(atPath: data + "/converting/hana.plaintext"), "the readable copy is gone")
+            #expect(!FileManager.default.fileExists(atPath: data + "/converting/hana"), "the readable copy and the staging are gone")
         }
 
         // Nothing readable is left, and nothing was lost: the kit restores every event.

@@ -3,13 +3,13 @@ import LedgerSync
 
 /// Turning a plaintext account of the files store end-to-end encrypted (Schemas/encryption.md
 /// §9): a device uploads a sealed copy of every event the account holds, which is staged in
-/// `DATA/converting/<user>/` (a sealed ledger, admitted as any sealed push is) beside the
+/// `DATA/converting/<user>/staged/` (a sealed ledger, admitted as any sealed push is) beside the
 /// plaintext log, which keeps serving meanwhile. Only when the staged copy holds every event of
 /// the plaintext log does it replace it, in steps each of which a crash may interrupt and the
-/// next request of the user finishes (`resume`): the plaintext log is set aside by a rename,
-/// the staged one renamed into its place, the account marked encrypted in users.json, and the
-/// plaintext log removed. The fingerprint of the key in `DATA/converting/<user>.key` holds the
-/// conversion to one key from its first upload to its end.
+/// next request of the user finishes (`resume`): the plaintext log is set aside by a rename (to
+/// `converting/<user>/plaintext/`), the staged one renamed into its place, the account marked
+/// encrypted in users.json, and the plaintext log removed. The fingerprint of the key in
+/// `DATA/converting/<user>/key` holds the conversion to one key from its first upload to its end.
 package struct AccountConversion {
     /// The swap's steps, after each of which a crash test may kill the server (`Tuning.conversionHook`).
     package enum Step: String, Sendable, CaseIterable {
@@ -23,10 +23,10 @@ package struct AccountConversion {
     let user: String
 
     private var fileSystem: any FileSystem { store.fileSystem }
-    private var convertingPath: String { Path.join(store.dataDirectory, Self.directoryName) }
-    var stagingPath: String { Path.join(convertingPath, user) }
-    private var keyPath: String { stagingPath + ".key" }
-    private var setAsidePath: String { stagingPath + ".plaintext" }
+    private var convertingPath: String { Path.join(Path.join(store.dataDirectory, Self.directoryName), user) }
+    var stagingPath: String { Path.join(convertingPath, "staged") }
+    private var keyPath: String { Path.join(convertingPath, "key") }
+    private var setAsidePath: String { Path.join(convertingPath, "plaintext") }
     private var ledgerPath: String { Path.join(store.ledgersPath, user) }
     private var accounts: UserStore { UserStore(dataDirectory: store.dataDirectory, fileSystem: fileSystem) }
 
@@ -38,6 +38,8 @@ package struct AccountConversion {
                 throw SyncServerError(.conflict, "another device is turning encryption on for this account with another key: get that key with a link from it, or wait until it has finished")
             }
         } else {
+            let parent = Path.parent(of: convertingPath)
+            if !fileSystem.directoryExists(parent) { try fileSystem.createDirectoryDurably(parent) }
             if !fileSystem.directoryExists(convertingPath) { try fileSystem.createDirectoryDurably(convertingPath) }
             try fileSystem.writeAtomically(keyPath, Array(fingerprint.utf8))
         }
@@ -95,5 +97,7 @@ package struct AccountConversion {
         store.tuning.conversionHook?(.plaintextRemoved)
         try fileSystem.removeFile(keyPath)
         try fileSystem.syncDirectory(convertingPath)
+        try fileSystem.removeTree(convertingPath)
+        try fileSystem.syncDirectory(Path.parent(of: convertingPath))
     }
 }

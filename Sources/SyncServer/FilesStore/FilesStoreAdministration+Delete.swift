@@ -3,8 +3,8 @@ import LedgerCore
 extension FilesStoreAdministration {
     /// `server delete-user NAME --yes`: the users.json entry (every token) first, so the server
     /// refuses the user (401) and writes nothing more for them; then their device claims, their
-    /// ledger directory and their activity file (and a temporary one a crash left while it was
-    /// written), each parent directory fsynced. Running it again after a crash midway removes
+    /// ledger directory, their activity file (and a temporary one a crash left while it was
+    /// written) and what a conversion to encryption left, each parent directory fsynced. Running it again after a crash midway removes
     /// what is left.
     package func deleteUser(_ name: String) async throws {
         try UserStore.validate(name: name)
@@ -27,6 +27,12 @@ extension FilesStoreAdministration {
         if !activityFiles.isEmpty {
             for file in activityFiles { try fileSystem.removeFile(file) }
             try fileSystem.syncDirectory(Path.parent(of: activity))
+        }
+        // What a conversion to encryption left (`AccountConversion`): its readable copy too.
+        let converting = Path.join(Path.join(dataDirectory, AccountConversion.directoryName), name)
+        if fileSystem.directoryExists(converting) {
+            try fileSystem.removeTree(converting)
+            try fileSystem.syncDirectory(Path.parent(of: converting))
         }
     }
 }
