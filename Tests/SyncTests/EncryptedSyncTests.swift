@@ -25,8 +25,9 @@ struct EncryptedSyncTests {
         let deviceName = "laptop-" + UUID().uuidString
         let laptop = dir.sub("laptop"), desk = dir.sub("desk"), plain = dir.sub("plain")
 
-        try await CLI.run("init", "--ledger", laptop, "--device", deviceName, "--no-catalog").expectSuccess()
-        try await CLI.run("complete", "1130101", "2024-05-03", "--memo", secret, "--ledger", laptop).expectSuccess()
+        // The bundled catalogue, so that the edit is of a station with a name: 稚内 (202510).
+        try await CLI.run("init", "--ledger", laptop, "--device", deviceName).expectSuccess()
+        try await CLI.run("complete", "稚内", "2024-05-03", "--memo", secret, "--ledger", laptop).expectSuccess()
         let first = try await CLI.run("sync", "--server", server.url, "--token", token, "--ledger", laptop)
         first.expectSuccess()
         #expect(first.stdout.contains("end-to-end encrypted") && first.stdout.contains("recovery-kit.txt"), "\(first.stdout)")
@@ -42,9 +43,11 @@ struct EncryptedSyncTests {
         try await CLI.run("sync", "--server", server.url, "--token", plainToken, "--ledger", plain).expectSuccess()
         let stored = try await Self.storedBytes(store)
         let (controlFound, secretFound, nameFound) = (Self.contains(stored, control), Self.contains(stored, secret), Self.contains(stored, deviceName))
+        let stationFound = Self.contains(stored, "稚内")
         #expect(controlFound, "the scan finds a plaintext account's memo")
         #expect(!secretFound, "no byte of the encrypted account's memo is stored")
         #expect(!nameFound, "no byte of its device's name is stored")
+        #expect(!stationFound, "no byte of the station's name is stored")
 
         // A device with a token but not the key is refused, and pushes nothing.
         let deskToken = try CommandLineStore.token(try await store.server("add-token", "hana"))
@@ -53,14 +56,15 @@ struct EncryptedSyncTests {
         let refused = try await CLI.run("sync", "--server", server.url, "--token", deskToken, "--ledger", desk)
         #expect(refused.status == 77 && refused.stderr.contains("does not have its key"), "\(refused.stderr)")
         let status = try await Self.status(server.url, token: token)
-        #expect(status.contains("\"records\":2") || status.contains("\"records\": 2"), "the laptop's name and event only: \(status)")
+        #expect(status.contains("\"records\":3") || status.contains("\"records\": 3"),
+                "the laptop's name, its catalogue version and its edit only: \(status)")
 
         // With the key (carried here by hand; a link carries it, §8), it reads everything.
         try FileManager.default.copyItem(atPath: laptop + "/encryption-keys", toPath: desk + "/encryption-keys")
         let joined = try await CLI.run("sync", "--server", server.url, "--token", deskToken, "--ledger", desk)
         joined.expectSuccess()
-        #expect(joined.stdout.contains("pulled 1 event"), "\(joined.stdout)")
-        let history = try await CLI.run("history", "1130101", "--ledger", desk)
+        #expect(joined.stdout.contains("pulled 2 events"), "the laptop's catalogue version and edit: \(joined.stdout)")
+        let history = try await CLI.run("history", "202510", "--ledger", desk)
         #expect(history.stdout.contains(secret), "the desk opened the laptop's memo: \(history.stdout)")
         try await CLI.run("sync", "--ledger", laptop).expectSuccess()
         let back = try await CLI.run("history", "1130102", "--ledger", laptop)

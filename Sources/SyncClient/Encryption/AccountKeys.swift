@@ -48,7 +48,7 @@ package enum AccountKeys {
         if ring != before { try ring.save(ledgerDirectory: ledgerDirectory, fileSystem: fileSystem) }
         // A key of a later epoch is a rotation whose request did not arrive (`encryption
         // rotate` sends it again): records are sealed under the account's epoch until it does.
-        return Prepared(keys: KeyRing(keys: ring.keys.filter { $0.epoch <= epoch }, rehearsedEpochs: ring.rehearsedEpochs))
+        return Prepared(keys: KeyRing(keys: ring.keys.filter { $0.epoch <= epoch }, rehearsedEpochs: ring.rehearsedEpochs) ?? ring)
     }
 
     /// The first device of the account: a random key of epoch 1, kept (0600) before it is
