@@ -14,6 +14,9 @@ package struct DataKey: Sendable, Equatable {
     package let sealKey: SymmetricKey
     /// The HMAC-SHA256 key of the synthetic nonce (the keyed content id).
     package let nonceKey: SymmetricKey
+    /// An HMAC-SHA256 under `nonceKey` that has taken no data yet: each record's nonce starts
+    /// from a copy, so the key's pads are hashed once, not at each record.
+    package let nonceMAC: HMAC<SHA256>
 
     /// A key of these bytes; nil unless there are exactly 32. The subkeys every record uses are
     /// derived once here, not at each record (a sync seals or opens every record of a log).
@@ -23,6 +26,7 @@ package struct DataKey: Sendable, Equatable {
         self.bytes = bytes
         sealKey = Self.subkey(of: bytes, "oritsubushi/v1 seal", byteCount: 32)
         nonceKey = Self.subkey(of: bytes, "oritsubushi/v1 nonce", byteCount: 32)
+        nonceMAC = HMAC<SHA256>(key: nonceKey)
     }
 
     package static func == (lhs: DataKey, rhs: DataKey) -> Bool { lhs.epoch == rhs.epoch && lhs.bytes == rhs.bytes }

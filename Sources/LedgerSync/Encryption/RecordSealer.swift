@@ -75,10 +75,10 @@ package enum RecordSealer {
 
     /// The first 12 bytes of HMAC-SHA256(K_nonce, AD ‖ plaintext).
     package static func syntheticNonce(associatedData: [UInt8], plaintext: [UInt8], key: DataKey) -> [UInt8] {
-        var mac = HMAC<SHA256>(key: key.nonceKey)
+        var mac = key.nonceMAC
         mac.update(data: associatedData)
         mac.update(data: plaintext)
-        return Array(Array(mac.finalize()).prefix(nonceByteCount))
+        return mac.finalize().withUnsafeBytes { Array($0.prefix(nonceByteCount)) }
     }
 
     /// The kind, device and seq of `bytes`, which must be exactly one record §3 accepts.

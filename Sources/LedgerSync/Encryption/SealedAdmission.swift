@@ -29,7 +29,8 @@ package struct SealedAdmission {
         }
     }
 
-    /// What an accepted batch appends: new events in `(device, seq)` order, then new names.
+    /// What an accepted batch appends: new events, each device's in seq order (as received when
+    /// each device's seqs rise in the batch, else in `(device, seq)` order), then new names.
     package struct Admitted: Equatable, Sendable {
         package var events: [SealedRecord]
         package var names: [SealedRecord]
@@ -93,7 +94,9 @@ package struct SealedAdmission {
     /// contents, a gap in the device's seqs, an epoch other than the account's; then the new
     /// names' epochs. Returns what to append.
     package consuming func admit() throws(LedgerError) -> Admitted {
-        let sorted = events.enumerated().sorted {
+        // A device sends its log in order: each device's seqs rising, as the checks below want
+        // them; only another order is sorted (stably, so that copies of one id stay in order).
+        let sorted = Self.risesPerDevice(events) ? events : events.enumerated().sorted {
             ($0.element.device, $0.element.seq, $0.offset) < ($1.element.device, $1.element.seq, $1.offset)
         }.map(\.element)
         var continuity = SeqContinuity(held: receiver.held)
@@ -115,6 +118,24 @@ package struct SealedAdmission {
             throw Self.staleEpoch("the device name of \(name.device)", found: name.epoch, current: receiver.epoch)
         }
         return Admitted(events: admitted, names: names, duplicates: duplicates)
+    }
+
+    /// Whether each device's seqs rise strictly in `records`.
+    private static func risesPerDevice(_ records: [SealedRecord]) -> Bool {
+        var last: [DeviceID: UInt64] = [:]
+        var lastDevice: DeviceID?
+        var lastSeq: UInt64 = 0
+        for record in records {
+            if record.device == lastDevice {
+                guard record.seq > lastSeq else { return false }
+            } else {
+                if let lastDevice { last[lastDevice] = lastSeq }
+                guard record.seq > last[record.device] ?? 0 else { return false }
+                lastDevice = record.device
+            }
+            lastSeq = record.seq
+        }
+        return true
     }
 
     // MARK: - Refusals
