@@ -74,14 +74,14 @@ extension PostgresStore {
         guard held.allSatisfy({ staged[$0.key] ?? 0 >= $0.value }) else {
             return ConversionAnswer(encrypted: false, sealedHas: WireVersionVector.encode(staged), serverHas: WireVersionVector.encode(held))
         }
-        try await swap(id, fingerprint: fingerprint, connection)
+        try await swap(id, user: user, fingerprint: fingerprint, connection)
         return ConversionAnswer(encrypted: true, sealedHas: WireVersionVector.encode(staged), serverHas: WireVersionVector.encode(held))
     }
 
     /// Replaces the user's plaintext frames by the staged sealed records (events in (device,
     /// seq) order, then names), at positions after every position used so far, and marks the
     /// account encrypted at epoch 1: one statement list in the caller's transaction.
-    private func swap(_ id: Int64, fingerprint: String, _ connection: PostgresConnection) async throws {
+    private func swap(_ id: Int64, user: String, fingerprint: String, _ connection: PostgresConnection) async throws {
         var sealed = SealedRecords()
         for try await bytes in try await connection.query("""
             SELECT record FROM conversion_records WHERE user_id = \(id) ORDER BY (seq = 0), device, seq, fingerprint
@@ -92,14 +92,9 @@ extension PostgresStore {
         for table in ["event_runs", "event_frames", "device_names", "catalog_versions"] {
             try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE user_id = \(id)"), logger: logger)
         }
-        var position: Int64 = 0
-        for try await next in try await connection.query(
-            "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { position = next }
-        var frames = PostgresFrames(from: position)
-        frames.append(sealed, writer: RecordFrames.Writer())
-        try await frames.insert(user: id, connection, logger)
+        let end = try await storeFrames(user: id, userName: user, connection) { $0.append(sealed, writer: RecordFrames.Writer()) }
         try await connection.query("""
-            UPDATE users SET next_position = \(frames.end), key_epoch = 1, key_fingerprint = \(fingerprint), converting_fingerprint = NULL
+            UPDATE users SET next_position = \(end), key_epoch = 1, key_fingerprint = \(fingerprint), converting_fingerprint = NULL
             WHERE id = \(id)
             """, logger: logger)
         try await connection.query("DELETE FROM conversion_records WHERE user_id = \(id)", logger: logger)

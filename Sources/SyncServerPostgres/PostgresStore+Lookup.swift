@@ -44,6 +44,32 @@ extension PostgresStore {
     /// checked; a frame that does not decode is damage, the 503 naming it (`userName`).
     static func forEachStored(_ positions: [EventID: Int64], user: Int64, userName: String, _ connection: PostgresConnection,
                               _ logger: Logger, _ body: (RecordView) -> Void) async throws {
+        try await forEachStoredFrame(positions, user: user, userName: userName, records: .plain, connection, logger) { records, ids in
+            RecordStream.forEachValidated(in: records) { view in
+                guard view.hasEventID else { return }
+                let seq = view.seq
+                if ids.contains(where: { $0.seq == seq && $0.device == view.device }) { body(view) }
+            }
+        }
+    }
+
+    /// The same for an encrypted account's sealed events (Schemas/encryption.md §11).
+    static func forEachStoredSealed(_ positions: [EventID: Int64], user: Int64, userName: String, _ connection: PostgresConnection,
+                                    _ logger: Logger, _ body: (SealedRecordView) throws -> Void) async throws {
+        try await forEachStoredFrame(positions, user: user, userName: userName, records: .sealed, connection, logger) { records, ids in
+            try SealedRecordStream.forEach(in: records) { view in
+                guard view.kind == .event, ids.contains(where: { $0.seq == view.seq && $0.device == view.device }) else { return }
+                try body(view)
+            }
+        }
+    }
+
+    /// Reads each frame named by `positions` once, decoded as `form` with every checksum checked,
+    /// and hands its record stream to `body` with the ids wanted from it.
+    private static func forEachStoredFrame(
+        _ positions: [EventID: Int64], user: Int64, userName: String, records form: LedgerRecords, _ connection: PostgresConnection,
+        _ logger: Logger, _ body: (UnsafeRawBufferPointer, [EventID]) throws -> Void
+    ) async throws {
         guard !positions.isEmpty else { return }
         var wanted: [Int64: [EventID]] = [:]
         for (id, frame) in positions { wanted[frame, default: []].append(id) }
@@ -56,12 +82,7 @@ extension PostgresStore {
             // A few ids a frame: compared in turn, not hashed for each of its records.
             let ids = wanted[first] ?? []
             try frame.withUnsafeReadableBytes { stored in
-                let decoded = try decode(stored, reader, user: userName, first: first, count: count)
-                RecordStream.forEachValidated(in: decoded.records) { view in
-                    guard view.hasEventID else { return }
-                    let seq = view.seq
-                    if ids.contains(where: { $0.seq == seq && $0.device == view.device }) { body(view) }
-                }
+                try body(try decode(stored, reader, user: userName, first: first, count: count, records: form).records, ids)
             }
         }
     }

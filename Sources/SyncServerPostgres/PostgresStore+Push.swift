@@ -46,40 +46,22 @@ extension PostgresStore {
             try limits.userSize.check(stored: try await storedBytes(id, connection), adding: prepared.appendedSize)
         }
 
-        var position: Int64 = 0
-        for try await next in try await connection.query(
-            "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { position = next }
         // The frames as they came when every record of them was admitted (a device's first
         // push of a long log), else the admitted records as new frames: events, then names.
-        var frames = PostgresFrames(from: position)
-        let writer = RecordFrames.Writer()
-        if let received = prepared.asReceived {
-            frames.append(received, writer: writer)
-        } else if !prepared.isEmpty {
-            var admitted = EncodedRecords()
-            prepared.forEachEvent { admitted.append($0) }
-            for name in prepared.names { admitted.append(.deviceName(name)) }
-            frames.append(admitted, writer: writer)
-        }
-        do {
-            try await frames.insert(user: id, connection, logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {  // unique_violation
-            // Under the user row's lock no other push of this user stores these ids: a run
-            // already there means the rows were changed by hand.
-            throw SyncServerError.damaged("the database already holds some of these events; nothing was written, run `oritsubushi server verify`",
-                                          detail: "user '\(user)': event_runs already hold ids of a push no other push could store (rows changed by hand?)")
+        let end = try await storeFrames(user: id, userName: user, connection) { frames in
+            let writer = RecordFrames.Writer()
+            if let received = prepared.asReceived {
+                frames.append(received, writer: writer)
+            } else if !prepared.isEmpty {
+                var admitted = EncodedRecords()
+                prepared.forEachEvent { admitted.append($0) }
+                for name in prepared.names { admitted.append(.deviceName(name)) }
+                frames.append(admitted, writer: writer)
+            }
         }
         var last: [Int64: Int64] = [:]
         prepared.forEachNewest { last[PostgresRecord.key($0.device)] = Int64($0.seq) }
-        if !last.isEmpty {
-            let keys = Array(last.keys).sorted()
-            try await connection.query("""
-                UPDATE devices SET last_seq = v.seq FROM unnest(\(keys)::bigint[], \(keys.map { last[$0]! })::bigint[]) AS v(device, seq)
-                WHERE devices.device = v.device
-                """, logger: logger)
-        }
-        try await connection.query(
-            "UPDATE users SET next_position = \(frames.end), last_push = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
+        try await notePush(user: id, lastSeqs: last, end: end, connection)
         let vector = try await Self.heldVector(id, connection, logger)
         return PushResponse(appended: prepared.eventCount + prepared.names.count, duplicates: prepared.duplicates,
                             serverHas: WireVersionVector.encode(vector))

@@ -63,7 +63,7 @@ extension PostgresStore {
         if !admission.heldIDs.isEmpty {
             var found = Set<EventID>()
             let positions = try await Self.framePositions(admission.heldIDs, user: id, connection, logger)
-            try await forEachStoredSealed(positions, user: id, userName: user, connection) { stored in
+            try await Self.forEachStoredSealed(positions, user: id, userName: user, connection, logger) { stored in
                 found.insert(EventID(device: stored.device, seq: stored.seq))
                 try admission.checkStored(stored)
             }
@@ -76,23 +76,10 @@ extension PostgresStore {
         if !limits.userSize.isOff {
             try limits.userSize.check(stored: try await storedBytes(id, connection), adding: (records: batch.count, bytes: batch.bytes.count))
         }
-        var position: Int64 = 0
-        for try await next in try await connection.query(
-            "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { position = next }
-        var frames = PostgresFrames(from: position)
-        frames.append(batch, writer: RecordFrames.Writer())
-        try await frames.insert(user: id, connection, logger)
+        let end = try await storeFrames(user: id, userName: user, connection) { $0.append(batch, writer: RecordFrames.Writer()) }
         var last: [Int64: Int64] = [:]
-        for event in admitted.events { last[PostgresRecord.key(event.device)] = Int64(event.seq) }
-        if !last.isEmpty {
-            let keys = Array(last.keys).sorted()
-            try await connection.query("""
-                UPDATE devices SET last_seq = v.seq FROM unnest(\(keys)::bigint[], \(keys.map { last[$0]! })::bigint[]) AS v(device, seq)
-                WHERE devices.device = v.device
-                """, logger: logger)
-        }
-        try await connection.query(
-            "UPDATE users SET next_position = \(frames.end), last_push = \(clock.nowMilliseconds()) WHERE id = \(id)", logger: logger)
+        for event in admitted.events { last[PostgresRecord.key(event.device)] = max(last[PostgresRecord.key(event.device)] ?? 0, Int64(event.seq)) }
+        try await notePush(user: id, lastSeqs: last, end: end, connection)
         return PushResponse(appended: batch.count, duplicates: admitted.duplicates,
                             serverHas: WireVersionVector.encode(try await Self.heldVector(id, connection, logger)))
     }
@@ -111,34 +98,10 @@ extension PostgresStore {
                                _ connection: PostgresConnection) async throws -> [String: SealedPullResponse.StoredDigest] {
         let ids = wanted.filter { $0.value > 0 }.map { EventID(device: $0.key, seq: $0.value) }
         var digests: [String: SealedPullResponse.StoredDigest] = [:]
-        try await forEachStoredSealed(try await Self.framePositions(ids, user: id, connection, logger), user: id, userName: user,
-                                      connection) { view in
+        try await Self.forEachStoredSealed(try await Self.framePositions(ids, user: id, connection, logger), user: id, userName: user,
+                                           connection, logger) { view in
             digests[view.device.description] = .init(digest: EventDigest.hex(view), epoch: view.epoch)
         }
         return digests
-    }
-
-    /// `forEachStored` for sealed events: each frame read once and decoded with every checksum
-    /// and §3.6 checked; a frame that does not decode is damage (503).
-    private func forEachStoredSealed(_ positions: [EventID: Int64], user: Int64, userName: String, _ connection: PostgresConnection,
-                                     _ body: (SealedRecordView) throws -> Void) async throws {
-        guard !positions.isEmpty else { return }
-        var wanted: [Int64: [EventID]] = [:]
-        for (id, frame) in positions { wanted[frame, default: []].append(id) }
-        let rows = try await connection.query("""
-            SELECT first_position, count, frame FROM event_frames
-            WHERE user_id = \(user) AND first_position = ANY(\(Array(wanted.keys)))
-            """, logger: logger)
-        let reader = RecordFrames.Reader()
-        for try await (first, count, frame) in rows.decode((Int64, Int32, ByteBuffer).self) {
-            let ids = wanted[first] ?? []
-            try frame.withUnsafeReadableBytes { stored in
-                let decoded = try Self.decode(stored, reader, user: userName, first: first, count: count, records: .sealed)
-                try SealedRecordStream.forEach(in: decoded.records) { view in
-                    guard view.kind == .event, ids.contains(where: { $0.seq == view.seq && $0.device == view.device }) else { return }
-                    try body(view)
-                }
-            }
-        }
     }
 }

@@ -50,11 +50,10 @@ package struct EncodedRecords: Sendable {
     /// Appends every record of a stored frame. Records made only of whole format-2 frames keep
     /// those frames' bytes (`frames`), so that a pull answer sends them as they are stored.
     package mutating func append(frame: SegmentReader.Frame) {
-        let keepsFrames = frame.columnar && (count == 0 || frames != nil)
         // Taken out, not copied: the frames' bytes grow in place.
-        var kept = keepsFrames ? frames.take() ?? RecordFrames.Received(bytes: [], counts: []) : nil
+        var kept = frames.take()
+        RecordFrames.Received.extend(&kept, batchWasEmpty: count == 0, with: frame)
         append(validated: frame.records, count: frame.count)
-        kept?.append(stored: frame.stored, count: frame.count)
         frames = kept
     }
 

@@ -38,6 +38,19 @@ package enum RecordFrames {
             counts.append(count)
         }
 
+        /// The frames a batch of records keeps as it takes one more stored frame whole (its
+        /// `append(frame:)`): `kept`, what it kept so far, with this frame added in place when the
+        /// frame is columnar (format 2, as frames on the wire are) and the batch was empty or
+        /// came only of whole frames so far; nil otherwise (the batch is then encoded anew).
+        package static func extend(_ kept: inout Received?, batchWasEmpty: Bool, with frame: SegmentReader.Frame) {
+            guard frame.columnar, batchWasEmpty || kept != nil else {
+                kept = nil
+                return
+            }
+            if kept == nil { kept = Received(bytes: [], counts: []) }
+            kept?.append(stored: frame.stored, count: frame.count)
+        }
+
         /// Each frame's bytes (one whole LZ4 frame) and how many records it holds, in order.
         package func forEachFrame(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) rethrows {
             try bytes.withUnsafeBytes { all in

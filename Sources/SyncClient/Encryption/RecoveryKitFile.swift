@@ -48,12 +48,13 @@ package enum RecoveryKitFile {
     ///   write failure as the file system reports it.
     @discardableResult
     package static func write(for key: DataKey, ledgerDirectory: String, fileSystem: any FileSystem) throws -> String {
-        try write(for: key, to: path(ledgerDirectory: ledgerDirectory), fileSystem: fileSystem)
+        try write(for: key, to: nil, ledgerDirectory: ledgerDirectory, fileSystem: fileSystem)
     }
 
-    /// The same to `path` (`--recovery-kit FILE`).
+    /// The same to `path` (`--recovery-kit FILE`), or to `ledgerDirectory` without one.
     @discardableResult
-    package static func write(for key: DataKey, to path: String, fileSystem: any FileSystem) throws -> String {
+    package static func write(for key: DataKey, to path: String?, ledgerDirectory: String, fileSystem: any FileSystem) throws -> String {
+        let path = path ?? Self.path(ledgerDirectory: ledgerDirectory)
         try OwnerOnlyFile.write(path, Array(text(for: key).utf8), fileSystem: fileSystem)
         return path
     }

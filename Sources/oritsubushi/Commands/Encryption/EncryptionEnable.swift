@@ -59,8 +59,7 @@ extension Encryption {
 
         /// Writes the kit, says so, and asks for its rehearsal at a terminal.
         private func finish(with key: DataKey, directory: String, fileSystem: any FileSystem) throws {
-            let kit = try recoveryKit.map { try RecoveryKitFile.write(for: key, to: $0, fileSystem: fileSystem) }
-                ?? RecoveryKitFile.write(for: key, ledgerDirectory: directory, fileSystem: fileSystem)
+            let kit = try RecoveryKitFile.write(for: key, to: recoveryKit, ledgerDirectory: directory, fileSystem: fileSystem)
             print("this account is end-to-end encrypted now: key fingerprint \(key.fingerprint); the recovery kit is in \(kit) (keep it off this device: lose it and every device, and the data is gone)")
             print("every other device needs the key: a link from this device ('oritsubushi device link'), or the kit")
             KitRehearsal.askIfOwed(ledgerDirectory: directory)

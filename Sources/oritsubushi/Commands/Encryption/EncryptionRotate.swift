@@ -39,8 +39,7 @@ extension Encryption {
             try AccountKeys.keep(next, ledgerDirectory: directory, fileSystem: fileSystem)
             let wrapped = KeyWrap.wrap(current, under: next.chainKey, purpose: .chain)
             _ = try await connection.rotateKey(epoch: next.epoch, previousWrapped: wrapped, fingerprint: next.fingerprint)
-            let kit = try recoveryKit.map { try RecoveryKitFile.write(for: next, to: $0, fileSystem: fileSystem) }
-                ?? RecoveryKitFile.write(for: next, ledgerDirectory: directory, fileSystem: fileSystem)
+            let kit = try RecoveryKitFile.write(for: next, to: recoveryKit, ledgerDirectory: directory, fileSystem: fileSystem)
             print("rotated the account's key to epoch \(next.epoch): fingerprint \(next.fingerprint); the new recovery kit is in \(kit) (the old kit no longer restores new records)")
             print("every other device needs the new key: a link from this device ('oritsubushi device link'), or the new kit")
         }
