@@ -291,6 +291,8 @@ export class App {
       this.emit('storage', refusalText(error));
     }
     this.emit('signed-out', this.syncError);
+    // The status line says so at once, not after the sync's bookkeeping ends.
+    this.emit('status');
   }
 
   cancelScheduledSync() {
