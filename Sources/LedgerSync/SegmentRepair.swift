@@ -27,8 +27,14 @@ package struct RepairReport: Sendable, Equatable {
     package init() {}
 }
 
+/// The repair of a plaintext ledger (a device's, or a plaintext account's on the files store).
+package typealias LedgerRepair = SegmentRepair<LedgerRecord>
+/// The repair of an end-to-end encrypted account's sealed ledger on the files store, from sealed
+/// replicas, without the key (Schemas/encryption.md §11).
+package typealias SealedLedgerRepair = SegmentRepair<SealedRecord>
+
 /// Repairs a ledger whose segments are damaged from a healthy replica's records
-/// (RELIABILITY.md, "Repairing a damaged replica").
+/// (RELIABILITY.md, "Repairing a damaged replica"), of either form (`RepairableRecord`).
 ///
 /// `begin` reads every segment on its own, trusting none (`SalvagedSegment`), and finds the first
 /// damaged one, k. `repair` then works out, before touching anything, which events segments k…
@@ -44,11 +50,11 @@ package struct RepairReport: Sendable, Equatable {
 /// Segments are moved newest first, so an interrupted repair leaves either the old ledger minus
 /// some newest segments, or the intact prefix plus part of the re-append: both are finished by
 /// running the repair again, which reads unfinished quarantine directories as an extra source.
-package final class LedgerRepair {
-    package static let quarantineDirectory = Quarantine.directoryName
-    package static let unfinishedMarker = Quarantine.unfinishedMarker
+package final class SegmentRepair<Record: RepairableRecord> {
+    package static var quarantineDirectory: String { Quarantine.directoryName }
+    package static var unfinishedMarker: String { Quarantine.unfinishedMarker }
     /// Records per durable batch of the re-append.
-    package static let batchSize = 20_000
+    package static var batchSize: Int { 20_000 }
 
     package let directory: String
     package let metadata: LedgerMetadata
@@ -61,7 +67,7 @@ package final class LedgerRepair {
     package var acceptingLoss = false
 
     /// Every segment file, in number order, each read on its own.
-    package private(set) var segments: [SalvagedSegment] = []
+    package private(set) var segments: [SalvagedSegment<Record>] = []
     /// The number of the first damaged (or missing) segment, and why.
     package private(set) var firstDamagedNumber: UInt32?
     package private(set) var damage: LedgerError?
@@ -93,10 +99,10 @@ package final class LedgerRepair {
     /// Takes the ledger's lock and reads every segment, tolerating damage.
     package static func begin(directory: String, fileSystem: any FileSystem = PosixFileSystem(),
                               clock: any WallClock = SystemClock(), useLock: Bool = true,
-                              lock request: LedgerLock.Request = .exclusive) throws -> LedgerRepair {
+                              lock request: LedgerLock.Request = .exclusive) throws -> SegmentRepair<Record> {
         let (metadata, lock) = try LedgerMetadata.readAndLock(directory: directory, fileSystem: fileSystem, useLock: useLock,
-                                                              request: request)
-        let repair = LedgerRepair(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
+                                                              request: request, records: Record.form)
+        let repair = SegmentRepair(directory: directory, metadata: metadata, fileSystem: fileSystem, clock: clock, lock: lock)
         // A refusal to read releases the lock at once, not when the repair is dropped.
         do { try repair.inspect() } catch {
             repair.close()
@@ -133,7 +139,7 @@ package final class LedgerRepair {
     }
 
     /// Whether an intact segment continues the segments before it (log position, device seqs).
-    private func continuityFault(_ segment: SalvagedSegment, position: UInt64, continuity: inout SeqContinuity) -> LedgerError? {
+    private func continuityFault(_ segment: SalvagedSegment<Record>, position: UInt64, continuity: inout SeqContinuity) -> LedgerError? {
         if let header = segment.header, header.firstRecordPosition != position {
             return SegmentFault(.wrongPosition(found: header.firstRecordPosition, expected: position), file: segment.path, offset: 0).error
         }
@@ -148,19 +154,19 @@ package final class LedgerRepair {
     /// Repairs from `source` (every record of a healthy replica). Every check runs before the
     /// first change: a refusal (exit 65) leaves the ledger directory exactly as it was. With
     /// `dryRun` only the plan is made (the report says what would be restored and lost).
-    package func repair(from source: [LedgerRecord], sourceName: String, dryRun: Bool = false) throws -> RepairReport {
+    package func repair(from source: [Record], sourceName: String, dryRun: Bool = false) throws -> RepairReport {
         try repair(from: [(source, sourceName)], dryRun: dryRun)
     }
 
     /// Repairs from several sources (replicas of the same ledger; one event must be identical
     /// wherever it is held).
-    package func repair(from sources: [(records: [LedgerRecord], name: String)], dryRun: Bool = false) throws -> RepairReport {
+    package func repair(from sources: [(records: [Record], name: String)], dryRun: Bool = false) throws -> RepairReport {
         var report = RepairReport()
         guard needsRepair else { return report }
-        var pool = RecordPool()
+        var pool = RecordPool<Record>()
         for source in sources { try pool.add(source.records, from: source.name) }
         for run in unfinished {
-            for quarantined in try quarantine.salvagedSegments(of: run, ledgerID: metadata.ledgerIDBytes) {
+            for quarantined: SalvagedSegment<Record> in try quarantine.salvagedSegments(of: run, ledgerID: metadata.ledgerIDBytes) {
                 try pool.add(quarantined.records, from: "\(Quarantine.directoryName)/\(run)/\(quarantined.fileName)")
             }
         }
@@ -175,8 +181,8 @@ package final class LedgerRepair {
         }
 
         // The re-append, planned in full before anything moves.
-        var plan: [LedgerRecord] = []
-        var damagedRun: [SalvagedSegment] = []
+        var plan: [Record] = []
+        var damagedRun: [SalvagedSegment<Record>] = []
         for segment in rest {
             if !segment.isIntact {
                 damagedRun.append(segment)
@@ -216,19 +222,16 @@ package final class LedgerRepair {
             report.moved = try quarantine.moveSegments(from: first, into: run)
         }
 
-        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
+        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false, records: Record.form)
         defer { ledger.close() }
         var start = 0
         while start < plan.count {
             let end = min(plan.count, start + Self.batchSize)
-            try ledger.append(plan[start..<end])
+            try Record.append(plan[start..<end], to: ledger)
             start = end
         }
         if !further.isEmpty || !pool.names.isEmpty {
-            // The normal merge path, minus what does not fit a repair.
-            let options = MergeOptions.reappendingDuringRepair
-            let prepared = try LedgerMerger.prepare(further + pool.names.map { .deviceName($0) }, for: ledger, options: options)
-            report.mergedEvents = try LedgerMerger.apply(prepared, to: ledger, options: options).eventsIn
+            report.mergedEvents = try Record.merge(further, names: pool.names, into: ledger)
         }
         try quarantine.finish(unfinished + [run])
         report.finished = unfinished
@@ -240,8 +243,8 @@ package final class LedgerRepair {
     /// the end of the log): for every device, the seqs from what is already planned up to where
     /// `next` continues it, or up to what the run's footers and readable records show. All must
     /// be in the pool. Returns how many were planned.
-    private func recover(_ run: [SalvagedSegment], before next: SalvagedSegment?, pool: RecordPool,
-                         held: inout SeqContinuity, into plan: inout [LedgerRecord], lost: inout LostEvents) throws -> Int {
+    private func recover(_ run: [SalvagedSegment<Record>], before next: SalvagedSegment<Record>?, pool: RecordPool<Record>,
+                         held: inout SeqContinuity, into plan: inout [Record], lost: inout LostEvents) throws -> Int {
         guard !run.isEmpty || next != nil else { return 0 }
         var continues: [DeviceID: UInt64] = [:]
         for case let id? in (next?.records ?? []).map(\.eventID) where continues[id.device] == nil {
@@ -257,7 +260,7 @@ package final class LedgerRepair {
             }
             for (device, seq) in shown where continues[device] == nil { upTo[device] = max(upTo[device] ?? 0, seq) }
         }
-        var perDevice: [[LedgerRecord]] = []
+        var perDevice: [[Record]] = []
         for (device, last) in upTo.sorted(by: { $0.key < $1.key }) {
             let first = held.last(of: device) + 1
             guard last >= first else { continue }
@@ -273,20 +276,21 @@ package final class LedgerRepair {
             perDevice.append(found)
             _ = held.accept(device: device, first: first, last: first + UInt64(found.count) - 1)
         }
-        let recovered = Self.orderedByHLC(perDevice)
+        let recovered = Self.ordered(perDevice)
         plan.append(contentsOf: recovered)
         return recovered.count
     }
 
-    /// Interleaves per-device runs (each in seq order) by hlc.
-    static func orderedByHLC(_ runs: [[LedgerRecord]]) -> [LedgerRecord] {
+    /// Interleaves per-device runs (each in seq order) by `recoveryOrder` (a plaintext
+    /// record's hlc).
+    static func ordered(_ runs: [[Record]]) -> [Record] {
         var next = Array(repeating: 0, count: runs.count)
-        var ordered: [LedgerRecord] = []
+        var ordered: [Record] = []
         ordered.reserveCapacity(runs.reduce(0) { $0 + $1.count })
         while true {
             var best: Int?
             for i in runs.indices where next[i] < runs[i].count {
-                if let b = best, runs[b][next[b]].hlc <= runs[i][next[i]].hlc { continue }
+                if let b = best, runs[b][next[b]].recoveryOrder <= runs[i][next[i]].recoveryOrder { continue }
                 best = i
             }
             guard let i = best else { return ordered }

@@ -159,14 +159,15 @@ struct PostgresFrames {
         }
     }
 
-    /// Inserts the sealed names (a sealed form stored already keeps its row and position).
+    /// Inserts the sealed names (a sealed form stored already keeps its row; its position becomes
+    /// the new one, as a plaintext name's: a repair stores names again).
     private func insertSealedNames(user id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
         for name in sealedNames {
             var record = ByteBuffer()
             record.writeBytes(name.record)
             try await connection.query("""
                 INSERT INTO sealed_names (user_id, fingerprint, position, record) VALUES (\(id), \(name.fingerprint), \(name.position), \(record))
-                ON CONFLICT (user_id, fingerprint) DO NOTHING
+                ON CONFLICT (user_id, fingerprint) DO UPDATE SET position = EXCLUDED.position
                 """, logger: logger)
         }
     }

@@ -41,17 +41,23 @@ extension PostgresStore {
     /// (their frames set aside too, the rest of them stored again; `LostEvents`).
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
         guard let (id, name) = try await userRows(request.user).first else { return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0) }
-        let scan = try await scan(id, name)
-        if try await recordForm(id) == .sealed, !scan.damage.isEmpty {
-            // Its replicas are plaintext ledgers, which only a device holding the key can seal.
-            throw LedgerError(.usage, "user '\(name)' is end-to-end encrypted: its stored records are sealed, and 'server repair' cannot restore them from replicas yet; its devices keep every event, and sync them again to a new account")
+        let epoch = try await client.withConnection { try await self.keyEpoch(id, $0) }
+        if epoch != nil {
+            // An end-to-end encrypted account: repaired from sealed replicas, without the key.
+            return try await repair(request, user: id, name: name, SealedRecord.self, epoch: epoch, now: now)
         }
+        return try await repair(request, user: id, name: name, LedgerRecord.self, epoch: nil, now: now)
+    }
+
+    private func repair<Record: PostgresRepairRecord>(_ request: StoreRepairRequest, user id: Int64, name: String, _ form: Record.Type,
+                                                      epoch: UInt32?, now: Int64) async throws -> StoreRepairReport {
+        let scan = try await scan(id, name)
         var needed = scan.unreadable.union(scan.missing)
         guard !needed.isEmpty || !scan.damagedFrames.isEmpty else {
             try await recordDamage(id, nil)  // sound: a flag left by an earlier finding is stale
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0)
         }
-        let found = try Self.events(needed, in: request.replicas, clock: clock)
+        let found: [EventID: Record] = try Self.events(needed, of: name, in: request.replicas, epoch: epoch, clock: clock)
         let lacking = needed.filter { found[$0] == nil }
         var lost = LostEvents()
         if !lacking.isEmpty {
@@ -84,7 +90,7 @@ extension PostgresStore {
     /// keep their seq order in positions (a device pulling page by page needs that), and a pull
     /// cursor anywhere still meets all of it. The damaged frames and those holding cut events go
     /// to `quarantine_frames`; the runs of every frame stored again are replaced.
-    private func restore(user id: Int64, scan: PostgresScan, restoring: [LedgerRecord], cuts: [(key: DeviceID, value: UInt64)],
+    private func restore<Record: PostgresRepairRecord>(user id: Int64, scan: PostgresScan, restoring: [Record], cuts: [(key: DeviceID, value: UInt64)],
                          now: Int64, _ connection: PostgresConnection) async throws -> [(first: Int64, count: Int)] {
         let cutDevices = cuts.map { PostgresRecord.key($0.key) }, cutSeqs = cuts.map { Int64(clamping: $0.value) }
         var pending = Dictionary(grouping: restoring) { $0.eventID!.device }.mapValues { $0.sorted { $0.eventID!.seq < $1.eventID!.seq } }
@@ -101,7 +107,7 @@ extension PostgresStore {
                   AND last_seq >= \(Int64(records[0].eventID!.seq)) ORDER BY first_seq LIMIT 1
                 """, logger: logger).decode(Int64.self) { start = min(start, frame) }
         }
-        var again = EncodedRecords()
+        var again: [Record] = []
         func flush(_ device: DeviceID, below seq: UInt64) {
             guard var records = pending[device] else { return }
             while let first = records.first, first.eventID!.seq < seq {
@@ -121,21 +127,18 @@ extension PostgresStore {
         for (first, count, stored) in region {
             if setAside.contains(first) { moved.append((first, Int(count))) }
             guard scan.damagedFrames[first] == nil else {
-                for try await bytes in try await connection.query("""
-                    SELECT record FROM device_names WHERE user_id = \(id) AND position >= \(first) AND position < \(first + Int64(count)) ORDER BY position
-                    """, logger: logger).decode(ByteBuffer.self) {
-                    if let name = try? PostgresRecord.decode(bytes) { again.append(name) }
-                }
+                again += try await Record.names(user: id, at: first..<(first + Int64(count)), connection, logger)
                 continue
             }
-            try stored.withUnsafeReadableBytes { bytes in
-                let frame = try reader.frame(bytes)
-                RecordStream.forEachValidated(in: frame.records) { view in
-                    guard view.hasEventID else { return again.append(view) }
-                    if let cut = cutFrom[view.device], view.seq >= cut { return }
-                    flush(view.device, below: view.seq)
-                    again.append(view)
+            let records = try stored.withUnsafeReadableBytes { bytes in try Record.records(ofFrame: try reader.frame(bytes, records: Record.form).records) }
+            for record in records {
+                guard let event = record.eventID else {
+                    again.append(record)
+                    continue
                 }
+                if let cut = cutFrom[event.device], event.seq >= cut { continue }
+                flush(event.device, below: event.seq)
+                again.append(record)
             }
         }
         for device in pending.keys.sorted() { flush(device, below: .max) }
@@ -164,26 +167,24 @@ extension PostgresStore {
         for try await value in try await connection.query(
             "SELECT next_position FROM users WHERE id = \(id)", logger: logger).decode(Int64.self) { next = value }
         var frames = PostgresFrames(from: next)
-        frames.append(again, writer: RecordFrames.Writer())
+        Record.append(again, to: &frames)
         try await frames.insert(user: id, connection, logger)
         try await connection.query("UPDATE users SET next_position = \(frames.end), damage = NULL WHERE id = \(id)", logger: logger)
         return moved
     }
 
     /// The events of `ids` that the replicas hold, gathered by the rule of every repair
-    /// (`RecordPool`: one event held in two versions is refused).
-    private static func events(_ ids: Set<EventID>, in replicas: [String], clock: any WallClock) throws -> [EventID: LedgerRecord] {
-        var pool = RecordPool()
+    /// (`RecordPool`: one event held in two versions is refused). A replica of the other form
+    /// than the account's, or holding records of an epoch the account does not have (`epoch`, a
+    /// sealed account's current one), is refused.
+    private static func events<Record: PostgresRepairRecord>(_ ids: Set<EventID>, of user: String, in replicas: [String], epoch: UInt32?,
+                                                              clock: any WallClock) throws -> [EventID: Record] {
+        var pool = RecordPool<Record>()
         for replica in replicas {
-            let source = try Ledger.open(directory: replica, clock: clock)
-            defer { source.close() }
-            var wanted: [LedgerRecord] = []
-            try source.forEachRecord { view, _ in
-                if view.hasEventID, ids.contains(view.eventID) { wanted.append(view.record) }
-            }
-            try pool.add(wanted, from: replica)
+            let records = try ReplicaRecords.read(Record.self, from: replica, of: user, epoch: epoch, clock: clock)
+            try pool.add(records.filter { $0.eventID.map(ids.contains) ?? false }, from: replica)
         }
-        var found: [EventID: LedgerRecord] = [:]
+        var found: [EventID: Record] = [:]
         for id in ids { found[id] = pool.event(id) }
         return found
     }

@@ -7,7 +7,7 @@ package enum LedgerRecords: String, Codable, Sendable {
     case sealed
 
     /// The refusal of a directory holding the other form, in one sentence.
-    func mismatch(directory: String) -> LedgerError {
+    package func mismatch(directory: String) -> LedgerError {
         switch self {
         case .plain:
             LedgerError(.usage, "the ledger at \(directory) holds sealed (end-to-end encrypted) records, which only the sync server keeps; open a device's ledger instead")

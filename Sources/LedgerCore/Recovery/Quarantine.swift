@@ -28,11 +28,11 @@ package struct Quarantine {
     }
 
     /// Every segment file of run `run`, each salvaged on its own.
-    package func salvagedSegments(of run: String, ledgerID: [UInt8]) throws -> [SalvagedSegment] {
+    package func salvagedSegments<Record>(of run: String, ledgerID: [UInt8]) throws -> [SalvagedSegment<Record>] {
         let directory = Path.join(path, run)
         return try fileSystem.listDirectory(directory).sorted().compactMap { file in
             guard let number = SegmentInfo.number(ofFileName: file) else { return nil }
-            return SalvagedSegment.read(number: number, path: Path.join(directory, file), ledgerID: ledgerID,
+            return SalvagedSegment<Record>.read(number: number, path: Path.join(directory, file), ledgerID: ledgerID,
                                         isNewest: true, fileSystem: fileSystem)
         }
     }

@@ -1,16 +1,41 @@
+/// A record a repair salvages from damaged segments and moves between ledgers: a plaintext
+/// `LedgerRecord`, or an end-to-end encrypted account's sealed record (`SealedRecord`, read by the
+/// sealed reader, Schemas/segment-format.md §3.6), so that one repair serves both forms of log.
+package protocol SalvageableRecord: Sendable {
+    /// The form of the ledgers that hold such records (`ledger.json`'s `records`).
+    static var form: LedgerRecords { get }
+    /// The event's identity; `nil` for a record that has no seq (a device name).
+    var eventID: EventID? { get }
+    /// Reads `bytes` (a whole segment file) with `reader`, appending each record read to
+    /// `records`; what the reader found (its salvage policy reports faults instead of throwing).
+    static func salvage(_ bytes: UnsafeRawBufferPointer, with reader: SegmentReader, into records: inout [Self]) -> SegmentReader.Outcome?
+}
+
+extension LedgerRecord: SalvageableRecord {
+    package static var form: LedgerRecords { .plain }
+
+    package static func salvage(_ bytes: UnsafeRawBufferPointer, with reader: SegmentReader, into records: inout [LedgerRecord]) -> SegmentReader.Outcome? {
+        // The salvage policy reports faults instead of throwing, and the visitor throws nothing.
+        try? reader.read(bytes, summarize: true) { view, _ in
+            records.append(view.record)
+            return .continue
+        }
+    }
+}
+
 /// One segment file read on its own, tolerating damage: what it still holds that checksums
-/// vouch for, and the first fault found, if any (used by `LedgerRepair`).
+/// vouch for, and the first fault found, if any (used by `LedgerRepair` and `SealedLedgerRepair`).
 ///
 /// Unlike `Ledger.open`, nothing here trusts the file: it is read through `SegmentReader` with
 /// the salvage policy, so the header, every frame and the footer are all checked, and a fault
 /// stops the reading instead of failing it, so that the records before the fault stay usable.
-package struct SalvagedSegment: Sendable {
+package struct SalvagedSegment<Record: SalvageableRecord>: Sendable {
     package var number: UInt32
     package var path: String
     package var fileName: String { SegmentInfo.fileName(number) }
     package var header: SegmentHeader?
     /// The records that decoded with good checksums, in file order, up to the first fault.
-    package var records: [LedgerRecord] = []
+    package var records: [Record] = []
     /// The footer's summary, if the footer itself is intact (even when frames are damaged).
     package var footer: SegmentSummary?
     /// The first fault; `nil` for an intact segment.
@@ -26,7 +51,7 @@ package struct SalvagedSegment: Sendable {
     /// `watermarkRequired`: the ledger's `watermarked_from` covers this segment, so its
     /// watermark must be sound (Schemas/segment-format.md §5b, §6).
     package static func read(number: UInt32, path: String, ledgerID: [UInt8], isNewest: Bool,
-                             watermarkRequired: Bool = false, fileSystem: any FileSystem) -> SalvagedSegment {
+                             watermarkRequired: Bool = false, fileSystem: any FileSystem) -> SalvagedSegment<Record> {
         var segment = SalvagedSegment(number: number, path: path)
         // The watermark before the bytes: a server appending meanwhile only moves both forward,
         // so the bytes read are never shorter than the watermark read.
@@ -41,7 +66,7 @@ package struct SalvagedSegment: Sendable {
             segment.damage = LedgerError(.io, "\(error)", file: path)
             return segment
         }
-        var expectation = SegmentReader.Expectation(number: number, ledgerID: ledgerID, mustBeSealed: !isNewest)
+        var expectation = SegmentReader.Expectation(number: number, ledgerID: ledgerID, mustBeSealed: !isNewest, records: Record.form)
         if isNewest {
             // Below the watermark, damage is damage, never a tear to tolerate.
             switch watermark {
@@ -53,14 +78,10 @@ package struct SalvagedSegment: Sendable {
             }
         }
         let reader = SegmentReader(path: path, policy: .salvage, expectation: expectation)
-        var records: [LedgerRecord] = []
+        var records: [Record] = []
         bytes.withUnsafeBytes { buffer in
             segment.footer = SegmentReader.intactFooter(of: buffer, number: number)
-            // The salvage policy reports faults instead of throwing, and the visitor throws nothing.
-            let outcome = try? reader.read(buffer, summarize: true) { view, _ in
-                records.append(view.record)
-                return .continue
-            }
+            let outcome = Record.salvage(buffer, with: reader, into: &records)
             segment.header = outcome?.header
             segment.damage = segment.damage ?? outcome?.fault?.error
         }

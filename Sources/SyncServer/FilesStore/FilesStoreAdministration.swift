@@ -103,12 +103,13 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
 
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
         let metadataPath = Path.join(ledgerPath(request.user), LedgerMetadata.fileName)
+        let repair = FilesStoreRepair(administration: self, request: request)
         if fileSystem.fileExists(metadataPath),
            try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath).recordForm == .sealed {
-            // Its replicas are plaintext ledgers, which only a device holding the key can seal.
-            throw LedgerError(.usage, "user '\(request.user)' is end-to-end encrypted: its stored records are sealed, and 'server repair' cannot restore them from replicas yet; its devices keep every event, and sync them again to a new account")
+            // An end-to-end encrypted account: repaired from sealed replicas, without the key.
+            return try repair.run(SealedRecord.self, epoch: try accounts.encryption(of: request.user)?.epoch)
         }
-        return try FilesStoreRepair(administration: self, request: request).run()
+        return try repair.run(LedgerRecord.self, epoch: nil)
     }
 
     func knows(_ user: String) throws -> Bool {

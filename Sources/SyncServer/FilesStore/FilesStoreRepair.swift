@@ -7,14 +7,18 @@ import LedgerSync
 /// with `--accept-loss` they are given up, `LostEvents`), a replica holding another user's device
 /// is refused, and a ledger still open in a running server (which closes a ledger it finds
 /// damaged) is refused with exit 75. Damaged segments go to `ledgers/NAME/quarantine/<UTC time>/`,
-/// never deleted.
+/// never deleted. An end-to-end encrypted account's sealed ledger is repaired the same way from
+/// sealed replicas (a `server export` of it, or `oritsubushi encryption replica`), without the key
+/// (Schemas/encryption.md §11); a device's plaintext ledger is refused for it, and the other way round.
 struct FilesStoreRepair {
     let administration: FilesStoreAdministration
     let request: StoreRepairRequest
     var user: String { request.user }
     var replicaNames: String { request.replicas.joined(separator: ", ") }
 
-    func run() throws -> StoreRepairReport {
+    /// Repairs the user's ledger of `Record`s; `epoch`, a sealed account's current key epoch, bounds
+    /// the epochs its replicas' records may carry.
+    func run<Record: RepairableRecord>(_ form: Record.Type, epoch: UInt32?) throws -> StoreRepairReport {
         guard try administration.knows(user) else {
             throw LedgerError(.missingLedger, "no user '\(user)' in \(administration.dataDirectory)")
         }
@@ -23,12 +27,9 @@ struct FilesStoreRepair {
             throw LedgerError(.missingLedger, "user '\(user)' has no stored ledger; there is nothing to repair", file: directory)
         }
         let clock = administration.clock
-        var sources: [(records: [LedgerRecord], name: String)] = []
+        var sources: [(records: [Record], name: String)] = []
         for replica in request.replicas {
-            // A replica is a directory the operator names, outside the store: the real disk.
-            let source = try Ledger.open(directory: replica, clock: clock)
-            defer { source.close() }
-            let records = try source.allRecords()
+            let records = try ReplicaRecords.read(Record.self, from: replica, of: user, epoch: epoch, clock: clock)
             let devices = Set(records.map(\.device))
             for (device, owner) in try administration.deviceClaims() where owner != user && devices.contains(where: { $0.description == device }) {
                 throw LedgerError(.conflict, "\(replica) holds events of device \(device), which belongs to user '\(owner)'; repair from a replica of '\(user)'; nothing was changed")
@@ -36,11 +37,11 @@ struct FilesStoreRepair {
             sources.append((records, replica))
         }
         let devices = Set(sources.flatMap { $0.records.map(\.device) })
-        let repair: LedgerRepair
+        let repair: SegmentRepair<Record>
         // The store's own files go through its file system, as the server's do (no lock in memory).
         let fileSystem = administration.fileSystem
         do {
-            repair = try LedgerRepair.begin(directory: directory, fileSystem: fileSystem, clock: clock, useLock: true)
+            repair = try SegmentRepair<Record>.begin(directory: directory, fileSystem: fileSystem, clock: clock, useLock: true)
         } catch let error as LedgerError where error.category == .locked {
             throw LedgerError(.locked, "a running server holds user '\(user)''s ledger open (it has not found it damaged); stop the server or let it answer this user once (503), then repair again; nothing was changed", file: directory)
         }
@@ -60,7 +61,7 @@ struct FilesStoreRepair {
                                      lost: report.lost, applied: false)
         }
         // Still under the repair's lock: the result must open and verify before the server may.
-        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false)
+        let ledger = try Ledger.open(directory: directory, fileSystem: fileSystem, clock: clock, useLock: false, records: Record.form)
         defer { ledger.close() }
         _ = try ledger.verify()
         let claims = DeviceClaims(dataDirectory: administration.dataDirectory, fileSystem: administration.fileSystem)
@@ -75,7 +76,7 @@ struct FilesStoreRepair {
     /// (`NNNNNNNN.seg.summary`, written after every append; Schemas/segment-format.md §5a) names
     /// the seq ranges the replica must hold, else nothing is changed.
     /// With `--accept-loss` the events are given up instead (into `lost`).
-    private func requireCheckpointedEvents(_ repair: LedgerRepair, in held: Set<EventID>, lost: inout LostEvents) throws {
+    private func requireCheckpointedEvents<Record>(_ repair: SegmentRepair<Record>, in held: Set<EventID>, lost: inout LostEvents) throws {
         let fileSystem = administration.fileSystem
         for segment in repair.segments where !segment.isIntact && segment.footer == nil {
             guard let checkpointed = try segment.checkpointedSummary(fileSystem: fileSystem) else { continue }

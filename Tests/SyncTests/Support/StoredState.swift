@@ -51,6 +51,7 @@ enum StoredState {
             UNION ALL SELECT 'catalog_versions ' || device || ' ' || seq || ' ' || version FROM catalog_versions
             UNION ALL SELECT 'device_names ' || device || ' ' || hlc || ' ' || position || ' ' || md5(record) FROM device_names
             UNION ALL SELECT 'quarantine_frames ' || first_position || ' ' || md5(frame) FROM quarantine_frames
+            UNION ALL SELECT 'sealed_names ' || fingerprint || ' ' || position || ' ' || md5(record) FROM sealed_names
             """)
         return Dictionary(rows.map { ($0, Data()) }, uniquingKeysWith: { first, _ in first })
     }

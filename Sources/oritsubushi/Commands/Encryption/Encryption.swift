@@ -8,7 +8,7 @@ import SyncClient
 struct Encryption: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encryption",
-        abstract: "See this account's encryption, restore its key from the recovery kit, or rotate the key.",
+        abstract: "See this account's encryption, restore its key from the recovery kit, rotate the key, or write a sealed replica.",
         discussion: """
             An account is end-to-end encrypted when its server's operator made it so ('server \
             add-user NAME --encrypted'): its first device makes the key at its first sync and \
@@ -19,7 +19,7 @@ struct Encryption: AsyncParsableCommand {
             codes: 0, 64 bad arguments or a kit that does not read, 65 a kit of another key, 69 \
             server unreachable, 77 token refused or the key missing.
             """,
-        subcommands: [Status.self, Enable.self, Recover.self, Rotate.self])
+        subcommands: [Status.self, Enable.self, Recover.self, Rotate.self, Replica.self])
 }
 
 extension Encryption {

@@ -9,7 +9,10 @@ extension Server {
             abstract: "Restore a user's damaged stored events from a client's replica.",
             discussion: """
                 The inverse of a client's 'verify --repair --server': each LEDGER_DIR (--from, \
-                repeatable) is a replica of the user (a device's ledger directory, not in use). \
+                repeatable) is a replica of the user (a device's ledger directory, not in use; \
+                for an end-to-end encrypted account, a sealed one: a 'server export' of it, or \
+                what 'oritsubushi encryption replica DIR' writes on a device, so that no key is \
+                needed). \
                 Damaged segments (files store) or rows (PostgreSQL) go to a quarantine — \
                 ledgers/NAME/quarantine/<UTC time>/ or a quarantine table — and are never \
                 deleted; the events they held come from the replicas. When no replica holds some \
@@ -20,7 +23,8 @@ extension Server {
                 files store's server has closed a ledger it found damaged; one it still holds is \
                 refused (exit 75). Exit codes: 0 repaired or nothing to repair, 64 --accept-loss \
                 without --yes would lose events, 65 not repairable, 66 no such user or replica, \
-                69 store unreachable, 75 ledger in use.
+                69 store unreachable, 75 ledger in use; a replica of the other form than the account's \
+                is 64.
                 """)
 
         @Argument(help: "The user name.") var name: String
