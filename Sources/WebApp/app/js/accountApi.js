@@ -1,7 +1,8 @@
 // The requests of an end-to-end encrypted account (Schemas/encryption.md §11 "The API",
 // Schemas/sync-api.yaml), as Swift's SyncConnection+Sealed: GET /v1/account (is the account
 // encrypted, its epoch, its key's fingerprint, its key chain), POST /v1/account/key (the first
-// device registers its key's fingerprint), and the sealed pull and push, frames only
+// device registers its key's fingerprint), POST /v1/account/encryption (a plaintext account's
+// conversion, §9), and the sealed pull and push, frames only
 // (Schemas/sync-frames.md): the pull's header carries the server's digests of its sealed copies
 // with their epochs (`have_checks`, `server_digests`), for the device to compare.
 
@@ -29,6 +30,15 @@ import { isDeviceHex, isDigestHex } from './records.js';
  * @property {Map<string, bigint>} serverHas
  * @property {Map<string, {digest: string, epoch: number}>} haveChecks the server's copy at each `have` seq it holds
  * @property {Map<string, {digest: string, epoch: number}>} serverDigests its copy at each `server_has` seq
+ */
+
+/**
+ * What POST /v1/account/encryption answers (sync-api.yaml): whether the account is encrypted now,
+ * what the staged sealed copy holds and what the readable log holds.
+ * @typedef {object} ConversionAnswer
+ * @property {boolean} encrypted
+ * @property {Map<string, bigint>} sealedHas
+ * @property {Map<string, bigint>} serverHas
  */
 
 /** A plaintext account: what a server from before encryption (404) serves. */
@@ -170,4 +180,21 @@ export async function pushSealed(api, token, sealed) {
     body: writeFramesBody({ count: sealed.length }, writeSealedFrames(sealed)),
   });
   return decodePushAnswer(await Api.json(response));
+}
+
+/**
+ * POST /v1/account/encryption (Schemas/encryption.md §9): `sealed` (under epoch 1 of the key
+ * `fingerprint`; none to learn what is staged) as record frames, header `{count, fingerprint}`.
+ * @param {Api} api @param {string} token @param {SealedRecord[]} sealed @param {string} fingerprint
+ * @returns {Promise<ConversionAnswer>}
+ */
+export async function uploadConversion(api, token, sealed, fingerprint) {
+  const response = await api.send('/v1/account/encryption', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': FRAMES_TYPE },
+    body: writeFramesBody({ count: sealed.length, fingerprint }, writeSealedFrames(sealed)),
+  });
+  const body = await Api.json(response);
+  if (typeof body.encrypted !== 'boolean') throw new MalformedAnswer("the sync server answered the conversion in a form that is not the sync API's");
+  return { encrypted: body.encrypted, sealedHas: decodeVersionVector(body.sealed_has, 'sealed_has'), serverHas: decodeVersionVector(body.server_has, 'server_has') };
 }

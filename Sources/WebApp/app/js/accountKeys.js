@@ -10,7 +10,7 @@ import { fetchAccount, registerKey } from './accountApi.js';
 import { ChainError, KeyRing } from './crypto/keyRing.js';
 import { randomDataKey } from './crypto/dataKey.js';
 import { KeyProblem } from './keyProblem.js';
-import { KEYS_META, KeyStoreError, keepKey, loadKeys, saveKeys } from './keyStore.js';
+import { endConversion, KEYS_META, KeyStoreError, keepKey, loadKeys, saveKeys } from './keyStore.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./ledger.js').Ledger} Ledger */
@@ -29,6 +29,8 @@ export async function prepareKeys(ledger, api, token) {
   if (!account.encrypted || account.epoch === null) return null;
   if (!globalThis.crypto?.subtle) throw new KeyProblem('insecure', 'this page is not served over HTTPS or from localhost, so it cannot seal or open records');
   const epoch = account.epoch;
+  // A conversion this device began was finished (its last answer may not have arrived here).
+  await endConversion(ledger, account.fingerprint);
   let ring;
   try {
     ring = await loadKeys(ledger);

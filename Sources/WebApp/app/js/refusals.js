@@ -11,6 +11,7 @@ import { EditError, MergeError } from './ledgerErrors.js';
 import { memoTooLongText, nameTooLongText } from './textLimits.js';
 import { StoreError } from './store.js';
 import { KeyProblem } from './keyProblem.js';
+import { ConversionProblem } from './conversionProblem.js';
 import { language, t } from './i18n.js';
 
 /** @typedef {import('./i18n.js').Key} Key */
@@ -137,6 +138,19 @@ const KEY_PROBLEMS = {
  */
 export function keyProblemText(reason) {
   return t(KEY_PROBLEMS[reason] ?? 'key.missing');
+}
+
+/** @type {Record<import('./conversionProblem.js').ConversionReason, Key>} */
+const CONVERSION_PROBLEMS = { 'other-key': 'encrypt.otherKey', busy: 'encrypt.busy', sync: 'encrypt.sync' };
+
+/**
+ * Why turning encryption on stopped (accountConversion.js): its own causes, else what stopped it
+ * and that pressing again resumes, nothing lost (Schemas/encryption.md §9).
+ * @param {unknown} error
+ */
+export function conversionFailureText(error) {
+  if (error instanceof ConversionProblem) return t(CONVERSION_PROBLEMS[error.reason]);
+  return t('encrypt.interrupted', error instanceof KeyProblem ? keyProblemText(error.reason) : refusalText(error));
 }
 
 /**

@@ -14,6 +14,7 @@ import { openRecords, sealedFork, sealedLength, sealEvents, SealedRecordError } 
 import { hlcMillis } from './hlc.js';
 import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
+import { pushPages, SEALED_PAGE_BYTES, SEALED_PAGE_RECORDS } from './pushPages.js';
 import { reidentify } from './reidentification.js';
 import { TimeSlice } from './timeSlice.js';
 import { StoreError } from './store.js';
@@ -75,13 +76,6 @@ export const REVOKED = "this device is signed out: its token was revoked from an
 export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
 /** About 2 MiB of JSON per push (the server's default body limit is 8 MiB; a memo can be 4 KiB). */
 const PUSH_BYTES = 2 << 20;
-/**
- * About 2 MiB of sealed records per push of an encrypted account: a sealed edit is about three
- * times a plaintext one and does not compress, so its frames weigh what its records do.
- */
-const SEALED_PUSH_BYTES = 2 << 20;
-/** Records per sealed push (frames: the server takes up to 100,000). */
-const SEALED_PUSH_RECORDS = 20_000;
 
 /** @param {Map<string, bigint>} vv */
 const wireVector = (vv) => Object.fromEntries(vv);
@@ -247,22 +241,14 @@ export class SyncSession {
       }
       const keys = this.keys;
       // Sealed pages are cut by their sealed size (SyncSession.swift: SyncSealing.sealedLength).
-      const [pushSize, pushBytes, size] = keys ? [SEALED_PUSH_RECORDS, SEALED_PUSH_BYTES, sealedLength]
-        : [this.limits.pushSize, PUSH_BYTES, (/** @type {LedgerEvent} */ e) => encode(e).length * 2 + 160];
-      let start = 0;
-      while (start < outgoing.length && events > 0) {
-        let end = start, bytes = 0;
-        while (end < outgoing.length && end - start < pushSize && (bytes < pushBytes || end === start)) {
-          bytes += size(outgoing[end]);
-          end++;
-        }
-        const page = outgoing.slice(start, end);
+      const [limits, size] = keys ? [{ records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES }, sealedLength]
+        : [{ records: this.limits.pushSize, bytes: PUSH_BYTES }, (/** @type {LedgerEvent} */ e) => encode(e).length * 2 + 160];
+      for (const page of events > 0 ? pushPages(outgoing, size, limits) : []) {
         const reply = keys ? await pushSealed(this.api, token, await sealEvents(page, keys.current))
           : await this.api.push(token, { records: page.map(toWire) });
         serverHas = reply.serverHas;
         report.pushed += reply.appended;
         await this.saveServerHas(serverHas);
-        start = end;
       }
       report.serverHas = serverHas;
       if (pulledThisRound === 0 && events === 0) break;

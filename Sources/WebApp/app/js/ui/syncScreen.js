@@ -1,7 +1,8 @@
 // 同期: what is saved on this device and on the server, what waits to be sent, how far a sync
 // under way has received (受信中… N件, with the counts, after every stored page), the storage (and
 // any edit it refused that waits in memory), the last successful sync and any error (one
-// sentence); sync now, the two exports; while paired, the 端末 section (devicesPanel.js) and
+// sentence); sync now, the two exports; while paired, 「暗号化を有効にする」 on a plaintext account
+// (encryptionPanel.js), the kit (keyPanel.js), the 端末 section (devicesPanel.js) and
 // ログアウト (signOutPanel.js); while not, pairing (a code typed here, or one from #pair=CODE,
 // which main.js exchanges at once, with the name in the form).
 
@@ -15,6 +16,7 @@ import { byId, download, elements } from './dom.js';
 import { DevicesPanel } from './devicesPanel.js';
 import { SignOutPanel } from './signOutPanel.js';
 import { KeyPanel } from './keyPanel.js';
+import { EncryptionPanel } from './encryptionPanel.js';
 
 /** @typedef {import('../app.js').App} App */
 /** @typedef {import('../deviceManager.js').DeviceManager} DeviceManager */
@@ -38,6 +40,7 @@ export class SyncScreen {
     });
     this.devices = new DevicesPanel(app, devices);
     this.keys = new KeyPanel(app);
+    this.encryption = new EncryptionPanel(app, () => this.render());
     /** The secret of a link's `&key=` (linkKey.js), kept with the code it came with. */
     this.linkSecret = /** @type {string | null} */ (null);
     this.signOut = new SignOutPanel(app, devices, () => { this.pairing.result.textContent = ''; this.render(); });
@@ -47,6 +50,7 @@ export class SyncScreen {
   shown() {
     this.render();
     void this.devices.load();
+    void this.encryption.refresh();
   }
 
   /**
@@ -73,6 +77,7 @@ export class SyncScreen {
       this.pairing.code.value = '';
       this.pairing.name.value = '';
       void this.devices.load();
+      void this.encryption.refresh();
     }
     this.render();
   }
@@ -113,6 +118,7 @@ export class SyncScreen {
     this.renderPairing();
     this.devices.render();
     this.signOut.render();
+    this.encryption.render();
     void this.keys.render();
     if (!ledger) return;
     const sync = /** @type {{lastSync?: number | null} | undefined} */ (ledger.getMeta('sync'));
