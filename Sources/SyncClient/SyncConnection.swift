@@ -16,6 +16,8 @@ package struct SyncConnection: Sendable {
     package var httpClient: HTTPClient = SyncConnection.client
     /// The requests sent a second time (`RetryLog`), shared by copies of this connection.
     package var retries = RetryLog()
+    /// The server's clock at its last answer (`ServerClock`), shared by copies of this connection.
+    package var serverClock = ServerClock()
 
     package init(server: String, token: String) throws {
         var base = server
@@ -80,6 +82,7 @@ package struct SyncConnection: Sendable {
             }
         }
         guard let response else { throw LedgerError(.unavailable, "cannot reach \(server): the server closed the connection") }
+        serverClock.note(dateHeader: response.headers.first(name: "Date"))
         guard response.status == .ok else {
             let detail = (try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes.readableBytesView)))
             let message = detail.map { "\($0.message) (\($0.error))" } ?? "HTTP \(response.status.code)"

@@ -188,6 +188,10 @@ package struct SyncSession {
                 detector?.add(.knowledgeMark(mark))
                 digests[local] = EventDigest.hex(.knowledgeMark(mark))
             }
+            if keys != nil && events > 0 {
+                try SealedPushChecks.check(records.records, serverNow: connection.serverClock.milliseconds ?? ledger.clock.nowMilliseconds(),
+                                           names: ledger.deviceNames)
+            }
             var sent = 0
             var done = 0
             // At most pageSize records and about 2 MiB of JSON a request (the server's body limit

@@ -129,6 +129,23 @@ test('the first device makes the key, registers it, and pushes only sealed recor
   assert.equal(phone.deviceName(laptop.device), 'laptop');
 });
 
+test("edits dated more than a day ahead of the server's clock are not sent: the device checks what the server cannot read", async () => {
+  const server = new FakeSealedServer();
+  server.date = NOW - 2 * 86_400_000;
+  const phone = await replica('iPhone');
+  await phone.edit(202919, { compDate: 20240503 }, NOW);
+  const refused = await failure(session(phone, server).run('secret'));
+  assert.equal(refused.kind, 'clock');
+  assert.match(refused.message, /ahead of the sync server's clock/);
+  assert.equal(syncFailureText('clock', {}), t('failure.clock'));
+  assert.ok(!server.requests.some((r) => r.path === '/v1/push'), 'nothing pushed');
+  assert.equal(server.log.length, 0);
+
+  server.date = NOW;
+  const report = await session(phone, server).run('secret');
+  assert.equal(report.pushed, 2, 'sent once the clocks agree');
+});
+
 test("a key whose fingerprint is not the account's, or of an older epoch, is refused before anything is pushed", async () => {
   const other = await randomDataKey(1, { extractable: true });
   const server = new FakeSealedServer({ fingerprint: 'AAAA-BBBB' });

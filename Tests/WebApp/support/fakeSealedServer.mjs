@@ -29,12 +29,19 @@ export class FakeSealedServer {
     /** The wrapped key /v1/pair answers for `ABCD-EFGH` (null: a code of `server pair`). */
     this.pairKey = null;
     this.pushedBodies = [];
+    /** The server's clock its answers carry in a Date header (Unix ms; null: no Date header). */
+    this.date = null;
+  }
+
+  /** The headers of an answer of `type`. */
+  headers(type) {
+    return this.date === null ? { 'Content-Type': type } : { 'Content-Type': type, Date: new Date(this.date).toUTCString() };
   }
 
   held(device) { return BigInt(this.byDevice.get(device)?.length ?? 0); }
 
   json(status, body) {
-    return new Response(stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+    return new Response(stringify(body), { status, headers: this.headers('application/json') });
   }
 
   error(status, error, message, extra = {}) { return this.json(status, { error, message, ...extra }); }
@@ -114,7 +121,7 @@ export class FakeSealedServer {
     for (const [d, s] of Object.entries(have)) { const x = this.stored(d, s); if (x) haveChecks[d] = x; }
     for (const [d, s] of Object.entries(this.serverHas())) { const x = this.stored(d, s); if (x) serverDigests[d] = x; }
     const header = { count: page.length, records: [], more: at < this.log.length, cursor: at, server_has: this.serverHas(), have_checks: haveChecks, server_digests: serverDigests };
-    return new Response(writeFramesBody(header, writeSealedFrames(page)), { status: 200, headers: { 'Content-Type': FRAMES_TYPE } });
+    return new Response(writeFramesBody(header, writeSealedFrames(page)), { status: 200, headers: this.headers(FRAMES_TYPE) });
   }
 
   push(bytes) {

@@ -123,6 +123,12 @@ export class Api {
     /** @type {Fetch} */
     this.fetch = (input, init) => fetchFn(input, init);
     this.base = base;
+    /**
+     * The server's clock at its last answer (Unix ms, from its Date header; null before one):
+     * an encrypted account's pushing device checks its own clock against it (encryption.md §1).
+     * @type {number | null}
+     */
+    this.serverTime = null;
   }
 
   /**
@@ -137,6 +143,8 @@ export class Api {
     } catch (error) {
       throw new NetworkError(error);
     }
+    const date = Date.parse(response.headers.get('Date') ?? '');
+    if (Number.isFinite(date)) this.serverTime = date;
     if (response.ok || response.status === 304) return response;
     const text = await response.text().catch(() => '');
     /** @type {Record<string, unknown>} */
@@ -146,7 +154,6 @@ export class Api {
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = /** @type {Record<string, unknown>} */ (parsed);
     } catch { /* a body that is not JSON: the status says enough */ }
     const retry = Number(response.headers.get('Retry-After') ?? NaN);
-    const date = Date.parse(response.headers.get('Date') ?? '');
     throw new ApiError(response.status, {
       error: typeof body.error === 'string' ? body.error : undefined,
       message: typeof body.message === 'string' ? body.message : undefined,

@@ -71,6 +71,7 @@ export class SyncFork extends Error {
   }
 }
 
+export const SEALED_CLOCK_AHEAD = "this device's edits are dated more than a day ahead of the sync server's clock, which an encrypted account's server cannot check, so nothing was sent: this device's clock is fast; set it to the right time — the edits are kept and are sent once they are no longer ahead";
 export const SIGNED_OUT = 'this device was signed out (its token was revoked); pair it again — unsent edits are kept';
 export const REVOKED = "this device is signed out: its token was revoked from another device or by the server's operator; pair it again — its records are kept on this device";
 export const UNREACHABLE = 'Cannot reach the server; retrying automatically.';
@@ -243,6 +244,8 @@ export class SyncSession {
       // Sealed pages are cut by their sealed size (SyncSession.swift: SyncSealing.sealedLength).
       const [limits, size] = keys ? [{ records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES }, sealedLength]
         : [{ records: this.limits.pushSize, bytes: PUSH_BYTES }, (/** @type {LedgerEvent} */ e) => encode(e).length * 2 + 160];
+      // The server cannot read a sealed record's clock: this device checks it against the server's.
+      if (keys && events > 0 && aheadOfServerClock(outgoing, this.api.serverTime ?? this.now())) throw new SyncFailure('clock', SEALED_CLOCK_AHEAD, null);
       for (const page of events > 0 ? pushPages(outgoing, size, limits) : []) {
         const reply = keys ? await pushSealed(this.api, token, await sealEvents(page, keys.current))
           : await this.api.push(token, { records: page.map(toWire) });
@@ -386,6 +389,16 @@ export class SyncSession {
  */
 export function aheadOfServer(ledger, error) {
   return error.serverTime !== null && hlcMillis(ledger.identity.lastHlc) > error.serverTime + CLOCK_LEAD_MS;
+}
+
+/**
+ * Whether any of `records` is dated more than a day ahead of `serverNow` (Unix ms): what the
+ * server refuses as `clock-ahead` on a plaintext account, and the device checks itself before
+ * sealing for an encrypted one, whose records' clock the server cannot read (encryption.md §1).
+ * @param {LedgerEvent[]} records @param {number} serverNow
+ */
+export function aheadOfServerClock(records, serverNow) {
+  return records.some((r) => hlcMillis(r.hlc) > serverNow + CLOCK_LEAD_MS);
 }
 
 /**
