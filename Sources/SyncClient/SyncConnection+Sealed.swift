@@ -16,10 +16,14 @@ extension SyncConnection {
         package var fingerprint: String?
         /// Epoch e's key wrapped under epoch e + 1's, by e in decimal (128 hex digits each).
         package var keyChain: [String: String]
+        /// On an encrypted account: whether this device's token carries a sealed name (absent
+        /// from a server before sealed names).
+        package var deviceNamed: Bool?
 
         enum CodingKeys: String, CodingKey {
             case encrypted, epoch, fingerprint
             case keyChain = "key_chain"
+            case deviceNamed = "device_named"
         }
 
         package init(encrypted: Bool, epoch: UInt32?, fingerprint: String?, keyChain: [String: String]) {

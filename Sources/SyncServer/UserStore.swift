@@ -218,7 +218,8 @@ package struct UserStore: Sendable {
                     throw PairingCode.gone
                 }
                 let taken = Set(file.users[index].tokens.filter { $0.revoked == nil }.compactMap(\.device))
-                let name = DeviceNaming.distinct(entry.device ?? deviceName, taken: taken)
+                // An encrypted account keeps no name in the clear (encryption.md §8, "Device names").
+                let name = file.users[index].encryption != nil ? nil : DeviceNaming.distinct(entry.device ?? deviceName, taken: taken)
                 file.users[index].pairing!.remove(at: code)
                 file.users[index].usedPairing = (file.users[index].usedPairing ?? []) + [codeHash]
                 file.users[index].tokens.append(TokenEntry(sha256: tokenHash, created: ISO8601.format(milliseconds: now), device: name))

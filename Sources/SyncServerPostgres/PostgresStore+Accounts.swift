@@ -149,7 +149,8 @@ extension PostgresStore {
         for try await name in try await connection.query(
             "SELECT device_name FROM tokens WHERE user_id = \(found.user) AND revoked IS NULL AND device_name IS NOT NULL",
             logger: logger).decode(String.self) { taken.insert(name) }
-        let name = DeviceNaming.distinct(found.device ?? deviceName, taken: taken)
+        // An encrypted account keeps no name in the clear (encryption.md §8, "Device names").
+        let name = epoch != nil ? nil : DeviceNaming.distinct(found.device ?? deviceName, taken: taken)
         // A link's wrapped key is handed over this once: the used code keeps none.
         try await connection.query("UPDATE pairing_codes SET used = \(now), wrapped_key = NULL WHERE hash = \(codeHash)", logger: logger)
         try await connection.query("""

@@ -98,6 +98,9 @@ extension PostgresStore {
             WHERE id = \(id)
             """, logger: logger)
         try await connection.query("DELETE FROM conversion_records WHERE user_id = \(id)", logger: logger)
+        // An encrypted account keeps no device name in the clear (encryption.md §8, "Device names").
+        try await connection.query("UPDATE tokens SET device_name = NULL WHERE user_id = \(id) AND device_name NOT LIKE 'sealed:%'", logger: logger)
+        try await connection.query("UPDATE pairing_codes SET device_name = NULL WHERE user_id = \(id)", logger: logger)
     }
 
     /// The highest staged seq of each device.

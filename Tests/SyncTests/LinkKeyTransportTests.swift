@@ -33,7 +33,12 @@ import Testing
         let hex = AccountsFixture.hex(wrapped)
         #expect(try await Self.keptLinkKeys(store, hex) == 1, "kept with the code until it is used")
         let (paired, answer) = try await fixture.call(.POST, "/v1/pair", token: nil, ["code": code, "device_name": "x"])
-        #expect(paired == 200 && answer["device_name"] as? String == "desk", "\(answer)")
+        // An encrypted account keeps no name in the clear, the link's neither (encryption.md §8,
+        // "Device names"): the answer echoes the name asked for, and no token carries one.
+        #expect(paired == 200 && answer["device_name"] as? String == "x", "\(answer)")
+        let (_, listed) = try await fixture.call(.GET, "/v1/devices", token: hana, nil)
+        let names = (listed["devices"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == [], "\(listed)")
         #expect(answer["encrypted"] as? Bool == true && answer["epoch"] as? Int == 1, "\(answer)")
         let handed = try #require((answer["wrapped_key"] as? String).flatMap { AccountEncryption.wrappedKey(hex: $0) }, "\(answer)")
         #expect(try KeyWrap.unwrap(handed, under: try KeyWrap.linkKey(secret: secret), purpose: .link) == key)

@@ -13,6 +13,9 @@ package enum AccountKeys {
         package var keys: KeyRing?
         /// Where the recovery kit was written, when this device made the account's key now.
         package var kitWritten: String?
+        /// The account is encrypted and this device's token carries no sealed name yet
+        /// (`DeviceNameSealing.nameIfOwed`).
+        package var owesSealedName = false
     }
 
     /// Asks the server about the account and returns the keys to sync with.
@@ -23,6 +26,13 @@ package enum AccountKeys {
                                 fileSystem: any FileSystem = PosixFileSystem(ownerOnly: true)) async throws -> Prepared {
         let account = try await connection.account()
         guard account.encrypted, let epoch = account.epoch else { return Prepared() }
+        var prepared = try await keys(for: account, epoch: epoch, connection: connection, ledgerDirectory: ledgerDirectory, fileSystem: fileSystem)
+        prepared.owesSealedName = account.deviceNamed == false
+        return prepared
+    }
+
+    private static func keys(for account: SyncConnection.Account, epoch: UInt32, connection: SyncConnection, ledgerDirectory: String,
+                             fileSystem: any FileSystem) async throws -> Prepared {
         guard var ring = try KeyRing.load(ledgerDirectory: ledgerDirectory, fileSystem: fileSystem) else {
             guard account.fingerprint == nil, epoch == 1 else { throw noKey }
             return try await makeFirstKey(connection: connection, ledgerDirectory: ledgerDirectory, fileSystem: fileSystem)

@@ -10,7 +10,13 @@ extension SyncHTTPServer {
         let smallBody = min(bodyLimit, 64 << 10)
         router.get("/v1/account") { request, _ in
             let caller = try await authenticateCaller(request, storage)
-            return try encode(200, AccountAnswer(try await storage.accountEncryption(user: caller.user)))
+            var answer = AccountAnswer(try await storage.accountEncryption(user: caller.user))
+            if answer.encryption != nil {
+                // Whether this device named itself sealed yet (encryption.md §8, "Device names").
+                let own = try await storage.devices(user: caller.user).first { $0.id == caller.deviceID }
+                answer.deviceNamed = own?.name.map(SealedDeviceName.isSealed) ?? false
+            }
+            return try encode(200, answer)
         }
         router.post("/v1/account/key") { request, _ in
             let caller = try await authenticateCaller(request, storage)
@@ -35,12 +41,16 @@ extension SyncHTTPServer {
 /// null where a plaintext account (or an unregistered key) has no value.
 struct AccountAnswer: Encodable {
     var encryption: AccountEncryption?
+    /// `GET /v1/account` on an encrypted account: whether the asking device's token carries a
+    /// sealed name (it names itself sealed once it holds the key); absent otherwise.
+    var deviceNamed: Bool?
 
     init(_ encryption: AccountEncryption?) { self.encryption = encryption }
 
     enum CodingKeys: String, CodingKey {
         case encrypted, epoch, fingerprint
         case keyChain = "key_chain"
+        case deviceNamed = "device_named"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -54,6 +64,7 @@ struct AccountAnswer: Encodable {
         }
         let chain = (encryption?.keyChain ?? [:]).map { (String($0.key), AccountEncryption.hex($0.value)) }
         try container.encode(Dictionary(uniqueKeysWithValues: chain), forKey: .keyChain)
+        try container.encodeIfPresent(deviceNamed, forKey: .deviceNamed)
     }
 }
 

@@ -1,4 +1,5 @@
 import LedgerCore
+import LedgerSync
 
 /// An end-to-end encrypted account's entry in users.json (Schemas/server-store.md, "Files
 /// store"; Schemas/encryption.md §11): every change under the file's flock, in one replacement of
@@ -22,7 +23,9 @@ extension UserStore {
     }
 
     /// The last step of a conversion (Schemas/encryption.md §9): a plaintext account becomes
-    /// encrypted at epoch 1 with the key `fingerprint`; one marked so already stays as it is.
+    /// encrypted at epoch 1 with the key `fingerprint`, and forgets its devices' names in the
+    /// clear (its tokens' and its unused codes'; the devices name themselves sealed, §8); one
+    /// marked so already stays as it is.
     package func markEncrypted(user name: String, fingerprint: String) throws -> AccountEncryption {
         try withLock {
             var file = try load()
@@ -30,6 +33,10 @@ extension UserStore {
             if let entry = file.users[index].encryption { return try Self.accountEncryption(entry, user: name) }
             let marked = AccountEncryption(epoch: 1, fingerprint: fingerprint)
             file.users[index].encryption = Self.entry(marked)
+            for token in file.users[index].tokens.indices {
+                if let name = file.users[index].tokens[token].device, !SealedDeviceName.isSealed(name) { file.users[index].tokens[token].device = nil }
+            }
+            for code in (file.users[index].pairing ?? []).indices { file.users[index].pairing![code].device = nil }
             try save(file)
             return marked
         }

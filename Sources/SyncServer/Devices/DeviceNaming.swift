@@ -12,6 +12,26 @@ package enum DeviceNaming {
         return name
     }
 
+    /// The name `POST /v1/devices/rename` stores: on a plaintext account a valid name; on an
+    /// end-to-end encrypted one only a sealed name (`SealedDeviceName`) of an epoch the account
+    /// has, never one in the clear (409 `encrypted-account`; Schemas/encryption.md §8).
+    package static func renaming(_ raw: String, user: String, _ storage: any SyncStorage) async throws -> String {
+        guard let encryption = try await storage.accountEncryption(user: user) else {
+            guard let name = valid(raw) else { throw invalid }
+            return name
+        }
+        guard let sealed = SealedDeviceName.record(in: raw) else {
+            if SealedDeviceName.isSealed(raw) { throw SyncServerError(.unprocessable, "the sealed device name does not read as one sealed device-name record") }
+            throw SyncServerError(.encryptedAccount, "this account is end-to-end encrypted: its server keeps no device name in the clear; a device names itself with its sealed name, which 'oritsubushi sync' and the app send")
+        }
+        var epoch: UInt32 = 0
+        sealed.forEach { epoch = $0.epoch }
+        guard epoch >= 1, epoch <= encryption.epoch else {
+            throw SyncServerError(.unknownEpoch, "the sealed device name is of key epoch \(epoch), which this account does not have (it is at epoch \(encryption.epoch))")
+        }
+        return raw
+    }
+
     /// The refusal of a name `valid` rejects.
     package static var invalid: SyncServerError {
         SyncServerError(.unprocessable, "a device name must be 1 to \(DeviceNameRecord.maximumNameBytes) bytes of UTF-8")

@@ -19,7 +19,10 @@ extension SyncHTTPServer {
         router.post("/v1/devices/link") { request, _ in
             let caller = try await authenticateCaller(request, storage)
             let body: LinkRequest = try await decode(request, limit: smallBody)
-            let name = try body.deviceName.map { try DeviceNaming.valid($0) ?? { throw DeviceNaming.invalid }() }
+            var name = try body.deviceName.map { try DeviceNaming.valid($0) ?? { throw DeviceNaming.invalid }() }
+            // An encrypted account keeps no device name in the clear: the new device names
+            // itself sealed once it holds the key (encryption.md §8, "Device names").
+            if try await storage.accountEncryption(user: caller.user) != nil { name = nil }
             let lifetime = Int64(body.ttlSeconds ?? 600) * 1_000
             guard PairingCode.lifetimes.contains(lifetime) else {
                 throw SyncServerError(.unprocessable, "ttl_seconds must be 60 to 604800 (a minute to 7 days)")
@@ -34,7 +37,7 @@ extension SyncHTTPServer {
         router.post("/v1/devices/rename") { request, _ in
             let caller = try await authenticateCaller(request, storage)
             let body: RenameRequest = try await decode(request, limit: smallBody)
-            guard let name = DeviceNaming.valid(body.name) else { throw DeviceNaming.invalid }
+            let name = try await DeviceNaming.renaming(body.name, user: caller.user, storage)
             let device = try await storage.renameDevice(user: caller.user, tokenHash: caller.tokenHash, name: name)
             return try encode(200, ["device": DeviceEntry<Int64>(device, caller: caller)])
         }

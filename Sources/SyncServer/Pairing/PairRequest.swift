@@ -14,7 +14,8 @@ struct PairResponse: Encodable {
     var user: String
     var token: String
     /// The name the device got: the code's own (a link's `device_name`) or the one asked for,
-    /// made distinct among the user's devices (`DeviceNaming.distinct`).
+    /// made distinct among the user's devices (`DeviceNaming.distinct`); on an encrypted
+    /// account, which keeps no name in the clear, the one asked for, echoed and not stored.
     var deviceName: String
     var deviceID: String
     /// Whether the account is end-to-end encrypted: a device paired without `wrappedKey` must

@@ -34,4 +34,20 @@ struct DeviceConnectionOptions: ParsableArguments {
 extension SyncConnection.Device {
     /// `name (id)`, or `(no name) (id)` for a token of `server add-user` / `add-token`.
     var label: String { "\(name ?? "(no name)") (\(id))" }
+
+    /// The same device with its sealed name (an encrypted account's, Schemas/encryption.md §8)
+    /// opened with `keys`, or "(sealed name)" when this device cannot open it.
+    func opened(with keys: KeyRing?) -> SyncConnection.Device {
+        guard let name, SealedDeviceName.isSealed(name) else { return self }
+        var opened = self
+        opened.name = keys.flatMap { DeviceNameSealing.open(name, keys: $0) } ?? "(sealed name)"
+        return opened
+    }
+}
+
+extension DeviceConnectionOptions {
+    /// This ledger's device's keys of an encrypted account, if it holds any.
+    func keys() throws -> KeyRing? {
+        try KeyRing.load(ledgerDirectory: ledger.directory, fileSystem: PosixFileSystem(ownerOnly: true))
+    }
 }

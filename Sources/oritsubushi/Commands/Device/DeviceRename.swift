@@ -20,7 +20,21 @@ extension Device {
         }
 
         func run() async throws {
-            let device = try await options.connection().rename(to: DeviceNaming.valid(name)!)
+            let connection = try options.connection()
+            var wanted = DeviceNaming.valid(name)!
+            // An encrypted account's server keeps names sealed (Schemas/encryption.md §8).
+            let account = try await connection.account()
+            let keys = try options.keys()
+            if account.encrypted {
+                guard let keys else {
+                    throw LedgerError(.permission, "this account is end-to-end encrypted and this device does not hold its key, so it cannot seal its name: get the key with a link from one of your devices or the recovery kit")
+                }
+                let ledger = try options.ledger.openForReading()
+                defer { ledger.close() }
+                let record = DeviceNameRecord(device: ledger.localDevice, hlc: HybridTimestamp(milliseconds: ledger.clock.nowMilliseconds()), name: wanted)
+                wanted = try DeviceNameSealing.seal(record, with: keys.current)
+            }
+            let device = try await connection.rename(to: wanted).opened(with: keys)
             print("this device is now \(device.label)")
         }
     }

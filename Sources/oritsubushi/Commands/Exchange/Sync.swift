@@ -77,6 +77,7 @@ struct Sync: AsyncParsableCommand {
         defer { ledger.close() }
         bar.finish()
         if let token, !token.isEmpty, !noSaveToken { try SyncToken.save(token, ledgerDirectory: ledger.directory) }
+        try await DeviceNameSealing.nameIfOwed(encryption, ledger: ledger, connection: connection)
         if let change = report.reidentified, change.oldDevice != ledger.localDevice, change.newDevice != ledger.localDevice {
             print("device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq), received from a copied ledger, now belong to the new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
         } else if let change = report.reidentified {
