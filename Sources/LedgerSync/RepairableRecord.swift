@@ -15,8 +15,9 @@ package protocol RepairableRecord: SalvageableRecord {
     var isDeviceName: Bool { get }
     /// Whether `other`, a copy of the same event, contradicts this one (a corrupt or forged replica).
     func contradicts(_ other: Self) -> Bool
-    /// Every record of a replica `ledger` of this form, in log order.
-    static func records(of ledger: Ledger) throws -> [Self]
+    /// The records of a replica `ledger` of this form that `keep` wants (by event id; nil for a
+    /// device name), in log order; only those are copied out.
+    static func records(of ledger: Ledger, where keep: (EventID?) -> Bool) throws -> [Self]
     /// Appends a planned batch to the repaired ledger (whose continuity the plan respects).
     static func append(_ records: ArraySlice<Self>, to ledger: Ledger) throws
     /// Merges `events` (continuing every device's seqs) and the `names` the ledger lacks; returns
@@ -35,7 +36,13 @@ extension LedgerRecord: RepairableRecord {
 
     package func contradicts(_ other: LedgerRecord) -> Bool { self != other }
 
-    package static func records(of ledger: Ledger) throws -> [LedgerRecord] { try ledger.allRecords() }
+    package static func records(of ledger: Ledger, where keep: (EventID?) -> Bool) throws -> [LedgerRecord] {
+        var records: [LedgerRecord] = []
+        try ledger.forEachRecord { view, _ in
+            if keep(view.hasEventID ? view.eventID : nil) { records.append(view.record) }
+        }
+        return records
+    }
 
     package static func append(_ records: ArraySlice<LedgerRecord>, to ledger: Ledger) throws {
         try ledger.append(records)
@@ -70,10 +77,10 @@ extension SealedRecord: RepairableRecord {
         })
     }
 
-    package static func records(of ledger: Ledger) throws -> [SealedRecord] {
+    package static func records(of ledger: Ledger, where keep: (EventID?) -> Bool) throws -> [SealedRecord] {
         var records: [SealedRecord] = []
         try ledger.forEachSealedRecord { view, _ in
-            records.append(SealedRecord(view))
+            if keep(view.kind == .event ? EventID(device: view.device, seq: view.seq) : nil) { records.append(SealedRecord(view)) }
             return .continue
         }
         return records

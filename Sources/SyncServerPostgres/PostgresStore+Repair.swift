@@ -181,8 +181,8 @@ extension PostgresStore {
                                                               clock: any WallClock) throws -> [EventID: Record] {
         var pool = RecordPool<Record>()
         for replica in replicas {
-            let records = try ReplicaRecords.read(Record.self, from: replica, of: user, epoch: epoch, clock: clock)
-            try pool.add(records.filter { $0.eventID.map(ids.contains) ?? false }, from: replica)
+            let records = try ReplicaRecords.read(Record.self, from: replica, of: user, epoch: epoch, clock: clock) { $0.map(ids.contains) ?? false }
+            try pool.add(records, from: replica)
         }
         var found: [EventID: Record] = [:]
         for id in ids { found[id] = pool.event(id) }

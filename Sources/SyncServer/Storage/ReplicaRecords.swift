@@ -8,10 +8,11 @@ import LedgerSync
 /// (Schemas/encryption.md §11, "Repairing a sealed log"). Each refusal is one sentence, and
 /// comes before anything is changed.
 package enum ReplicaRecords {
-    /// Every record of the replica at `directory` (a directory the operator names, outside the
-    /// store: the real disk), in log order. `epoch`: a sealed account's current key epoch.
+    /// The records of the replica at `directory` (a directory the operator names, outside the
+    /// store: the real disk) that `keep` wants, in log order. `epoch`: a sealed account's current
+    /// key epoch.
     package static func read<Record: RepairableRecord>(_ form: Record.Type, from directory: String, of user: String, epoch: UInt32?,
-                                                       clock: any WallClock) throws -> [Record] {
+                                                       clock: any WallClock, where keep: (EventID?) -> Bool = { _ in true }) throws -> [Record] {
         let metadataPath = Path.join(directory, LedgerMetadata.fileName)
         if let bytes = try? PosixFileSystem().readFile(metadataPath),
            let metadata = try? LedgerMetadata.decode(bytes, path: metadataPath), metadata.recordForm != Record.form {
@@ -21,7 +22,7 @@ package enum ReplicaRecords {
         }
         let source = try Ledger.open(directory: directory, clock: clock, records: Record.form)
         defer { source.close() }
-        let records = try Record.records(of: source)
+        let records = try Record.records(of: source, where: keep)
         if let epoch, let record = records.first(where: { $0.sealedEpoch.map { $0 == 0 || $0 > epoch } ?? false }) {
             throw LedgerError(.conflict, "\(directory) holds records sealed under key epoch \(record.sealedEpoch!), which user '\(user)' does not have (it is at epoch \(epoch)): a replica of another account; nothing was changed")
         }
