@@ -30,11 +30,12 @@ extension Encryption {
             guard !PosixFileSystem().fileExists(directory), !PosixFileSystem().directoryExists(directory) else {
                 throw LedgerError(.usage, "\(directory) exists already: name a new directory for the sealed copy")
             }
+            // The ledger first: a missing one is told as such (66), not as a missing key.
+            let ledger = try options.openForReading()
+            defer { ledger.close() }
             guard let ring = try KeyRing.load(ledgerDirectory: options.directory, fileSystem: PosixFileSystem(ownerOnly: true)) else {
                 throw LedgerError(.permission, "this device holds no key of an end-to-end encrypted account: nothing to seal (a plaintext account's server repairs from the ledger itself)")
             }
-            let ledger = try options.openForReading()
-            defer { ledger.close() }
             var records = EncodedRecords()
             for name in ledger.deviceNames.values.sorted(by: { $0.device < $1.device }) { records.append(.deviceName(name)) }
             try ledger.forEachRecord { view, _ in
