@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LedgerCore
 import LedgerSync
+import SyncClient
 import Testing
 
 /// Conformance/encryption.jsonl (Schemas/encryption.md, Schemas/conformance.md): the sealing of
@@ -45,6 +46,10 @@ struct EncryptionConformanceTests {
         var stream: String?
         var records: [String]?
         var refused_at: Int?
+        /// A device name as an encrypted account's server keeps it (encryption.md §8, "Device
+        /// names"), and the name it opens to (absent: it does not open).
+        var sealed_name: String?
+        var name: String?
     }
 
     static let keyA = DataKey(epoch: 1, bytes: (0..<32).map { UInt8($0) })!
@@ -259,12 +264,52 @@ struct EncryptionConformanceTests {
         ]
     }
 
-    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits and sealed blocks")
+    /// Device names as an encrypted account's server keeps them (encryption.md §8, "Device
+    /// names"): the text DeviceNameSealing.seal makes of a name record (`seal-name`), and what
+    /// DeviceNameSealing.open gives for texts (`open-name`; `refused` "unopened" for none).
+    static func deviceNameCases() throws -> [Case] {
+        let device = DeviceID(rawValue: 0x8000_0000_0000_00a1)
+        let hlc = HybridTimestamp(milliseconds: 1_764_000_000_000, counter: 3)
+        var cases: [Case] = []
+        for (label, name) in [("a device name", "Pixel 8 はな"), ("a name of 255 bytes", String(repeating: "駅", count: 85))] {
+            let record = DeviceNameRecord(device: device, hlc: hlc, name: name)
+            for key in [keyA, keyB] {
+                let text = try DeviceNameSealing.seal(record, with: key)
+                #expect(text.utf8.count <= SealedDeviceName.maximumLength, "\(label): fits the server's limit")
+                cases.append(Case(case: "seal-name: \(label), epoch \(key.epoch)", op: "seal-name", key: hex(key.bytes), epoch: key.epoch,
+                                  record: hex(RecordEncoder.bytes(of: .deviceName(record))), sealed_name: text,
+                                  name: DeviceNameSealing.open(text, keys: KeyRing(key))))
+            }
+        }
+        let record = DeviceNameRecord(device: device, hlc: hlc, name: "Pixel 8 はな")
+        let good = try DeviceNameSealing.seal(record, with: keyA)
+        let stored = Base64URL.decode(good.dropFirst(SealedDeviceName.prefix.count))!
+        let event = try RecordSealer.seal(RecordEncoder.bytes(of: records()[4].1), with: keyA).recordBytes
+        func opened(_ label: String, _ text: String, key: DataKey = keyA) -> Case {
+            let name = DeviceNameSealing.open(text, keys: KeyRing(key))
+            return Case(case: "open-name: \(label)", op: "open-name", key: hex(key.bytes), epoch: key.epoch,
+                        refused: name == nil ? "unopened" : nil, sealed_name: text, name: name)
+        }
+        return cases + [
+            opened("a sealed name", good),
+            opened("under another epoch's key", good, key: keyB),
+            opened("a name in the clear", "Pixel 8"),
+            opened("not base64url", "sealed:***"),
+            opened("a sealed event", SealedDeviceName.prefix + Base64URL.encode(event)),
+            opened("two sealed names", SealedDeviceName.prefix + Base64URL.encode(stored + stored)),
+            opened("one cut short", SealedDeviceName.prefix + Base64URL.encode(Array(stored.dropLast()))),
+            opened("longer than 1,024 characters", good + String(repeating: "A", count: 1_024)),
+        ]
+    }
+
+    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits, sealed blocks and sealed names")
     func corpus() throws {
         let blocks = try Self.blockCases()
         #expect(blocks.compactMap(\.refused).count == 4 && blocks.compactMap(\.records).count == 1)
+        let names = try Self.deviceNameCases()
+        #expect(names.filter { $0.refused != nil }.count == 7, "every open-name case but the first does not open")
         let primitives = try Self.sealingCases() + Self.keyCases()
-        let cases = primitives + blocks
+        let cases = primitives + blocks + names
         // Every refusal a case names is the one it is about, not a side effect.
         let refusals = Set(primitives.compactMap(\.refused))
         #expect(refusals == ["unauthentic", "noncanonical", "padding", "record", "kind", "identity", "length", "character", "checksum"])

@@ -20,8 +20,11 @@ const { kitText, readKit, kitWords } = await appModule('crypto/recoveryKit.js');
 const { encodeCrockford, crockfordValue, decodeCrockford } = await appModule('crypto/crockford.js');
 const { SealError } = await appModule('crypto/sealError.js');
 const { encode } = await appModule('records.js');
+const { openDeviceName, sealDeviceName } = await appModule('sealedDeviceName.js');
+const { decodeRecord } = await appModule('openedRecord.js');
+const { KeyRing } = await appModule('crypto/keyRing.js');
 
-const OPS = ['seal', 'open', 'wrap', 'unwrap', 'fingerprint', 'kit', 'read-kit', 'blocks'];
+const OPS = ['seal', 'open', 'wrap', 'unwrap', 'fingerprint', 'kit', 'read-kit', 'blocks', 'seal-name', 'open-name'];
 
 const hex = (/** @type {Uint8Array} */ bytes) => Buffer.from(bytes).toString('hex');
 const bytes = (/** @type {string} */ text) => new Uint8Array(Buffer.from(text, 'hex'));
@@ -92,13 +95,20 @@ async function run(c) {
       return { kit: kitText(await caseKey(c)) };
     case 'read-kit':
       return keyOutput(await readKit(c.text, { extractable: true }));
+    case 'seal-name': {
+      const key = await caseKey(c);
+      const sealedName = await sealDeviceName(decodeRecord(bytes(c.record)), key);
+      return { sealed_name: sealedName, name: await openDeviceName(sealedName, new KeyRing([key])) };
+    }
+    case 'open-name':
+      return { name: await openDeviceName(c.sealed_name, new KeyRing([await caseKey(c)])) };
     default:
       throw new Error(`${c.case}: unknown op ${c.op}`);
   }
 }
 
 /** The outputs a case records for its op. */
-const OUTPUTS = { seal: ['sealed', 'stored'], blocks: ['records'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'] };
+const OUTPUTS = { seal: ['sealed', 'stored'], blocks: ['records'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'], 'seal-name': ['sealed_name', 'name'], 'open-name': ['name'] };
 
 test('Conformance/encryption.jsonl: every case gives its outputs or its refusal', async () => {
   const cases = corpus();
@@ -114,6 +124,9 @@ test('Conformance/encryption.jsonl: every case gives its outputs or its refusal'
         assert.equal(error.record, c.refused_at, c.case);
         return true;
       });
+    } else if (c.op === 'open-name' && c.refused !== undefined) {
+      // A text that is not one sealed name of a held epoch opens to nothing (no refusal).
+      assert.deepEqual(await run(c), { name: null }, c.case);
     } else if (c.refused !== undefined) {
       await refuses(run(c), c.refused, `${c.case} (${c.op})`);
     } else {

@@ -2,14 +2,17 @@
 // Schemas/sync-api.yaml), close enough for the app's tests: GET /v1/account, POST /v1/account/key,
 // the sealed pull (frames only; `have_checks` and `server_digests` with epochs, no `have_digests`
 // check) and push (sealed frames: duplicates by bytes, a differing copy under the same epoch 409
-// `fork`, seq gaps, `stale-epoch`), a link's wrapped key answered once by /v1/pair.
+// `fork`, seq gaps, `stale-epoch`), a link's wrapped key answered once by /v1/pair, and the
+// devices' names kept only sealed (§8 "Device names": /v1/devices, /v1/devices/rename refusing a
+// clear name with 409 `encrypted-account`, GET /v1/account's `device_named`).
 import { appModule } from './paths.mjs';
 
 const { parse, stringify } = await appModule('bigjson.js');
 const { FRAMES_TYPE, framesBody } = await appModule('api.js');
 const { readSealedFrames, writeSealedFrames } = await appModule('recordFrames.js');
 const { writeFramesBody } = await appModule('accountApi.js');
-const { storedForm } = await appModule('crypto/recordSealer.js');
+const { readStoredForm, storedForm } = await appModule('crypto/recordSealer.js');
+const { fromBase64url } = await appModule('linkKey.js');
 const { sealedDigest } = await appModule('sealedSync.js');
 
 const same = (a, b) => {
@@ -31,6 +34,24 @@ export class FakeSealedServer {
     this.pushedBodies = [];
     /** The server's clock its answers carry in a Date header (Unix ms; null: no Date header). */
     this.date = null;
+    /** The user's devices as /v1/devices lists them, the token's first; names as kept (sealed). */
+    this.devices = [{ id: 'a1b2c3d4e5f6', name: null, created: 1_714_000_000_000, last_sync: null, this_device: true }];
+  }
+
+  /** POST /v1/devices/rename of an encrypted account: only a sealed name of a held epoch. */
+  rename(name) {
+    if (typeof name !== 'string' || !name.startsWith('sealed:')) return this.error(409, 'encrypted-account', 'this account is end-to-end encrypted: names are sealed');
+    const bytes = fromBase64url(name.slice('sealed:'.length));
+    let sealed;
+    try {
+      sealed = bytes && readStoredForm(bytes);
+    } catch {
+      sealed = null;
+    }
+    if (!sealed || sealed.kind !== 6 || name.length > 1024) return this.error(422, 'invalid', 'not a sealed device name');
+    if (sealed.epoch > this.account.epoch) return this.error(409, 'unknown-epoch', 'an unknown epoch');
+    this.devices[0].name = name;
+    return this.json(200, { device: this.devices[0] });
   }
 
   /** The headers of an answer of `type`. */
@@ -88,7 +109,15 @@ export class FakeSealedServer {
       return this.json(200, { user: 'alice', token: this.token, device_name: body.device_name, encrypted: true, epoch: this.account.epoch, ...(wrapped ? { wrapped_key: wrapped } : {}) });
     }
     if (String(headers.Authorization ?? '') !== `Bearer ${this.token}`) return this.error(401, 'unauthorized', 'the token is not valid');
-    if (path === '/v1/account') return this.json(200, this.account);
+    if (path === '/v1/account') return this.json(200, { ...this.account, device_named: this.devices[0].name !== null });
+    if (path === '/v1/devices') return this.json(200, { devices: this.devices });
+    if (path === '/v1/devices/rename') return this.rename(body.name);
+    if (path === '/v1/devices/revoke') {
+      const at = this.devices.findIndex((d) => d.id === body.id);
+      if (at < 0) return this.error(404, 'not_found', 'no such device');
+      const [revoked] = this.devices.splice(at, 1);
+      return this.json(200, { revoked });
+    }
     if (path === '/v1/account/key') {
       if (this.account.fingerprint !== null && this.account.fingerprint !== body.fingerprint) return this.error(409, 'conflict', 'another key is registered');
       this.account.fingerprint = body.fingerprint;

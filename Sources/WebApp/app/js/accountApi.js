@@ -20,6 +20,8 @@ import { isDeviceHex, isDigestHex } from './records.js';
  * @property {number | null} epoch the current key epoch
  * @property {string | null} fingerprint the current key's, once a device registered it
  * @property {Map<number, Uint8Array>} keyChain epoch e → epoch e's key wrapped under e + 1's K_chain
+ * @property {boolean | null} deviceNamed an encrypted account's: whether the asking device's token
+ *   carries a sealed name (encryption.md §8, "Device names"); null when the server did not say
  */
 
 /**
@@ -42,7 +44,7 @@ import { isDeviceHex, isDigestHex } from './records.js';
  */
 
 /** A plaintext account: what a server from before encryption (404) serves. */
-export const PLAINTEXT = Object.freeze({ encrypted: false, epoch: null, fingerprint: null, keyChain: new Map() });
+export const PLAINTEXT = Object.freeze({ encrypted: false, epoch: null, fingerprint: null, keyChain: new Map(), deviceNamed: null });
 
 /** @param {Uint8Array} bytes @returns {string} lowercase hex */
 export function hexOf(bytes) {
@@ -75,7 +77,9 @@ export function decodeAccount(body) {
     keyChain.set(Number(e), hexBytes(wrapped));
   }
   if (body.encrypted && epoch === null) throw bad();
-  return { encrypted: body.encrypted, epoch: /** @type {number | null} */ (epoch), fingerprint: /** @type {string | null} */ (fingerprint), keyChain };
+  const deviceNamed = body.device_named ?? null;
+  if (deviceNamed !== null && typeof deviceNamed !== 'boolean') throw bad();
+  return { encrypted: body.encrypted, epoch: /** @type {number | null} */ (epoch), fingerprint: /** @type {string | null} */ (fingerprint), keyChain, deviceNamed };
 }
 
 /**

@@ -20,15 +20,26 @@ export const NO_KEY = "this account is end-to-end encrypted and this device does
 
 /**
  * The keys to sync with: null for a plaintext account. `made`: this device made the account's
- * key just now (its kit is to be shown and rehearsed).
+ * key just now (its kit is to be shown and rehearsed); `owesName`: its token carries no sealed
+ * name yet (sealedDeviceName.js nameIfOwed names it after the sync).
  * @param {Ledger} ledger @param {Api} api @param {string} token
- * @returns {Promise<{ring: KeyRing, made: boolean} | null>}
+ * @returns {Promise<{ring: KeyRing, made: boolean, owesName: boolean} | null>}
  */
 export async function prepareKeys(ledger, api, token) {
   const account = await fetchAccount(api, token);
   if (!account.encrypted || account.epoch === null) return null;
+  const prepared = await keysFor(account, ledger, api, token);
+  return { ...prepared, owesName: account.deviceNamed === false };
+}
+
+/**
+ * The keys of an encrypted account (prepareKeys).
+ * @param {Account} account @param {Ledger} ledger @param {Api} api @param {string} token
+ * @returns {Promise<{ring: KeyRing, made: boolean}>}
+ */
+async function keysFor(account, ledger, api, token) {
+  const epoch = /** @type {number} */ (account.epoch);
   if (!globalThis.crypto?.subtle) throw new KeyProblem('insecure', 'this page is not served over HTTPS or from localhost, so it cannot seal or open records');
-  const epoch = account.epoch;
   // A conversion this device began was finished (its last answer may not have arrived here).
   await endConversion(ledger, account.fingerprint);
   let ring;

@@ -50,6 +50,8 @@ export const FRAMES_TYPE = 'application/x-oritsubushi-frames';
  * @property {number} created unix ms
  * @property {number | null} lastSync unix ms, null before its first sync
  * @property {boolean} thisDevice the device whose token asked
+ * @property {boolean} [sealed] an encrypted account's: the server keeps its name sealed, and `name`
+ *   is what it opened to here, null where it did not (sealedDeviceName.js openDeviceNames)
  */
 
 /** The server answered with a status other than success. */

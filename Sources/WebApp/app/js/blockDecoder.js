@@ -4,7 +4,7 @@
 // RecordStream). No raw record stream is built: each record's fields come from its columns.
 
 import { isValidCode } from './dates.js';
-import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody } from './sealedLayout.js';
+import { NONCE_BYTES, SEALED_EVENT, SEALED_NAME, fixedBody, sealedFault } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
@@ -335,9 +335,8 @@ function* decodeBlock(c, at, capacity, out, sealed) {
         const sealedAt = tails.bytes(n);
         begin(fixed + n);
         if (!sealed) throw new Refusal(`a sealed record (kind ${kind}) where only plaintext records may be`, true);
-        const padded = n - TAG_BYTES;
-        if (flag !== 0 || padded <= 0 || padded % PADDING_UNIT !== 0) throw new Refusal(`a sealed record has bad flags or a bad length ${fixed + n}`, true);
-        if (device === '0000000000000000' || (kind === SEALED_EVENT && s === 0n) || epoch === 0) throw new Refusal('a sealed record has a zero device, seq or epoch', true);
+        const fault = sealedFault({ kind, flags: flag, body: fixed + n, device, seq: s, epoch });
+        if (fault !== null) throw new Refusal(fault, true);
         sealedFound.push({ kind, device, seq: s, epoch, nonce: c.slice(nonceAt, nonceAt + NONCE_BYTES), ciphertext: c.slice(sealedAt, sealedAt + n) });
         break;
       }

@@ -11,6 +11,7 @@ import { refusedToken } from './sync.js';
 import { t } from './i18n.js';
 import { loadKeys } from './keyStore.js';
 import { linkOffer } from './linkKey.js';
+import { isSealedName, openDeviceNames, sealDeviceName } from './sealedDeviceName.js';
 
 /** @typedef {import('./app.js').App} App */
 /** @typedef {import('./api.js').Device} Device */
@@ -49,9 +50,16 @@ export class DeviceManager {
     }
   }
 
-  /** GET /v1/devices: the user's active devices, oldest first. */
+  /**
+   * GET /v1/devices: the user's active devices, oldest first; an encrypted account's sealed names
+   * opened with this device's keys (encryption.md §8, "Device names").
+   */
   list() {
-    return this.request('list', (token) => this.app.api.devices(token));
+    return this.request('list', async (token) => {
+      const devices = await this.app.api.devices(token);
+      if (!devices.some((d) => isSealedName(d.name))) return devices;
+      return openDeviceNames(devices, await loadKeys(this.app.replica).catch(() => null));
+    });
   }
 
   /**
@@ -75,23 +83,35 @@ export class DeviceManager {
    */
   revoke(device) {
     return this.request('revoke', (token) => this.app.api.revokeDevice(token, device.id),
-      (revoked) => t('devices.revoked', revoked.name ?? device.name ?? device.id));
+      (revoked) => t('devices.revoked', device.sealed ? device.name ?? t('devices.sealedName') : revoked.name ?? device.name ?? device.id));
   }
 
   /**
    * Renames this device at the server, then in the replica (its name record goes out with the
-   * next push, so the other devices' histories show it too).
+   * next push, so the other devices' histories show it too). While this device holds an
+   * encrypted account's keys, the server gets the new name record sealed (encryption.md §8,
+   * "Device names"), the one the replica then writes (the same clock reading); without them a
+   * name in the clear, which such an account's server refuses (409 `encrypted-account`).
    * @param {string} typed
    * @returns {Promise<Outcome<Device>>}
    */
   async rename(typed) {
     const checked = checkDeviceName(typed);
     if (!checked.ok) return checked;
-    const answer = await this.request('rename', (token) => this.app.api.renameDevice(token, checked.name));
+    /** When the name record sent sealed was made (Unix ms): the replica's is made then too. @type {number | null} */
+    let sealedAt = null;
+    const answer = await this.request('rename', async (token) => {
+      const replica = this.app.replica;
+      const ring = await loadKeys(replica).catch(() => null);
+      if (!ring) return this.app.api.renameDevice(token, checked.name);
+      sealedAt = this.app.now();
+      const sealedName = await sealDeviceName(replica.nameRecord(replica.device, sealedAt, checked.name), ring.current);
+      return { ...await this.app.api.renameDevice(token, sealedName), name: checked.name, sealed: true };
+    });
     if (!answer.ok) return answer;
     const name = answer.value.name ?? checked.name;
     try {
-      await this.app.replica.rename(name, this.app.now());
+      await this.app.replica.rename(name, sealedAt ?? this.app.now());
     } catch (error) {
       if (error instanceof StoreError) this.app.emit('storage', refusalText(error));
       return { ok: false, message: refusalText(error) };

@@ -30,7 +30,7 @@ import { nameRefusedText, nameTooLongText } from './textLimits.js';
 export function deviceRows(devices) {
   return devices.map((d) => ({
     id: d.id,
-    name: d.name ?? t('devices.unnamed'),
+    name: d.name ?? t(d.sealed ? 'devices.sealedName' : 'devices.unnamed'),
     lastSync: d.lastSync === null ? t('devices.neverSynced') : t('devices.lastSync', formatJst(d.lastSync)),
     thisDevice: d.thisDevice,
     revocable: !d.thisDevice,
@@ -89,6 +89,7 @@ export function deviceFailure(error, action) {
   if (error instanceof NetworkError) return action === 'sign-out' ? t('signOut.offline') : t('devices.offline');
   if (error instanceof MalformedAnswer) return t('devices.malformed');
   if (error instanceof ApiError) {
+    if (action === 'rename' && error.code === 'encrypted-account') return t('devices.renameNoKey');
     if (action === 'rename' && error.status === 409) return t('devices.nameTaken');
     if (action === 'rename' && error.status === 422) return nameRefusedText();
     if (action === 'revoke' && error.status === 404) return t('devices.revokeGone');

@@ -24,3 +24,18 @@ export function fixedBody(kind) {
 export function storedLength(sealed) {
   return 4 + fixedBody(sealed.kind) + sealed.ciphertext.length;
 }
+
+/**
+ * Why a sealed record's clear fields are not as segment-format.md §3.6 has them (Swift's
+ * SealedRecordStream, in its words), or null when they are: flags 0, a ciphertext of a positive
+ * multiple of PADDING_UNIT bytes and its tag, a non-zero device, epoch and (an event's) seq.
+ * @param {{kind: number, flags: number, body: number, device: string, seq: bigint, epoch: number}} record
+ *   `body` the body's length in the header
+ * @returns {string | null}
+ */
+export function sealedFault({ kind, flags, body, device, seq, epoch }) {
+  const padded = body - fixedBody(kind) - TAG_BYTES;
+  if (flags !== 0 || padded <= 0 || padded % PADDING_UNIT !== 0) return `a sealed record has bad flags or a bad length ${body}`;
+  if (device === '0000000000000000' || (kind === SEALED_EVENT && seq === 0n) || epoch === 0) return 'a sealed record has a zero device, seq or epoch';
+  return null;
+}

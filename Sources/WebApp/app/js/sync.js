@@ -9,6 +9,7 @@
 import { ApiError, isRevoked, isUnreachable, MalformedAnswer } from './api.js';
 import { pullSealed, pushSealed } from './accountApi.js';
 import { prepareKeys } from './accountKeys.js';
+import { nameIfOwed } from './sealedDeviceName.js';
 import { KeyProblem } from './keyProblem.js';
 import { openRecords, sealedFork, sealedLength, sealEvents, SealedRecordError } from './sealedSync.js';
 import { hlcMillis } from './hlc.js';
@@ -24,7 +25,7 @@ import { StoreError } from './store.js';
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./api.js').PullPage} PullPage */
 /** @typedef {import('./crypto/keyRing.js').KeyRing} KeyRing */
-/** @typedef {(token: string) => Promise<{ring: KeyRing, made: boolean} | null>} AccountKeys */
+/** @typedef {(token: string) => Promise<{ring: KeyRing, made: boolean, owesName?: boolean} | null>} AccountKeys */
 
 /**
  * @typedef {object} SyncReport
@@ -150,21 +151,24 @@ export class SyncSession {
       const prepared = await this.accountKeys(token);
       this.keys = prepared?.ring ?? null;
       this.madeKey = prepared?.made ?? false;
+      let report;
       try {
-        return await this.rounds(token);
+        report = await this.rounds(token);
       } catch (error) {
         if (!(error instanceof SyncFork)) throw error;
         if (error.device !== this.ledger.device) throw forkRefusal(error);
         const first = await this.firstDivergence(token, error);
         const change = await reidentify(this.ledger, first, this.newDevice(), this.now());
         try {
-          const report = await this.rounds(token);
+          report = await this.rounds(token);
           report.reidentified = change;
-          return report;
         } catch (again) {
           throw again instanceof SyncFork ? forkRefusal(again) : again;
         }
       }
+      // An encrypted account's server keeps this device's name only sealed (encryption.md §8).
+      await nameIfOwed(prepared, this.ledger, this.api, token);
+      return report;
     } catch (error) {
       const failure = this.failure(error);
       if (failure.kind !== 'storage') {

@@ -5,8 +5,8 @@
 
 import { SealError } from './sealError.js';
 import { singleRecord } from './rawRecord.js';
-import { concatBytes, equalBytes, isU32, u32le, u64le } from './bytes.js';
-import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody, storedLength } from '../sealedLayout.js';
+import { concatBytes, equalBytes, isU32, readU32le, readU64le, u32le, u64le } from './bytes.js';
+import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody, sealedFault, storedLength } from '../sealedLayout.js';
 
 export { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES };
 
@@ -75,6 +75,35 @@ export function storedForm(sealed) {
   out.set(sealed.nonce, 4 + fixed - 12);
   out.set(sealed.ciphertext, 4 + fixed);
   return out;
+}
+
+/**
+ * The sealed record whose stored form `bytes` is, exactly one, checked as segment-format.md §3.6
+ * says (Swift's SealedRecordStream): the inverse of storedForm. Throws SealError `record` with
+ * Swift's reason otherwise. What is inside the seal is checked only when it is opened.
+ * @param {Uint8Array} bytes
+ * @returns {SealedRecord}
+ */
+export function readStoredForm(bytes) {
+  if (bytes.length < 4) throw new SealError('record', 'a record header is cut off');
+  const kind = bytes[0];
+  const body = bytes[2] | (bytes[3] << 8);
+  if (4 + body > bytes.length) throw new SealError('record', 'a record runs past its frame');
+  if (kind !== SEALED_EVENT && kind !== SEALED_NAME) {
+    throw new SealError('record', `${kind >= 1 && kind <= 4 ? `a plaintext record (kind ${kind})` : `unknown record kind ${kind}`} where only sealed records may be`);
+  }
+  if (4 + body !== bytes.length) throw new SealError('record', 'not exactly one record');
+  const fixed = fixedBody(kind);
+  if (body < fixed) throw new SealError('record', `a sealed record has bad flags or a bad length ${body}`);
+  const device = readU64le(bytes, 4).toString(16).padStart(16, '0');
+  const seq = kind === SEALED_EVENT ? readU64le(bytes, 12) : 0n;
+  const epoch = readU32le(bytes, 4 + fixed - 16);
+  const fault = sealedFault({ kind, flags: bytes[1], body, device, seq, epoch });
+  if (fault !== null) throw new SealError('record', fault);
+  return {
+    kind, device, seq, epoch,
+    nonce: bytes.slice(4 + fixed - 12, 4 + fixed), ciphertext: bytes.slice(4 + fixed),
+  };
 }
 
 /**
