@@ -166,8 +166,10 @@ export class SyncSession {
           throw again instanceof SyncFork ? forkRefusal(again) : again;
         }
       }
-      // An encrypted account's server keeps this device's name only sealed (encryption.md §8).
-      await nameIfOwed(prepared, this.ledger, this.api, token);
+      // An encrypted account's server keeps this device's name only sealed (encryption.md §8). The
+      // records are synced either way: a name that did not go is sent by the next sync.
+      await nameIfOwed(prepared, this.ledger, this.api, token)
+        .catch((error) => console.debug("this device's sealed name was not sent:", error));
       return report;
     } catch (error) {
       const failure = this.failure(error);

@@ -77,7 +77,10 @@ struct Sync: AsyncParsableCommand {
         defer { ledger.close() }
         bar.finish()
         if let token, !token.isEmpty, !noSaveToken { try SyncToken.save(token, ledgerDirectory: ledger.directory) }
-        try await DeviceNameSealing.nameIfOwed(encryption, ledger: ledger, connection: connection)
+        // The records are synced either way: a sealed name that did not go is sent by the next sync.
+        do { try await DeviceNameSealing.nameIfOwed(encryption, ledger: ledger, connection: connection) } catch {
+            Terminal.error("warning: this device's sealed name was not sent to the server (the next sync sends it): \(error)")
+        }
         if let change = report.reidentified, change.oldDevice != ledger.localDevice, change.newDevice != ledger.localDevice {
             print("device \(change.oldDevice)'s events #\(change.firstSeq)–#\(change.lastSeq), received from a copied ledger, now belong to the new device id \(change.newDevice); the old segments are in \(change.quarantine)/")
         } else if let change = report.reidentified {
