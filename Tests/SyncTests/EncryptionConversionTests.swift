@@ -33,6 +33,9 @@ struct EncryptionConversionTests {
         try await CLI.run("init", "--ledger", phone, "--device", "phone", "--no-catalog").expectSuccess()
         try await CLI.run("complete", "1130200", "2024-06-01", "--memo", phoneMemo, "--ledger", phone).expectSuccess()
         try await CLI.run("sync", "--server", url, "--token", phoneToken, "--ledger", phone).expectSuccess()
+        // A name the server keeps in the clear while the account is plaintext (encryption.md §8).
+        let phoneName = "電話の名前-" + UUID().uuidString
+        try await CLI.run("device", "rename", phoneName, "--ledger", phone).expectSuccess()
 
         if step != "none" {
             // The same port, so that the devices' remembered server is this one.
@@ -54,8 +57,8 @@ struct EncryptionConversionTests {
 
         // Nothing readable is left, and nothing was lost: the kit restores every event.
         let stored = try await EncryptedSyncTests.storedBytes(store)
-        let leaked = (memos + [phoneMemo]).filter { EncryptedSyncTests.contains(stored, $0) }
-        #expect(leaked.isEmpty, "no byte of a memo is stored")
+        let leaked = (memos + [phoneMemo, phoneName]).filter { EncryptedSyncTests.contains(stored, $0) }
+        #expect(leaked.isEmpty, "no byte of a memo or of a device's name is stored: \(leaked)")
         let refused = try await CLI.run("sync", "--ledger", phone)
         #expect(refused.status == 77, "the phone has no key yet: \(refused.stderr)")
         try await CLI.run("init", "--ledger", spare, "--device", "spare", "--no-catalog").expectSuccess()
