@@ -3,12 +3,12 @@ import LedgerTestSupport
 import Testing
 
 /// `server repair` of an end-to-end encrypted account (Schemas/encryption.md §11, "Repairing a
-/// sealed log"), through the built binaries on both stores: a device writes a sealed replica
-/// (`encryption replica`, no key and no plaintext in it), the operator repairs the damaged stored
-/// records from it without the key, and the devices then read everything, with no fork.
+/// sealed log"), through the built binaries on both stores: from a device's own ledger holding
+/// the key (sealed first, the key not kept), and from a sealed replica (`encryption replica`, no
+/// key and no plaintext in it) without any key; the devices then read everything, with no fork.
 @Suite("Repairing an encrypted account from a sealed replica")
 struct EncryptedRepairTests {
-    @Test("a flipped byte in an encrypted account: refused from a plaintext ledger, repaired from a sealed replica, nothing lost",
+    @Test("a flipped byte in an encrypted account: refused from a keyless ledger, repaired from the device's ledger, then from a sealed replica, nothing lost",
           arguments: StoreKind.allCases)
     func repairFromSealedReplica(_ kind: StoreKind) async throws {
         let dir = try TemporaryDirectory("encrypted-repair")
@@ -38,11 +38,27 @@ struct EncryptedRepairTests {
         let refused = try await CLI.run("sync", "--ledger", desk)
         #expect(refused.status == 69, "503 for hana: \(refused.stderr)")
 
-        // A device's plaintext ledger is not a replica of a sealed log: refused, nothing changed.
+        // A device's plaintext ledger without the key cannot stand for a sealed log: refused,
+        // nothing changed.
+        let keyless = dir.sub("keyless")
+        try await CLI.run("init", "--ledger", keyless, "--device", "keyless", "--no-catalog").expectSuccess()
         let before = try await StoredState.capture(store)
-        let plaintext = try await store.server("repair", "hana", "--from", laptop)
+        let plaintext = try await store.server("repair", "hana", "--from", keyless)
         #expect(plaintext.status == 64 && plaintext.stderr.contains("encryption replica"), "\(plaintext.stderr)")
         #expect(try await StoredState.capture(store) == before, "nothing changed")
+
+        // A device's own ledger, holding the key: sealed with it first (the key is not kept).
+        let fromDevice = try await store.server("repair", "hana", "--from", laptop)
+        fromDevice.expectSuccess()
+        #expect(fromDevice.stdout.contains("sealed the replica \(laptop)") && fromDevice.stdout.contains("moved \(place.moved)"),
+                "\(fromDevice.stdout)")
+        try await store.server("verify").expectSuccess()
+        // The key file's line is "EPOCH KEY": the key's 43 base64url characters are nowhere stored.
+        let keyText = try #require(try String(contentsOfFile: laptop + "/encryption-keys", encoding: .utf8)
+            .split(separator: "\n").first?.split(separator: " ").dropFirst().first.map(String.init))
+        #expect(keyText.count == 43)
+        let keyStored = EncryptedSyncTests.contains(try await EncryptedSyncTests.storedBytes(store), keyText)
+        #expect(!keyStored, "the key is nowhere in the store")
 
         // The sealed replica: written without the network, holding neither key nor plaintext.
         let replica = dir.sub("sealed-replica")
@@ -51,8 +67,6 @@ struct EncryptedRepairTests {
         #expect(written.stdout.contains("sealed event"), "\(written.stdout)")
         let again = try await CLI.run("encryption", "replica", replica, "--ledger", laptop)
         #expect(again.status == 64, "an existing directory is refused: \(again.stderr)")
-        let keyless = dir.sub("keyless")
-        try await CLI.run("init", "--ledger", keyless, "--device", "keyless", "--no-catalog").expectSuccess()
         let noKey = try await CLI.run("encryption", "replica", dir.sub("keyless-replica"), "--ledger", keyless)
         #expect(noKey.status == 77 && noKey.stderr.contains("holds no key"), "\(noKey.stderr)")
         let replicaBytes = try Self.allBytes(under: replica)
@@ -60,10 +74,13 @@ struct EncryptedRepairTests {
         #expect(!memoInReplica && !nameInReplica, "the replica holds no plaintext")
         #expect(!FileManager.default.fileExists(atPath: replica + "/encryption-keys"), "and no key")
 
+        // Damaged again, and repaired from the sealed replica, without any key.
+        let second = try await StoredState.flipByte(of: "hana", in: store)
+        #expect(try await CLI.run("sync", "--ledger", desk).status == 69, "503 for hana again")
         let repaired = try await store.server("repair", "hana", "--from", replica)
         repaired.expectSuccess()
-        #expect(repaired.stdout.contains("moved \(place.moved)") && repaired.stdout.contains("restored from \(replica)"), "\(repaired.stdout)")
-        #expect(try await StoredState.quarantined(of: "hana", in: store) >= 1, "kept, never deleted")
+        #expect(repaired.stdout.contains("moved \(second.moved)") && repaired.stdout.contains("restored from \(replica)"), "\(repaired.stdout)")
+        #expect(try await StoredState.quarantined(of: "hana", in: store) >= 2, "kept, never deleted")
         try await store.server("verify").expectSuccess()
         let stored = try await EncryptedSyncTests.storedBytes(store)
         #expect(!EncryptedSyncTests.contains(stored, secret), "still no byte of the memo is stored")

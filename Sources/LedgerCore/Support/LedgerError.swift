@@ -60,6 +60,10 @@ package struct LedgerError: Error, Sendable, CustomStringConvertible {
         case unknownEpoch(current: UInt32, found: UInt32)
         /// A server answered 404: the path is not one it serves (an older server's API).
         case notServed
+        /// `server repair` of an end-to-end encrypted account was given a device's plaintext
+        /// ledger (Schemas/encryption.md §11, "Repairing a sealed log"): the CLI seals it with
+        /// the key that ledger holds, if it holds one, and repairs again.
+        case plaintextReplica(String)
     }
 
     package var category: Category

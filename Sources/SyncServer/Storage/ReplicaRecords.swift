@@ -17,7 +17,8 @@ package enum ReplicaRecords {
         if let bytes = try? PosixFileSystem().readFile(metadataPath),
            let metadata = try? LedgerMetadata.decode(bytes, path: metadataPath), metadata.recordForm != Record.form {
             throw Record.form == .sealed
-                ? LedgerError(.usage, "user '\(user)' is end-to-end encrypted and \(directory) is a device's plaintext ledger: repair from sealed replicas, a 'server export' of the user or what 'oritsubushi encryption replica DIR' writes on a device; nothing was changed")
+                ? LedgerError(.usage, "user '\(user)' is end-to-end encrypted and \(directory) is a device's plaintext ledger without the account's key: repair from sealed replicas, a 'server export' of the user or what 'oritsubushi encryption replica DIR' writes on a device; nothing was changed",
+                              cause: .plaintextReplica(directory))
                 : LedgerError(.usage, "\(directory) holds sealed (end-to-end encrypted) records, and user '\(user)''s account is plaintext: repair from a device's ledger; nothing was changed")
         }
         let source = try Ledger.open(directory: directory, clock: clock, records: Record.form)

@@ -36,15 +36,8 @@ extension Encryption {
             guard let ring = try KeyRing.load(ledgerDirectory: options.directory, fileSystem: PosixFileSystem(ownerOnly: true)) else {
                 throw LedgerError(.permission, "this device holds no key of an end-to-end encrypted account: nothing to seal (a plaintext account's server repairs from the ledger itself)")
             }
-            var records = EncodedRecords()
-            for name in ledger.deviceNames.values.sorted(by: { $0.device < $1.device }) { records.append(.deviceName(name)) }
-            try ledger.forEachRecord { view, _ in
-                if view.hasEventID { records.append(view) }
-            }
-            let key = ring.current
-            let sealed = try SyncSealing.seal(records, with: key)
-            let events = try LedgerExport.writeSealed(sealed, to: directory, ownerName: "sealed replica",
-                                                      clock: Environment.clock())
+            let written = try SealedReplicaWriter.write(ledger, ring: ring, to: directory)
+            let (events, key) = (written.events, written.key)
             print("wrote \(Plural.count(events, "sealed event")) and \(Plural.count(ledger.deviceNames.count, "device name")) to \(directory) (key epoch \(key.epoch), fingerprint \(key.fingerprint)); it holds no key: give it to the operator for 'server repair NAME --from \(directory)'")
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import LedgerCore
 import SyncServer
@@ -12,7 +13,8 @@ extension Server {
                 repeatable) is a replica of the user (a device's ledger directory, not in use; \
                 for an end-to-end encrypted account, a sealed one: a 'server export' of it, or \
                 what 'oritsubushi encryption replica DIR' writes on a device, so that no key is \
-                needed). \
+                needed; a device's own ledger that holds the account's key is sealed with it \
+                first, and the key is not kept). \
                 Damaged segments (files store) or rows (PostgreSQL) go to a quarantine — \
                 ledgers/NAME/quarantine/<UTC time>/ or a quarantine table — and are never \
                 deleted; the events they held come from the replicas. When no replica holds some \
@@ -42,15 +44,29 @@ extension Server {
 
         func run() async throws {
             try UserStore.validate(name: name)
+            do { try await repair(from: from) } catch let error as LedgerError {
+                // An encrypted account given a device's own ledger: sealed here with the key that
+                // ledger holds (never kept), then repaired from (encryption.md §11).
+                guard case .plaintextReplica = error.cause else { throw error }
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oritsubushi-sealed-replicas-\(UUID().uuidString)").path
+                try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: scratch) }
+                guard let sealed = try SealedReplicaWriter.sealingKeyedReplicas(from, under: scratch) else { throw error }
+                try await repair(from: sealed)
+            }
+        }
+
+        /// The repair from `replicas` (sealed copies of the given ones, for an encrypted account).
+        private func repair(from replicas: [String]) async throws {
             let loss: StoreRepairRequest.Loss = !acceptLoss ? .refuse : (yes ? .accept : .plan)
-            let request = StoreRepairRequest(user: name, replicas: from, loss: loss)
+            let request = StoreRepairRequest(user: name, replicas: replicas, loss: loss)
             let report = try await store.withAdministration { admin, now in try await admin.repair(request, now: now) }
             let sources = from.joined(separator: ", ")
             guard report.applied else {
                 guard let lost = report.lost else {
                     // Nothing would be lost: the plain repair does it all.
                     let repaired = try await store.withAdministration { admin, now in
-                        try await admin.repair(StoreRepairRequest(user: name, replicas: from), now: now)
+                        try await admin.repair(StoreRepairRequest(user: name, replicas: replicas), now: now)
                     }
                     return printRepaired(repaired, sources: sources)
                 }
