@@ -2,7 +2,6 @@ import ArgumentParser
 import LedgerCore
 import LedgerSync
 import SyncClient
-import SyncServer
 
 extension Encryption {
     /// `oritsubushi encryption replica DIR`: a sealed copy of this device's ledger, which the
