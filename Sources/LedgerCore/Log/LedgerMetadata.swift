@@ -109,6 +109,15 @@ package struct LedgerMetadata: Codable, Equatable, Sendable {
         return metadata
     }
 
+    /// What the records of the ledger at `directory` are (its `ledger.json`'s `records`), read
+    /// without opening it; nil when the directory holds no ledger. Throws as `decode` for an
+    /// unreadable or damaged description.
+    package static func recordForm(ofLedgerAt directory: String, fileSystem: any FileSystem) throws -> LedgerRecords? {
+        let path = Path.join(directory, fileName)
+        guard fileSystem.fileExists(path) else { return nil }
+        return try decode(try fileSystem.readFile(path), path: path).recordForm
+    }
+
     /// Reads `ledger.json` of an existing ledger, then takes its lock: the first step of every
     /// way of opening one (a missing file means there is no ledger, not damage). A ledger whose
     /// records are not of the form `records` is refused before anything else is read.

@@ -75,9 +75,7 @@ package struct AccountConversion {
     }
 
     private var ledgerIsSealed: Bool {
-        let path = Path.join(ledgerPath, LedgerMetadata.fileName)
-        guard fileSystem.fileExists(path), let bytes = try? fileSystem.readFile(path) else { return false }
-        return (try? LedgerMetadata.decode(bytes, path: path).recordForm) == .sealed
+        (try? LedgerMetadata.recordForm(ofLedgerAt: ledgerPath, fileSystem: fileSystem)) == .sealed
     }
 
     /// The steps after the plaintext log was set aside, each skipped when done.

@@ -102,10 +102,8 @@ package struct FilesStoreAdministration: SyncStoreAdministration {
     }
 
     package func repair(_ request: StoreRepairRequest, now: Int64) async throws -> StoreRepairReport {
-        let metadataPath = Path.join(ledgerPath(request.user), LedgerMetadata.fileName)
         let repair = FilesStoreRepair(administration: self, request: request)
-        if fileSystem.fileExists(metadataPath),
-           try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath).recordForm == .sealed {
+        if try LedgerMetadata.recordForm(ofLedgerAt: ledgerPath(request.user), fileSystem: fileSystem) == .sealed {
             // An end-to-end encrypted account: repaired from sealed replicas, without the key.
             return try repair.run(SealedRecord.self, epoch: try accounts.encryption(of: request.user)?.epoch)
         }

@@ -11,10 +11,7 @@ enum OpenedLedger: Sendable {
     /// Opens `directory` as what its `ledger.json` says it is; a directory without one is
     /// created sealed when `sealedIfNew` (the account is encrypted), plaintext otherwise.
     init(directory: String, sealedIfNew: Bool, clock: any WallClock, fileSystem: any FileSystem) throws {
-        let metadataPath = Path.join(directory, LedgerMetadata.fileName)
-        let sealed = fileSystem.fileExists(metadataPath)
-            ? try LedgerMetadata.decode(try fileSystem.readFile(metadataPath), path: metadataPath).recordForm == .sealed
-            : sealedIfNew
+        let sealed = try LedgerMetadata.recordForm(ofLedgerAt: directory, fileSystem: fileSystem).map { $0 == .sealed } ?? sealedIfNew
         self = sealed ? .sealed(try OpenSealedLedger(directory: directory, clock: clock, fileSystem: fileSystem))
                       : .plain(try OpenUserLedger(directory: directory, clock: clock, fileSystem: fileSystem))
     }

@@ -13,9 +13,8 @@ package enum ReplicaRecords {
     /// key epoch.
     package static func read<Record: RepairableRecord>(_ form: Record.Type, from directory: String, of user: String, epoch: UInt32?,
                                                        clock: any WallClock, where keep: (EventID?) -> Bool = { _ in true }) throws -> [Record] {
-        let metadataPath = Path.join(directory, LedgerMetadata.fileName)
-        if let bytes = try? PosixFileSystem().readFile(metadataPath),
-           let metadata = try? LedgerMetadata.decode(bytes, path: metadataPath), metadata.recordForm != Record.form {
+        // A replica that does not read is refused by the opening below, in its own words.
+        if let form = try? LedgerMetadata.recordForm(ofLedgerAt: directory, fileSystem: PosixFileSystem()), form != Record.form {
             throw Record.form == .sealed
                 ? LedgerError(.usage, "user '\(user)' is end-to-end encrypted and \(directory) is a device's plaintext ledger without the account's key: repair from sealed replicas, a 'server export' of the user or what 'oritsubushi encryption replica DIR' writes on a device; nothing was changed",
                               cause: .plaintextReplica(directory))

@@ -394,14 +394,14 @@ export class SyncSession {
  * @param {Ledger} ledger @param {ApiError} error
  */
 export function aheadOfServer(ledger, error) {
-  return error.serverTime !== null && hlcMillis(ledger.identity.lastHlc) > error.serverTime + CLOCK_LEAD_MS;
+  return error.serverTime !== null && aheadOfServerClock([{ hlc: ledger.identity.lastHlc }], error.serverTime);
 }
 
 /**
  * Whether any of `records` is dated more than a day ahead of `serverNow` (Unix ms): what the
  * server refuses as `clock-ahead` on a plaintext account, and the device checks itself before
  * sealing for an encrypted one, whose records' clock the server cannot read (encryption.md §1).
- * @param {LedgerEvent[]} records @param {number} serverNow
+ * @param {{hlc: bigint}[]} records @param {number} serverNow
  */
 export function aheadOfServerClock(records, serverNow) {
   return records.some((r) => hlcMillis(r.hlc) > serverNow + CLOCK_LEAD_MS);

@@ -18,13 +18,8 @@ enum SealedReplicaWriter {
 
     /// Writes `ledger`'s sealed copy to `directory` (which must not exist) under `ring`'s newest key.
     static func write(_ ledger: Ledger, ring: KeyRing, to directory: String) throws -> Written {
-        var records = EncodedRecords()
-        for name in ledger.deviceNames.values.sorted(by: { $0.device < $1.device }) { records.append(.deviceName(name)) }
-        try ledger.forEachRecord { view, _ in
-            if view.hasEventID { records.append(view) }
-        }
         let key = ring.current
-        let sealed = try SyncSealing.seal(records, with: key)
+        let sealed = try SyncSealing.seal(try ConversionUpload.sealedCopyRecords(of: ledger), with: key)
         let events = try LedgerExport.writeSealed(sealed, to: directory, ownerName: "sealed replica", clock: try Environment.clock())
         return Written(events: events, names: ledger.deviceNames.count, key: key)
     }
@@ -36,9 +31,7 @@ enum SealedReplicaWriter {
         var result: [String] = []
         var sealedAny = false
         for (index, replica) in replicas.enumerated() {
-            let metadataPath = Path.join(replica, LedgerMetadata.fileName)
-            guard let bytes = try? PosixFileSystem().readFile(metadataPath),
-                  (try? LedgerMetadata.decode(bytes, path: metadataPath))?.recordForm == .plain,
+            guard (try? LedgerMetadata.recordForm(ofLedgerAt: replica, fileSystem: PosixFileSystem())) == .plain,
                   let ring = try KeyRing.load(ledgerDirectory: replica, fileSystem: PosixFileSystem()) else {
                 result.append(replica)
                 continue
