@@ -59,7 +59,9 @@ extension LedgerRecord: RepairableRecord {
 extension SealedRecord: RepairableRecord {
     package static var form: LedgerRecords { .sealed }
 
-    package var eventID: EventID? { kind == .event ? EventID(device: device, seq: seq) : nil }
+    /// A sealed run stands for its events `firstSeq … seq` (encryption.md §3.5).
+    package var eventID: EventID? { kind.holdsEvents ? EventID(device: device, seq: firstSeq) : nil }
+    package var lastSeq: UInt64 { seq }
     package var sealedEpoch: UInt32? { epoch }
     /// Sealed records carry no clock the server reads: recovered events go device by device.
     package var recoveryOrder: UInt64 { 0 }
@@ -80,7 +82,9 @@ extension SealedRecord: RepairableRecord {
     package static func records(of ledger: Ledger, where keep: (EventID?) -> Bool) throws -> [SealedRecord] {
         var records: [SealedRecord] = []
         try ledger.forEachSealedRecord { view, _ in
-            if keep(view.kind == .event ? EventID(device: view.device, seq: view.seq) : nil) { records.append(SealedRecord(view)) }
+            let wanted = view.kind.holdsEvents
+                ? (view.firstSeq...view.seq).contains { keep(EventID(device: view.device, seq: $0)) } : keep(nil)
+            if wanted { records.append(SealedRecord(view)) }
             return .continue
         }
         return records
@@ -101,6 +105,6 @@ extension SealedRecord: RepairableRecord {
         }
         let newNames = names.filter { name in name.recordBytes.withUnsafeBytes { held.insert(RecordFingerprint.of($0)).inserted } }
         try append(ArraySlice(events + newNames), to: ledger)
-        return events.count
+        return events.reduce(0) { $0 + $1.eventCount }
     }
 }

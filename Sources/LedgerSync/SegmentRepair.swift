@@ -143,8 +143,11 @@ package final class SegmentRepair<Record: RepairableRecord> {
         if let header = segment.header, header.firstRecordPosition != position {
             return SegmentFault(.wrongPosition(found: header.firstRecordPosition, expected: position), file: segment.path, offset: 0).error
         }
-        for case let id? in segment.records.map(\.eventID) {
-            if let gap = continuity.accept(id) { return .corrupt(gap.message(), file: segment.path, offset: 0) }
+        for record in segment.records {
+            guard let id = record.eventID else { continue }
+            if let gap = continuity.accept(device: id.device, first: id.seq, last: record.lastSeq) {
+                return .corrupt(gap.message(), file: segment.path, offset: 0)
+            }
         }
         return nil
     }
@@ -177,7 +180,9 @@ package final class SegmentRepair<Record: RepairableRecord> {
         for segment in kept {
             try pool.requireSameContent(segment.records, in: segment.fileName)
             // Intact and continuous: `inspect` checked these.
-            for case let id? in segment.records.map(\.eventID) { _ = held.accept(id) }
+            for record in segment.records {
+                if let id = record.eventID { _ = held.accept(device: id.device, first: id.seq, last: record.lastSeq) }
+            }
         }
 
         // The re-append, planned in full before anything moves.
@@ -193,10 +198,10 @@ package final class SegmentRepair<Record: RepairableRecord> {
             try pool.requireSameContent(segment.records, in: segment.fileName)
             for record in segment.records {
                 if let id = record.eventID, report.lost.cuts(id) {
-                    report.lost.add(id)
+                    report.lost.add(device: id.device, seqs: id.seq...record.lastSeq)
                     continue
                 }
-                if let id = record.eventID, let gap = held.accept(id) {
+                if let id = record.eventID, let gap = held.accept(device: id.device, first: id.seq, last: record.lastSeq) {
                     throw LedgerError(.conflict, "\(segment.fileName) cannot follow the repaired segments: \(gap.message()); nothing was changed")
                 }
                 plan.append(record)
@@ -205,7 +210,7 @@ package final class SegmentRepair<Record: RepairableRecord> {
         }
         report.recoveredEvents += try recover(damagedRun, before: nil, pool: pool, held: &held, into: &plan, lost: &report.lost)
         let further = try pool.events(after: held.versionVector, lost: &report.lost)
-        report.mergedEvents = further.count
+        report.mergedEvents = further.reduce(0) { $0 + $1.eventCount }
         if dryRun { return report }
 
         // Changes start here.
@@ -271,14 +276,15 @@ package final class SegmentRepair<Record: RepairableRecord> {
                 continue
             }
             let found = pool.availableEvents(of: device, seqs: first...last)
-            if found.count < last - first + 1 { lost.add(device: device, seqs: (first + UInt64(found.count))...last) }
+            let next = found.last.map { $0.lastSeq + 1 } ?? first
+            if next <= last { lost.add(device: device, seqs: next...last) }
             guard !found.isEmpty else { continue }
             perDevice.append(found)
-            _ = held.accept(device: device, first: first, last: first + UInt64(found.count) - 1)
+            _ = held.accept(device: device, first: first, last: next - 1)
         }
         let recovered = Self.ordered(perDevice)
         plan.append(contentsOf: recovered)
-        return recovered.count
+        return recovered.reduce(0) { $0 + $1.eventCount }
     }
 
     /// Interleaves per-device runs (each in seq order) by `recoveryOrder` (a plaintext

@@ -57,8 +57,8 @@ extension PostgresStore {
             try await recordDamage(id, nil)  // sound: a flag left by an earlier finding is stale
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: 0)
         }
-        let found: [EventID: Record] = try Self.events(needed, of: name, in: request.replicas, epoch: epoch, clock: clock)
-        let lacking = needed.filter { found[$0] == nil }
+        let found: (records: [Record], covered: Set<EventID>) = try Self.events(needed, of: name, in: request.replicas, epoch: epoch, clock: clock)
+        let lacking = needed.subtracting(found.covered)
         var lost = LostEvents()
         if !lacking.isEmpty {
             guard request.loss != .refuse else {
@@ -72,10 +72,12 @@ extension PostgresStore {
         guard request.loss != .plan else {
             return StoreRepairReport(quarantine: nil, moved: [], restoredEvents: needed.count, lost: lost, applied: false)
         }
+        // The records restoring what is needed: none reaches into what is cut.
+        let restoring = found.records.filter { record in !lost.cuts(EventID(device: record.eventID!.device, seq: record.lastSeq)) }
         let cuts = lost.ranges.mapValues(\.lowerBound).sorted { $0.key < $1.key }
         let moved = try await client.transaction(logger: logger) { connection in
             _ = try await Self.userID(name, connection, logger, forUpdate: true)
-            return try await self.restore(user: id, scan: scan, restoring: needed.sorted().map { found[$0]! }, cuts: cuts, now: now, connection)
+            return try await self.restore(user: id, scan: scan, restoring: restoring, cuts: cuts, now: now, connection)
         }
         return StoreRepairReport(quarantine: moved.isEmpty ? nil : "quarantine_frames",
                                  moved: moved.map { "event_frames \(PostgresFrames.span($0.first, $0.count))" },
@@ -173,20 +175,38 @@ extension PostgresStore {
         return moved
     }
 
-    /// The events of `ids` that the replicas hold, gathered by the rule of every repair
-    /// (`RecordPool`: one event held in two versions is refused). A replica of the other form
-    /// than the account's, or holding records of an epoch the account does not have (`epoch`, a
-    /// sealed account's current one), is refused.
+    /// The records of the replicas that restore `ids`, gathered by the rule of every repair
+    /// (`RecordPool`: one event held in two versions is refused), each run of consecutive ids
+    /// tiled by records that hold nothing else (a sealed run reaching outside them holds events
+    /// stored already, Schemas/encryption.md §11), and the ids they cover. A replica of the other
+    /// form than the account's, or holding records of an epoch the account does not have
+    /// (`epoch`, a sealed account's current one), is refused.
     private static func events<Record: PostgresRepairRecord>(_ ids: Set<EventID>, of user: String, in replicas: [String], epoch: UInt32?,
-                                                              clock: any WallClock) throws -> [EventID: Record] {
+                                                              clock: any WallClock) throws -> (records: [Record], covered: Set<EventID>) {
         var pool = RecordPool<Record>()
         for replica in replicas {
             let records = try ReplicaRecords.read(Record.self, from: replica, of: user, epoch: epoch, clock: clock) { $0.map(ids.contains) ?? false }
             try pool.add(records, from: replica)
         }
-        var found: [EventID: Record] = [:]
-        for id in ids { found[id] = pool.event(id) }
-        return found
+        var records: [Record] = []
+        var covered = Set<EventID>()
+        for (device, seqs) in Dictionary(grouping: ids, by: \.device).mapValues({ $0.map(\.seq).sorted() }).sorted(by: { $0.key < $1.key }) {
+            var index = 0
+            while index < seqs.count {
+                var end = index
+                while end + 1 < seqs.count, seqs[end + 1] == seqs[end] + 1 { end += 1 }
+                // A range of consecutive ids, tiled as far as the pool holds it.
+                var from = seqs[index]
+                while from <= seqs[end] {
+                    let (tiles, next) = pool.tiling(of: device, seqs: from...seqs[end])
+                    records += tiles
+                    for seq in from..<next { covered.insert(EventID(device: device, seq: seq)) }
+                    from = next + 1  // past the seq no record starts at
+                }
+                index = end + 1
+            }
+        }
+        return (records, covered)
     }
 
     /// "device D seqs 3–5, 9" for a set of ids.

@@ -4,8 +4,11 @@
 package protocol SalvageableRecord: Sendable {
     /// The form of the ledgers that hold such records (`ledger.json`'s `records`).
     static var form: LedgerRecords { get }
-    /// The event's identity; `nil` for a record that has no seq (a device name).
+    /// The event's identity (a sealed run's first event's, Schemas/encryption.md §3.5); `nil`
+    /// for a record that has no seq (a device name).
     var eventID: EventID? { get }
+    /// The seq of the last event the record stands for: its event's, a sealed run's last.
+    var lastSeq: UInt64 { get }
     /// Reads `bytes` (a whole segment file) with `reader`, appending each record read to
     /// `records`; what the reader found (its salvage policy reports faults instead of throwing).
     static func salvage(_ bytes: UnsafeRawBufferPointer, with reader: SegmentReader, into records: inout [Self]) -> SegmentReader.Outcome?
@@ -13,6 +16,7 @@ package protocol SalvageableRecord: Sendable {
 
 extension LedgerRecord: SalvageableRecord {
     package static var form: LedgerRecords { .plain }
+    package var lastSeq: UInt64 { eventID?.seq ?? 0 }
 
     package static func salvage(_ bytes: UnsafeRawBufferPointer, with reader: SegmentReader, into records: inout [LedgerRecord]) -> SegmentReader.Outcome? {
         // The salvage policy reports faults instead of throwing, and the visitor throws nothing.
@@ -105,8 +109,13 @@ package struct SalvagedSegment<Record: SalvageableRecord>: Sendable {
         var highest: [DeviceID: UInt64] = [:]
         for record in records {
             guard let id = record.eventID else { continue }
-            highest[id.device] = max(highest[id.device] ?? 0, id.seq)
+            highest[id.device] = max(highest[id.device] ?? 0, record.lastSeq)
         }
         return highest
     }
+}
+
+extension SalvageableRecord {
+    /// How many events the record stands for: one, a sealed run's several, none for a name.
+    package var eventCount: Int { eventID.map { Int(lastSeq - $0.seq + 1) } ?? 0 }
 }

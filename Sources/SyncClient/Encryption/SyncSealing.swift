@@ -10,9 +10,11 @@ package enum SyncSealing {
     /// runs (kind 7, encryption.md §3.5), cut as §3.5 says; an event that would be a run of its
     /// own as kind 5, device names (kind 3) as kind 6 (§3); in order. Deterministic: the same
     /// records and key give the same bytes on any device (§3.2).
+    /// With `asRuns` false every event is sealed alone (kind 5): a repair's replica, whose events
+    /// must fill any range a damaged log lost, whatever the cut of the runs it held (§11).
     /// - Throws: `EncryptionError` `.unsealable` for a record the sealer refuses (a knowledge
     ///   mark of more than 4,090 entries, segment-format.md §3.6).
-    package static func seal(_ records: EncodedRecords, with key: DataKey) throws(EncryptionError) -> SealedRecords {
+    package static func seal(_ records: EncodedRecords, with key: DataKey, asRuns: Bool = true) throws(EncryptionError) -> SealedRecords {
         var sealed = SealedRecords()
         sealed.reserve(bytes: records.bytes.count + records.count * 4)
         let runs = RunSealer()
@@ -33,7 +35,7 @@ package enum SyncSealing {
         }
         records.forEach { view in
             guard failure == nil else { return }
-            if run?.extend(with: view) == true { return }
+            if asRuns, run?.extend(with: view) == true { return }
             flush()
             if view.kind == .deviceName {
                 do throws(SealingError) {

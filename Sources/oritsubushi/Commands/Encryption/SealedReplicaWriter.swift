@@ -5,7 +5,7 @@ import SyncClient
 import SyncServer
 
 /// A sealed copy of a device's ledger (Schemas/encryption.md §11, "Repairing a sealed log"):
-/// every event and device name sealed as a push seals them, under the newest key the device
+/// every event and device name sealed as a push seals them (each event alone), under the newest key the device
 /// holds, written as a new sealed ledger directory that holds neither the key nor any plaintext.
 /// `encryption replica` writes one for the operator; `server repair`, given a device's ledger
 /// that holds its key, writes one to a temporary directory and repairs from it.
@@ -19,7 +19,9 @@ enum SealedReplicaWriter {
     /// Writes `ledger`'s sealed copy to `directory` (which must not exist) under `ring`'s newest key.
     static func write(_ ledger: Ledger, ring: KeyRing, to directory: String) throws -> Written {
         let key = ring.current
-        let sealed = try SyncSealing.seal(try ConversionUpload.sealedCopyRecords(of: ledger), with: key)
+        // Each event alone: a replica fills whatever range a damaged log lost, however the runs
+        // the log held were cut (Schemas/encryption.md §11, "Repairing a sealed log").
+        let sealed = try SyncSealing.seal(try ConversionUpload.sealedCopyRecords(of: ledger), with: key, asRuns: false)
         let events = try LedgerExport.writeSealed(sealed, to: directory, ownerName: "sealed replica", clock: try Environment.clock())
         return Written(events: events, names: ledger.deviceNames.count, key: key)
     }
