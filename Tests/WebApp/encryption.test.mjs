@@ -12,7 +12,9 @@ import path from 'node:path';
 import { appModule, conformanceDir } from './support/paths.mjs';
 
 const { importDataKey, randomDataKey } = await appModule('crypto/dataKey.js');
-const { sealRecord, openRecord, associatedData, storedForm } = await appModule('crypto/recordSealer.js');
+const { sealRecord, openRecord, associatedData, readStoredForm, storedForm } = await appModule('crypto/recordSealer.js');
+const { sealRun, openRun } = await appModule('crypto/runSealer.js');
+const { decodeRawStream } = await import('./support/rawRecords.mjs');
 const { BlockError, blockSteps } = await appModule('blockDecoder.js');
 const { runSteps } = await appModule('timeSlice.js');
 const { wrapKey, unwrapKey, linkWrappingKey, chainWrappingKey, newDeviceWrappingKey } = await appModule('crypto/keyWrap.js');
@@ -80,6 +82,15 @@ async function run(c) {
     }
     case 'blocks':
       return runBlocks(c);
+    case 'seal-run': {
+      // The run's raw record stream, read strictly into the app's events (decodeRecord).
+      const events = decodeRawStream(Buffer.from(c.records, 'hex')).map((r) => decodeRecord(new Uint8Array(r.bytes)));
+      return { stored: hex(storedForm(await sealRun(events, await caseKey(c)))) };
+    }
+    case 'open-run': {
+      const events = await openRun(readStoredForm(bytes(c.stored)), await caseKey(c));
+      return { records: events.map((e) => hex(encode(e))).join('') };
+    }
     case 'open': {
       const s = c.sealed;
       const sealed = { kind: s.kind, device: s.device, seq: BigInt(s.seq), epoch: s.epoch, nonce: bytes(s.nonce), ciphertext: bytes(s.ciphertext) };
@@ -108,7 +119,7 @@ async function run(c) {
 }
 
 /** The outputs a case records for its op. */
-const OUTPUTS = { seal: ['sealed', 'stored'], blocks: ['records'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'], 'seal-name': ['sealed_name', 'name'], 'open-name': ['name'] };
+const OUTPUTS = { seal: ['sealed', 'stored'], 'seal-run': ['stored'], 'open-run': ['records'], blocks: ['records'], open: ['record'], wrap: ['wrapped'], unwrap: ['key', 'epoch'], fingerprint: ['fingerprint'], kit: ['kit'], 'read-kit': ['key', 'epoch'], 'seal-name': ['sealed_name', 'name'], 'open-name': ['name'] };
 
 test('Conformance/encryption.jsonl: every case gives its outputs or its refusal', async () => {
   const cases = corpus();
