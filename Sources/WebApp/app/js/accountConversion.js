@@ -16,7 +16,8 @@ import { randomDataKey } from './crypto/dataKey.js';
 import { KeyProblem } from './keyProblem.js';
 import { CONVERSION_META, conversionKey, endConversion, keepKey, KEYS_META, loadKeys } from './keyStore.js';
 import { pushPages, SEALED_PAGE_BYTES, SEALED_PAGE_RECORDS } from './pushPages.js';
-import { sealedLength, sealEvents } from './sealedSync.js';
+import { sealEvents } from './sealedSync.js';
+import { sealedLength } from './runCut.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./ledger.js').Ledger} Ledger */
