@@ -31,4 +31,26 @@ extension Ledger {
             }
         }
     }
+
+    /// This ledger's events `first … last` of `device`, in seq order, or nil when it does not
+    /// hold every one of them (a sealed run's fork check seals them as one run, Schemas/
+    /// encryption.md §11). Reads only the segments whose footer ranges meet those seqs.
+    package func events(of device: DeviceID, from first: UInt64, through last: UInt64) throws -> EncodedRecords? {
+        guard first > 0, first <= last, last <= versionVector[device] ?? 0 else { return nil }
+        var events = EncodedRecords()
+        var next = first
+        for segment in segments where next <= last {
+            let meets = segment.summary.deviceRanges.contains { $0.device == device && $0.firstSeq <= last && next <= $0.lastSeq }
+            guard meets else { continue }
+            try forEachRecord(from: segment.header.firstRecordPosition) { (view, position) throws -> RecordIteration in
+                guard position < segment.endPosition, next <= last else { return .stop }
+                if view.hasEventID, view.device == device, view.seq == next {
+                    events.append(view)
+                    next += 1
+                }
+                return .continue
+            }
+        }
+        return next == last + 1 ? events : nil
+    }
 }

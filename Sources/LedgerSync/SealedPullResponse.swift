@@ -1,3 +1,5 @@
+import LedgerCore
+
 /// A pull answer of an end-to-end encrypted account (Schemas/encryption.md §11, "Fork detection
 /// on pulls"): always frames of sealed records, whose header is this object and `count`. The
 /// server cannot compare a device's digest of its plaintext event with the sealed copy it keeps,
@@ -6,10 +8,23 @@ package struct SealedPullResponse: Codable, Sendable, Equatable {
     /// The digest of one stored sealed event (`EventDigest` of its stored bytes) and the epoch it
     /// was sealed under: a device seals its own event at that seq under that epoch's key
     /// (sealing is deterministic) and compares.
+    /// When the stored record is a sealed run (encryption.md §3.5), `first` and `last` are its
+    /// bounds: the device seals its own events `first … last` as one run to compare.
     package struct StoredDigest: Codable, Sendable, Equatable {
         package var digest: String
         package var epoch: UInt32
-        package init(digest: String, epoch: UInt32) { (self.digest, self.epoch) = (digest, epoch) }
+        package var first: UInt64?
+        package var last: UInt64?
+
+        package init(digest: String, epoch: UInt32, first: UInt64? = nil, last: UInt64? = nil) {
+            (self.digest, self.epoch, self.first, self.last) = (digest, epoch, first, last)
+        }
+
+        /// The digest and epoch of `view`, with its bounds when it is a run.
+        package init(of view: SealedRecordView) {
+            self.init(digest: EventDigest.hex(view.bytes), epoch: view.epoch,
+                      first: view.kind == .run ? view.firstSeq : nil, last: view.kind == .run ? view.seq : nil)
+        }
     }
 
     package var more: Bool

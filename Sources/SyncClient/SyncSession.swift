@@ -200,7 +200,7 @@ package struct SyncSession {
             // by their sealed size.
             let pages = framed
                 ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes,
-                                        size: keys != nil ? SyncSealing.sealedLength : { $0.length })
+                                        size: keys != nil ? SyncSealing.sealedLength() : { $0.length })
                 : records.records.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
             @Sendable func framesBody(_ page: EncodedRecords) throws -> [UInt8] {
                 if let keys { return try SyncConnection.sealedFramesBody(page, key: keys.current) }

@@ -42,18 +42,20 @@ struct PostgresFrames {
                     return
                 }
                 let version = view.kind == .catalogVersion ? (PostgresRecord.key(view.hlc), Int64(view.catalogVersion)) : nil
-                note(.event(device: PostgresRecord.key(view.device), seq: Int64(view.seq), catalogVersion: version))
+                note(.event(device: PostgresRecord.key(view.device), first: Int64(view.seq), last: Int64(view.seq), catalogVersion: version))
             }
         }
     }
 
     /// The same for an encrypted account's sealed records (Schemas/encryption.md §11): runs from
-    /// the clear device and seq; sealed names go to `sealed_names`, kept once per sealed form.
+    /// the clear device and seqs (a sealed run's, §3.5, all of them); sealed names go to
+    /// `sealed_names`, kept once per sealed form.
     mutating func append(_ records: SealedRecords, writer: RecordFrames.Writer) {
         append(frames: records.frames ?? Self.frames(of: records.bytes, writer: writer)) { note in
             records.forEach { view in
-                if view.kind == .event {
-                    note(.event(device: PostgresRecord.key(view.device), seq: Int64(view.seq), catalogVersion: nil))
+                if view.kind.holdsEvents {
+                    note(.event(device: PostgresRecord.key(view.device), first: Int64(view.firstSeq), last: Int64(view.seq),
+                                catalogVersion: nil))
                 } else {
                     note(.sealedName(fingerprint: Int64(bitPattern: RecordFingerprint.of(view.bytes)), record: Array(view.bytes)))
                 }
@@ -69,7 +71,8 @@ struct PostgresFrames {
 
     /// One record as the tables index it.
     private enum Indexed {
-        case event(device: Int64, seq: Int64, catalogVersion: (hlc: Int64, version: Int64)?)
+        /// The events `first … last` of a device (one, but for a sealed run).
+        case event(device: Int64, first: Int64, last: Int64, catalogVersion: (hlc: Int64, version: Int64)?)
         case name(device: Int64, hlc: Int64, record: [UInt8])
         case sealedName(fingerprint: Int64, record: [UInt8])
     }
@@ -99,17 +102,17 @@ struct PostgresFrames {
             }
             let framePosition = positions[frame]
             switch record {
-            case .event(let device, let seq, let version):
+            case .event(let device, let first, let last, let version):
                 let index = current?.device == device ? current?.run : open[device]
-                if let index, runs[index].lastSeq + 1 == seq {
-                    runs[index].lastSeq = seq
+                if let index, runs[index].lastSeq + 1 == first {
+                    runs[index].lastSeq = last
                     current = (device, index)
                 } else {
                     open[device] = runs.count
                     current = (device, runs.count)
-                    runs.append(Run(device: device, firstSeq: seq, lastSeq: seq, frame: framePosition))
+                    runs.append(Run(device: device, firstSeq: first, lastSeq: last, frame: framePosition))
                 }
-                if let version { catalogVersions.append((device, seq, version.hlc, version.version)) }
+                if let version { catalogVersions.append((device, last, version.hlc, version.version)) }
             case .name(let device, let hlc, let record):
                 names.append((device, hlc, position, record))
             case .sealedName(let fingerprint, let record):

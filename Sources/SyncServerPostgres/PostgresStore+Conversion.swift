@@ -69,7 +69,7 @@ extension PostgresStore {
                 INSERT INTO conversion_records (user_id, device, seq, fingerprint, record)
                 VALUES (\(id), \(PostgresRecord.key(record.device)), \(Int64(record.seq)), \(print), \(bytes))
                 """, logger: logger)
-            if record.kind == .event { staged[record.device] = max(staged[record.device] ?? 0, record.seq) }
+            if record.kind.holdsEvents { staged[record.device] = max(staged[record.device] ?? 0, record.seq) }
         }
         guard held.allSatisfy({ staged[$0.key] ?? 0 >= $0.value }) else {
             return ConversionAnswer(encrypted: false, sealedHas: WireVersionVector.encode(staged), serverHas: WireVersionVector.encode(held))

@@ -53,12 +53,13 @@ extension PostgresStore {
         }
     }
 
-    /// The same for an encrypted account's sealed events (Schemas/encryption.md §11).
+    /// The same for an encrypted account's sealed events (Schemas/encryption.md §11): each stored
+    /// record that holds one of the ids (a sealed run holds several, §3.5), once.
     static func forEachStoredSealed(_ positions: [EventID: Int64], user: Int64, userName: String, _ connection: PostgresConnection,
                                     _ logger: Logger, _ body: (SealedRecordView) throws -> Void) async throws {
         try await forEachStoredFrame(positions, user: user, userName: userName, records: .sealed, connection, logger) { records, ids in
             try SealedRecordStream.forEach(in: records) { view in
-                guard view.kind == .event, ids.contains(where: { $0.seq == view.seq && $0.device == view.device }) else { return }
+                guard ids.contains(where: { $0.device == view.device && view.holds(seq: $0.seq) }) else { return }
                 try body(view)
             }
         }

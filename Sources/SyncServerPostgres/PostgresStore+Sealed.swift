@@ -63,8 +63,9 @@ extension PostgresStore {
         if !admission.heldIDs.isEmpty {
             var found = Set<EventID>()
             let positions = try await Self.framePositions(admission.heldIDs, user: id, connection, logger)
+            let wanted = admission.heldIDs
             try await Self.forEachStoredSealed(positions, user: id, userName: user, connection, logger) { stored in
-                found.insert(EventID(device: stored.device, seq: stored.seq))
+                for id in wanted where id.device == stored.device && stored.holds(seq: id.seq) { found.insert(id) }
                 try admission.checkStored(stored)
             }
             if let missing = admission.heldIDs.first(where: { !found.contains($0) }) {
@@ -92,15 +93,16 @@ extension PostgresStore {
         return epoch.map { UInt32($0) }
     }
 
-    /// The stored sealed event at `wanted[device]` for every device that holds it: its digest
-    /// and epoch, for the device to compare (§11 "Fork detection on pulls").
+    /// The stored sealed record holding the event `wanted[device]`, for every device that holds
+    /// it: its digest, epoch and a run's bounds, for the device to compare (§11 "Fork detection
+    /// on pulls").
     private func sealedDigests(at wanted: [DeviceID: UInt64], user: String, id: Int64,
                                _ connection: PostgresConnection) async throws -> [String: SealedPullResponse.StoredDigest] {
         let ids = wanted.filter { $0.value > 0 }.map { EventID(device: $0.key, seq: $0.value) }
         var digests: [String: SealedPullResponse.StoredDigest] = [:]
         try await Self.forEachStoredSealed(try await Self.framePositions(ids, user: id, connection, logger), user: id, userName: user,
                                            connection, logger) { view in
-            digests[view.device.description] = .init(digest: EventDigest.hex(view), epoch: view.epoch)
+            digests[view.device.description] = .init(of: view)
         }
         return digests
     }

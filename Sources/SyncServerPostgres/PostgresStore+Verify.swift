@@ -83,7 +83,9 @@ extension PostgresStore {
                     case .sealed:
                         try SealedRecordStream.forEach(in: frame.records) { view in
                             records += 1
-                            if view.kind == .event { held.insert(EventID(device: view.device, seq: view.seq)) }
+                            if view.kind.holdsEvents {
+                                for seq in view.firstSeq...view.seq { held.insert(EventID(device: view.device, seq: seq)) }
+                            }
                         }
                     }
                 } catch let fault as RecordFrames.Fault { return fault.reason } catch { return "\(error)" }

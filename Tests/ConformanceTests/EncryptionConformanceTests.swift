@@ -255,8 +255,15 @@ struct EncryptionConformanceTests {
         shortSeal[2] = UInt8((shortSeal.count - 4) & 0xff)
         shortSeal[3] = UInt8((shortSeal.count - 4) >> 8)
         let plain = RecordEncoder.bytes(of: records()[0].1)
+        let run = try runEvents(first: 1, count: 7).flatMap { $0 }.withUnsafeBytes {
+            try RunSealer().seal($0, device: runDevice, first: 1, last: 7, with: keyB).recordBytes
+        }
+        var backwards = run
+        for i in 20..<28 { backwards[i] = 0 }  // last: 0, below its first
         return [
             try blocksCase("blocks of every sealed record above, both epochs", stored, stream: "sealed"),
+            try blocksCase("sealed runs among sealed events and names", [stored[0], run, stored[12], run], stream: "sealed"),
+            try blocksCase("a sealed run that ends before it starts", [stored[2], backwards], stream: "sealed"),
             try blocksCase("a plaintext record among sealed ones", [stored[0], plain, stored[2]], stream: "sealed"),
             try blocksCase("a sealed record of epoch 0", [stored[2], zeroEpoch], stream: "sealed"),
             try blocksCase("a sealed record whose ciphertext is not a multiple of 32 bytes", [shortSeal], stream: "sealed"),
@@ -302,14 +309,16 @@ struct EncryptionConformanceTests {
         ]
     }
 
-    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits, sealed blocks and sealed names")
+    @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits, sealed blocks, sealed names and sealed runs")
     func corpus() throws {
         let blocks = try Self.blockCases()
-        #expect(blocks.compactMap(\.refused).count == 4 && blocks.compactMap(\.records).count == 1)
+        #expect(blocks.compactMap(\.refused).count == 5 && blocks.compactMap(\.records).count == 2)
         let names = try Self.deviceNameCases()
         #expect(names.filter { $0.refused != nil }.count == 7, "every open-name case but the first does not open")
         let primitives = try Self.sealingCases() + Self.keyCases()
-        let cases = primitives + blocks + names
+        let runs = try Self.runCases()
+        #expect(runs.filter { $0.op == "seal-run" }.count == 6 && runs.filter { $0.refused != nil }.count == 12)
+        let cases = primitives + blocks + names + runs
         // Every refusal a case names is the one it is about, not a side effect.
         let refusals = Set(primitives.compactMap(\.refused))
         #expect(refusals == ["unauthentic", "noncanonical", "padding", "record", "kind", "identity", "length", "character", "checksum"])

@@ -117,6 +117,10 @@ struct SealedFramesTests {
             copy[3] = UInt8(body >> 8)
             return copy
         }
+        // Kind 7, flags 0, a body of 88 bytes: device 0x51, first 5, last 4, epoch 1, nonce, 32 + 16 bytes.
+        var backwardsRun: [UInt8] = [7, 0, 88, 0]
+        for field in [UInt64(0x51), 5, 4] { withUnsafeBytes(of: field.littleEndian) { backwardsRun += $0 } }
+        backwardsRun += [1, 0, 0, 0] + [UInt8](repeating: 0xab, count: 12 + 48)
         let cases: [(String, [UInt8], String)] = [
             ("flags", patched(event) { $0[1] = 1 }, "a sealed record has bad flags or a bad length"),
             ("a ciphertext not a multiple of 32", resized(event, by: -1), "a sealed record has bad flags or a bad length"),
@@ -124,7 +128,8 @@ struct SealedFramesTests {
             ("a zero device", patched(event) { for i in 4..<12 { $0[i] = 0 } }, "a sealed record has a zero device, seq or epoch"),
             ("a zero seq", patched(event) { for i in 12..<20 { $0[i] = 0 } }, "a sealed record has a zero device, seq or epoch"),
             ("a zero epoch", patched(name) { for i in 12..<16 { $0[i] = 0 } }, "a sealed record has a zero device, seq or epoch"),
-            ("an unknown kind", patched(event) { $0[0] = 7 }, "unknown record kind 7 where only sealed records may be"),
+            ("an unknown kind", patched(event) { $0[0] = 8 }, "unknown record kind 8 where only sealed records may be"),
+            ("a run that ends before it starts", backwardsRun, "a sealed run ends (seq 4) before it starts (seq 5)"),
             ("a record past the stream", Array(event.dropLast()), "a record runs past its frame"),
             ("a cut header", Array(event.prefix(3)), "a record header is cut off"),
         ]

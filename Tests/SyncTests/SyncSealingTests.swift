@@ -16,31 +16,65 @@ struct SyncSealingTests {
         return records
     }
 
-    @Test("a push's 600 records seal as events and names, open byte for byte to the records, and seal again to the same bytes")
+    @Test("a push's 600 records seal as runs, events and names, open byte for byte to the records, and seal again to the same bytes")
     func roundTrip() throws {
         let key = DataKey.random(epoch: 1)
-        let records = Self.encoded(seed: 17)
+        // The mixed records, then 40 events of one device: some seal as a run.
+        var records = Self.encoded(seed: 17)
+        for seq in 1...40 as ClosedRange<UInt64> {
+            records.append(.stationEdit(StationEdit(id: EventID(device: DeviceID(rawValue: 0x7777), seq: seq),
+                                                    hlc: HybridTimestamp(milliseconds: 1_764_000_000_000, counter: 0),
+                                                    station: 1_130_105, compDate: .unknown, memo: nil, origin: .user)))
+        }
         let sealed = try SyncSealing.seal(records, with: key)
-        #expect(sealed.count == records.count)
         var kinds: [SealedRecordKind: Int] = [:]
-        var index = 0
-        let plain = records.records
+        var events: UInt64 = 0
         sealed.forEach { view in
             kinds[view.kind, default: 0] += 1
-            let record = plain[index]
-            #expect(view.kind == (record.eventID == nil ? .name : .event))
+            events += view.eventCount
             #expect(view.epoch == 1)
-            index += 1
         }
-        #expect(kinds[.name] == 120 && kinds[.event] == 480)
+        #expect(kinds[.name] == 120 && events == 520)
+        #expect(kinds[.run, default: 0] > 0 && sealed.count < records.count, "consecutive events seal as runs")
         let opened = try SyncSealing.open(sealed, keys: KeyRing(key))
         #expect(opened.count == records.count)
         #expect(opened.bytes == records.bytes, "opened byte for byte")
         #expect(try SyncSealing.seal(records, with: key).bytes == sealed.bytes, "deterministic")
+        let size = SyncSealing.sealedLength()
         var lengths = 0
-        records.forEach { lengths += SyncSealing.sealedLength(of: $0) }
-        #expect(lengths == sealed.bytes.count, "each record's sealed length is known before sealing")
+        records.forEach { lengths += size($0) }
+        #expect(lengths >= sealed.bytes.count, "a push's sealed size is bounded before sealing")
         #expect(try SyncSealing.seal(records, with: DataKey.random(epoch: 1)).bytes != sealed.bytes)
+    }
+
+    @Test("one device's 10,000 consecutive events seal as runs of at most 4,096 events, cut before 60,000 bytes of records")
+    func runCuts() throws {
+        let device = DeviceID(rawValue: 0x51)
+        var records = EncodedRecords()
+        let hlc = HybridTimestamp(milliseconds: 1_764_000_000_000, counter: 0)
+        for seq in 1...10_000 as ClosedRange<UInt64> {
+            let memo = (2_001...2_400).contains(seq) ? String(repeating: "m", count: 200) : nil
+            records.append(.stationEdit(StationEdit(id: EventID(device: device, seq: seq), hlc: hlc, station: UInt32(seq), compDate: .unknown,
+                                                    memo: memo, origin: .user)))
+        }
+        // A name between two events ends the run before it.
+        records.append(.deviceName(DeviceNameRecord(device: device, hlc: hlc, name: "x")))
+        records.append(.stationEdit(StationEdit(id: EventID(device: device, seq: 10_001), hlc: hlc, station: 1, compDate: .unknown, memo: nil,
+                                                origin: .user)))
+        let sealed = try SyncSealing.seal(records, with: DataKey.random(epoch: 1))
+        var runs: [(SealedRecordKind, UInt64, UInt64)] = []
+        sealed.forEach { runs.append(($0.kind, $0.firstSeq, $0.seq)) }
+        // 1–2000 (38 bytes each: 76,000 bytes of records pass 60,000 first at the 1,579th), …
+        #expect(runs.first.map { $0.0 == .run && $0.1 == 1 && $0.2 == 1_578 } == true, "\(runs.prefix(3))")
+        #expect(runs.allSatisfy { $0.0 != .run || $0.2 - $0.1 < 4_096 })
+        #expect(runs.last.map { $0.0 == .event && $0.1 == 10_001 } == true, "a lone event seals as kind 5")
+        #expect(runs.dropLast().last.map { $0.0 == .name } == true)
+        var next: UInt64 = 1
+        for (kind, first, last) in runs where kind != .name {
+            #expect(first == next)
+            next = last + 1
+        }
+        #expect(next == 10_002)
     }
 
     @Test("a pull holding records of 3 epochs opens with a ring that unlocked the older keys from the chain")

@@ -1,11 +1,17 @@
-/// The two kinds of record an end-to-end encrypted account's log holds instead of kinds 1–4
-/// (Schemas/segment-format.md §3.6, Schemas/encryption.md §3): a record sealed under one epoch's
+/// The kinds of record an end-to-end encrypted account's log holds instead of kinds 1–4
+/// (Schemas/segment-format.md §3.6, Schemas/encryption.md §3): records sealed under one epoch's
 /// data key, with only what the server needs in the clear.
 package enum SealedRecordKind: UInt8, Sendable {
     /// A sealed event: a station edit, a catalogue version or a knowledge mark (it has a seq).
     case event = 5
     /// A sealed device name (no seq).
     case name = 6
+    /// A sealed run: one device's consecutive events `first … last` as one block (encryption.md §3.5).
+    case run = 7
+
+    /// Whether the record stands for events (kinds 5 and 7), which have seqs, rather than a name.
+    @inline(__always)
+    package var holdsEvents: Bool { self != .name }
 }
 
 /// Byte layout of the sealed kinds (segment-format.md §3.6).
@@ -14,6 +20,15 @@ package enum SealedRecordLayout {
     package static let eventFixedBody = 32
     /// device u64, epoch u32, nonce (12 bytes).
     package static let nameFixedBody = 24
+    /// device u64, first u64, last u64, epoch u32, nonce (12 bytes).
+    package static let runFixedBody = 40
+    /// A run's padded block is at most this long, so that its body fits the header's u16.
+    package static let maximumRunPlaintext = 65_472
+    /// A writer ends a run before this many events (encryption.md §3.5).
+    package static let maximumRunEvents = 4_096
+    /// A writer ends a run before its records' raw lengths together pass this many bytes, which
+    /// keeps its padded block within `maximumRunPlaintext` (encryption.md §3.5).
+    package static let maximumRunRecordBytes = 60_000
     package static let nonceSize = 12
     package static let tagSize = 16
     /// The sealed plaintext is a positive multiple of this many bytes.
@@ -21,11 +36,23 @@ package enum SealedRecordLayout {
 
     /// Where the epoch is in the body of `kind`.
     @inline(__always)
-    package static func epochOffset(_ kind: SealedRecordKind) -> Int { kind == .event ? 16 : 8 }
+    package static func epochOffset(_ kind: SealedRecordKind) -> Int {
+        switch kind {
+        case .event: 16
+        case .name: 8
+        case .run: 24
+        }
+    }
 
     /// The body's fixed part for `kind`.
     @inline(__always)
-    package static func fixedBody(_ kind: SealedRecordKind) -> Int { kind == .event ? eventFixedBody : nameFixedBody }
+    package static func fixedBody(_ kind: SealedRecordKind) -> Int {
+        switch kind {
+        case .event: eventFixedBody
+        case .name: nameFixedBody
+        case .run: runFixedBody
+        }
+    }
 }
 
 /// A zero-copy view of one sealed record, valid only inside the visitor call that received it.
@@ -41,8 +68,21 @@ package struct SealedRecordView {
     }
 
     package var device: DeviceID { DeviceID(rawValue: read(0, as: UInt64.self)) }
-    /// The sealed event's seq; 0 for a sealed name.
-    package var seq: UInt64 { kind == .event ? read(8, as: UInt64.self) : 0 }
+    /// The last seq it stands for: a sealed event's seq, a run's last; 0 for a sealed name.
+    package var seq: UInt64 {
+        switch kind {
+        case .event: read(8, as: UInt64.self)
+        case .name: 0
+        case .run: read(16, as: UInt64.self)
+        }
+    }
+    /// The first seq it stands for: a sealed event's seq, a run's first; 0 for a sealed name.
+    package var firstSeq: UInt64 { kind == .name ? 0 : read(8, as: UInt64.self) }
+    /// How many events it stands for: 1 for a sealed event, `last − first + 1` for a run.
+    package var eventCount: UInt64 { kind.holdsEvents ? seq &- firstSeq &+ 1 : 0 }
+    /// Whether it stands for the event `seq` of its device.
+    @inline(__always)
+    package func holds(seq wanted: UInt64) -> Bool { kind.holdsEvents && firstSeq <= wanted && wanted <= seq }
     package var epoch: UInt32 { read(SealedRecordLayout.epochOffset(kind), as: UInt32.self) }
     /// The synthetic nonce, the keyed content id (encryption.md §3.2).
     package var nonce: UnsafeRawBufferPointer {
@@ -83,8 +123,11 @@ package enum SealedRecordStream {
                   sealedLength % SealedRecordLayout.paddingUnit == 0 else {
                 throw RecordStream.Fault(offset: offset, reason: "a sealed record has bad flags or a bad length \(bodyLength)")
             }
-            guard view.device.rawValue != 0, kind == .name || view.seq > 0, view.epoch > 0 else {
+            guard view.device.rawValue != 0, kind == .name || view.firstSeq > 0, view.epoch > 0 else {
                 throw RecordStream.Fault(offset: offset, reason: "a sealed record has a zero device, seq or epoch")
+            }
+            guard kind != .run || view.seq >= view.firstSeq else {
+                throw RecordStream.Fault(offset: offset, reason: "a sealed run ends (seq \(view.seq)) before it starts (seq \(view.firstSeq))")
             }
             try body(view)
             offset += length

@@ -28,8 +28,8 @@ extension Ledger {
                     frames.add(UnsafeRawBufferPointer(rebasing: records[frameStart..<offset]), counting: &summary)
                     frameStart = offset
                 }
-                if view.kind == .event, let gap = continuity.accept(device: view.device, seq: view.seq) {
-                    throw LedgerError(.conflict, "sealed event \(EventID(device: view.device, seq: view.seq)) does not continue its device: \(gap.message())")
+                if let gap = continuity.accept(view) {
+                    throw LedgerError(.conflict, "sealed event \(EventID(device: view.device, seq: view.firstSeq)) does not continue its device: \(gap.message())")
                 }
                 summary.add(view)
                 visit(view)

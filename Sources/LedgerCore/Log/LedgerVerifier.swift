@@ -41,7 +41,7 @@ extension Ledger {
                     // A sealed ledger's records reach no visitor (`SegmentReader.Expectation.records`).
                     guard sealed else { return .continue }
                     try SealedRecordStream.forEach(in: frame.records) { view in
-                        if gapFound == nil, view.kind == .event, let gap = continuity.accept(device: view.device, seq: view.seq) {
+                        if gapFound == nil, let gap = continuity.accept(view) {
                             gapFound = (gap.message(), frame.offset)
                         }
                     }

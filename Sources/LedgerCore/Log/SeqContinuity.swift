@@ -40,12 +40,19 @@ package struct SeqContinuity: Sendable {
         return gap
     }
 
+    /// Takes the events a sealed record stands for (a run's `first … last`, segment-format.md
+    /// §3.6; none for a name).
+    @inline(__always)
+    package mutating func accept(_ sealed: SealedRecordView) -> SeqGap? {
+        sealed.kind.holdsEvents ? accept(device: sealed.device, first: sealed.firstSeq, last: sealed.seq) : nil
+    }
+
     @inline(__always)
     package mutating func accept(_ id: EventID) -> SeqGap? {
         accept(device: id.device, seq: id.seq)
     }
 
-    /// Takes the run `first…last` of `device` (a segment summary's range) at once.
+    /// Takes the run `first…last` of `device` (a segment summary's range, a sealed run) at once.
     package mutating func accept(device: DeviceID, first: UInt64, last: UInt64) -> SeqGap? {
         if let gap = accept(device: device, seq: first) { return gap }
         guard last >= first else { return SeqGap(device: device, held: first, found: last) }

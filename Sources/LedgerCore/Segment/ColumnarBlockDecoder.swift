@@ -274,7 +274,10 @@ final class ColumnarBlockDecoder {
 
         /// A sealed record (§3.6): an event's seq from the seq column, no hlc, the rest from the tail.
         mutating func decodeSealed(_ kind: SealedRecordKind, _ flag: UInt8, code: Int, device: UInt64) throws(Reason) {
-            let seq = kind == .event ? try seq(code) : 0
+            let seq = kind.holdsEvents ? try seq(code) : 0
+            // A run's tail starts with last − first (its seq column holds its last); a run that
+            // ends before it starts is the sealed reader's to refuse, as in a version-1 frame.
+            let span = kind == .run ? try tails.varint() : 0
             let epoch = try u32(try tails.varint())
             let nonce = try tails.bytes(SealedRecordLayout.nonceSize)
             let sealedLength = Int(clamping: try tails.varint())
@@ -284,6 +287,10 @@ final class ColumnarBlockDecoder {
             let b = try begin(kind.rawValue, flag, body: fixed + sealedLength)
             b.storeBytes(of: device, as: UInt64.self)
             if kind == .event { b.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self) }
+            if kind == .run {
+                b.storeBytes(of: (seq &- span).littleEndian, toByteOffset: 8, as: UInt64.self)
+                b.storeBytes(of: seq.littleEndian, toByteOffset: 16, as: UInt64.self)
+            }
             let epochAt = SealedRecordLayout.epochOffset(kind)
             b.storeBytes(of: epoch.littleEndian, toByteOffset: epochAt, as: UInt32.self)
             (b + epochAt + 4).copyMemory(from: nonce, byteCount: SealedRecordLayout.nonceSize)

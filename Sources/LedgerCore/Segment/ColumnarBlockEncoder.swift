@@ -177,10 +177,13 @@ final class ColumnarBlockEncoder {
         /// A sealed record (§3.6): its seq in the seq column (an event's), the rest in the tail.
         mutating func addSealed(_ kind: SealedRecordKind, _ p: UnsafeRawPointer, length: Int, code: UInt8) {
             let h = RecordLayout.headerSize
-            if kind == .event {
-                let seq = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: h + 8, as: UInt64.self))
+            if kind.holdsEvents {
+                // A run's seq column holds its last seq; its tail starts with last − first.
+                let first = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: h + 8, as: UInt64.self))
+                let seq = kind == .run ? UInt64(littleEndian: p.loadUnaligned(fromByteOffset: h + 16, as: UInt64.self)) : first
                 seqs.varint(Varint.zigzag(seq &- lastSeq[Int(code)]))
                 lastSeq[Int(code)] = seq
+                if kind == .run { tails.varint(seq &- first) }
             }
             let epoch = h + SealedRecordLayout.epochOffset(kind)
             tails.varint(UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: epoch, as: UInt32.self))))

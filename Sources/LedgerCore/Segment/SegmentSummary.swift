@@ -54,6 +54,14 @@ package struct SegmentSummary: Equatable, Sendable {
         switch view.kind {
         case .event:
             addEvent(hlc: .zero, device: view.device, seq: view.seq)
+        case .run:
+            // One record standing for its events: the device range from its first to its last.
+            addEvent(hlc: .zero, device: view.device, seq: view.firstSeq)
+            if view.seq > view.firstSeq {
+                addEvent(hlc: .zero, device: view.device, seq: view.seq)
+                recordCount -= 1
+            }
+            eventCount += view.eventCount - min(view.eventCount, 2)
         case .name:
             recordCount += 1
             minHLC = .zero

@@ -19,8 +19,8 @@ extension SealedAdmission.Admitted {
         var last: [DeviceID: UInt64] = [:]
         var rising = true
         records.forEach { view in
-            guard rising, view.kind == .event else { return }
-            if view.seq <= last[view.device] ?? 0 { rising = false }
+            guard rising, view.kind.holdsEvents else { return }
+            if view.firstSeq <= last[view.device] ?? 0 { rising = false }
             last[view.device] = view.seq
         }
         return rising

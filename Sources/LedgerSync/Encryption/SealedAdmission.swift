@@ -8,6 +8,8 @@ import LedgerCore
 /// - **identity**: a received copy of a held event sealed under the epoch of the stored copy must
 ///   be byte-identical to it (a fork otherwise); one id received twice must come with one content;
 /// - **seq continuity**: each device's new seqs continue the receiver's version vector;
+/// - **runs** (kind 7, encryption.md §3.5): a run stands for its events `first … last`; a copy is
+///   compared with a stored run of the same bounds, and a new run must continue its device;
 /// - **names**: a sealed device name is kept once per distinct sealed form (the server cannot read
 ///   which is newest; devices open them all and take the newest).
 ///
@@ -37,10 +39,15 @@ package struct SealedAdmission {
         package var duplicates: Int
     }
 
-    /// The identity of one copy of a held event: its epoch and the fingerprint of its sealed form.
+    /// The identity of one copy of a held event (or run, keyed by its last seq): its kind, first
+    /// seq and epoch, which a comparable stored copy shares, and the fingerprint of its sealed form.
     private struct Copy: Hashable {
+        var kind: UInt8
+        var first: UInt64
         var epoch: UInt32
         var print: UInt64
+
+        func comparable(with other: Copy) -> Bool { (kind, first, epoch) == (other.kind, other.first, other.epoch) }
     }
 
     let receiver: Receiver
@@ -58,36 +65,41 @@ package struct SealedAdmission {
     /// Takes one received sealed record (read by `SealedRecordStream`, so well-formed).
     package mutating func receive(_ view: SealedRecordView) throws(LedgerError) {
         if view.epoch > receiver.epoch { throw Self.unknownEpoch(view, current: receiver.epoch) }
-        guard view.kind == .event else {
+        guard view.kind.holdsEvents else {
             let print = RecordFingerprint.of(view.bytes)
             if !receiver.names.contains(print) && nameSeen.insert(print).inserted { names.append(SealedRecord(view)) }
             return
         }
+        // A run is keyed by its last seq: every seq it stands for is held, or it is new.
         let id = EventID(device: view.device, seq: view.seq)
-        // A new event is compared only with the batch's other copies of it (`admit`), by bytes.
+        // A new event is compared only with the batch's other copies of it (`admit`), by bytes;
+        // a run that is new only in part is new, and refused there as a gap.
         guard id.seq <= receiver.held[id.device] ?? 0 else {
             events.append(SealedRecord(view))
             return
         }
-        let copy = Copy(epoch: view.epoch, print: RecordFingerprint.of(view.bytes))
+        let copy = Copy(kind: view.kind.rawValue, first: view.firstSeq, epoch: view.epoch, print: RecordFingerprint.of(view.bytes))
         var copies = heldCopies[id] ?? []
-        if copies.contains(where: { $0.epoch == copy.epoch && $0.print != copy.print }) { throw RecordChecks.differs(id) }
+        if copies.contains(where: { $0.comparable(with: copy) && $0.print != copy.print }) { throw RecordChecks.differs(id) }
         if !copies.contains(copy) { copies.append(copy) }
         heldCopies[id] = copies
-        duplicates += 1
+        duplicates += Int(view.eventCount)
     }
 
-    /// The held events received, in `(device, seq)` order, for the store to fetch.
+    /// The held events received (a run's last), in `(device, seq)` order, for the store to fetch
+    /// the stored record that holds each.
     package var heldIDs: [EventID] { heldCopies.keys.sorted() }
 
     /// Refuses the batch if the stored copy of a held event (its sealed form) differs from a copy
-    /// received under the same epoch. A copy under another epoch is the same event sealed again
-    /// after a rotation: the server cannot compare contents across epochs, and keeps its own.
+    /// received under the same epoch with the same bounds. A copy under another epoch is the
+    /// same event sealed again after a rotation, and one with other bounds (another device's cut
+    /// into runs) holds other events too: the server cannot compare them without the key, and
+    /// keeps its own.
     package func checkStored(_ stored: SealedRecordView) throws(LedgerError) {
         let id = EventID(device: stored.device, seq: stored.seq)
-        guard stored.kind == .event, let copies = heldCopies[id] else { return }
-        let print = RecordFingerprint.of(stored.bytes)
-        if copies.contains(where: { $0.epoch == stored.epoch && $0.print != print }) { throw RecordChecks.differs(id) }
+        guard stored.kind.holdsEvents, let copies = heldCopies[id] else { return }
+        let copy = Copy(kind: stored.kind.rawValue, first: stored.firstSeq, epoch: stored.epoch, print: RecordFingerprint.of(stored.bytes))
+        if copies.contains(where: { $0.comparable(with: copy) && $0.print != copy.print }) { throw RecordChecks.differs(id) }
     }
 
     /// Runs the remaining checks in `(device, seq)` order: one id received twice with two
@@ -97,21 +109,23 @@ package struct SealedAdmission {
         // A device sends its log in order: each device's seqs rising, as the checks below want
         // them; only another order is sorted (stably, so that copies of one id stay in order).
         let sorted = Self.risesPerDevice(events) ? events : events.enumerated().sorted {
-            ($0.element.device, $0.element.seq, $0.offset) < ($1.element.device, $1.element.seq, $1.offset)
+            ($0.element.device, $0.element.firstSeq, $0.element.seq, $0.offset)
+                < ($1.element.device, $1.element.firstSeq, $1.element.seq, $1.offset)
         }.map(\.element)
         var continuity = SeqContinuity(held: receiver.held)
         var admitted: [SealedRecord] = []
         admitted.reserveCapacity(sorted.count)
         for record in sorted {
             let id = EventID(device: record.device, seq: record.seq)
-            if let previous = admitted.last, previous.device == record.device, previous.seq == record.seq {
+            if let previous = admitted.last, previous.device == record.device, previous.seq == record.seq,
+               previous.firstSeq == record.firstSeq {
                 guard previous == record else { throw RecordChecks.differsWithin(id) }
                 continue
             }
-            if let gap = continuity.accept(id) {
+            if let gap = continuity.accept(device: record.device, first: record.firstSeq, last: record.seq) {
                 throw LedgerError(.conflict, "\(gap.message()); nothing was written", cause: .seqGap(gap))
             }
-            if record.epoch != receiver.epoch { throw Self.staleEpoch("event \(id)", found: record.epoch, current: receiver.epoch) }
+            if record.epoch != receiver.epoch { throw Self.staleEpoch(Self.describe(record), found: record.epoch, current: receiver.epoch) }
             admitted.append(record)
         }
         for name in names where name.epoch != receiver.epoch {
@@ -120,17 +134,18 @@ package struct SealedAdmission {
         return Admitted(events: admitted, names: names, duplicates: duplicates)
     }
 
-    /// Whether each device's seqs rise strictly in `records`.
+    /// Whether each device's seqs rise strictly in `records` (each one's first above the last
+    /// seq of the device's record before it).
     private static func risesPerDevice(_ records: [SealedRecord]) -> Bool {
         var last: [DeviceID: UInt64] = [:]
         var lastDevice: DeviceID?
         var lastSeq: UInt64 = 0
         for record in records {
             if record.device == lastDevice {
-                guard record.seq > lastSeq else { return false }
+                guard record.firstSeq > lastSeq else { return false }
             } else {
                 if let lastDevice { last[lastDevice] = lastSeq }
-                guard record.seq > last[record.device] ?? 0 else { return false }
+                guard record.firstSeq > last[record.device] ?? 0 else { return false }
                 lastDevice = record.device
             }
             lastSeq = record.seq
@@ -140,8 +155,17 @@ package struct SealedAdmission {
 
     // MARK: - Refusals
 
+    /// What a refusal calls a sealed record: an event, a run of events or a device name.
+    static func describe(_ record: SealedRecord) -> String {
+        switch record.kind {
+        case .event: "event \(EventID(device: record.device, seq: record.seq))"
+        case .run: "the events \(EventID(device: record.device, seq: record.firstSeq))–\(record.seq)"
+        case .name: "the device name of \(record.device)"
+        }
+    }
+
     static func unknownEpoch(_ view: SealedRecordView, current: UInt32) -> LedgerError {
-        let what = view.kind == .event ? "event \(EventID(device: view.device, seq: view.seq))" : "the device name of \(view.device)"
+        let what = describe(SealedRecord(view))
         return LedgerError(.conflict, "\(what) is sealed under key epoch \(view.epoch), which this account does not have (its key is at epoch \(current)); nothing was written",
                            cause: .unknownEpoch(current: current, found: view.epoch))
     }

@@ -14,7 +14,7 @@ package enum ConversionUpload {
         if answer.encrypted { return true }
         let staged = try WireVersionVector.decode(answer.sealedHas)
         let records = try sealedCopyRecords(of: ledger, beyond: staged)
-        for page in records.pages(records: pageRecords, bytes: pageBytes, size: SyncSealing.sealedLength) {
+        for page in records.pages(records: pageRecords, bytes: pageBytes, size: SyncSealing.sealedLength()) {
             answer = try await connection.convert(page, key: key)
         }
         return answer.encrypted

@@ -6,37 +6,96 @@ import LedgerSync
 /// what it pulls (then admits the opened records as merge.md §2.1 says, so that the clock and
 /// content checks happen on the device).
 package enum SyncSealing {
-    /// Every record of a push sealed under `key` (§3): events (kinds 1, 2, 4) as kind 5, device
-    /// names (kind 3) as kind 6, in order. Deterministic: the same records and key give the
-    /// same bytes on any device (§3.2).
+    /// Every record of a push sealed under `key`: each device's consecutive events as sealed
+    /// runs (kind 7, encryption.md §3.5), cut as §3.5 says; an event that would be a run of its
+    /// own as kind 5, device names (kind 3) as kind 6 (§3); in order. Deterministic: the same
+    /// records and key give the same bytes on any device (§3.2).
     /// - Throws: `EncryptionError` `.unsealable` for a record the sealer refuses (a knowledge
     ///   mark of more than 4,090 entries, segment-format.md §3.6).
     package static func seal(_ records: EncodedRecords, with key: DataKey) throws(EncryptionError) -> SealedRecords {
         var sealed = SealedRecords()
-        // A sealed record is its record padded to 32, plus 36 bytes of clear fields and 16 of tag.
-        sealed.reserve(bytes: records.bytes.count + records.count * 84)
+        sealed.reserve(bytes: records.bytes.count + records.count * 4)
+        let runs = RunSealer()
+        var run: RunCut?
         var failure: EncryptionError?
-        records.forEach { view in
-            guard failure == nil else { return }
+        func flush() {
+            guard let cut = run, failure == nil else { return }
+            run = nil
             do throws(SealingError) {
-                sealed.append(try RecordSealer.seal(recordBytes(view), with: key))
+                if cut.count == 1 {
+                    sealed.append(try RecordSealer.seal(Array(cut.bytes), with: key))
+                } else {
+                    sealed.append(try runs.seal(cut.bytes, device: cut.device, first: cut.first, last: cut.last, with: key))
+                }
             } catch {
-                failure = EncryptionError(.unsealable(device: view.device, seq: view.seq, reason: error),
-                                          "the record of device \(view.device) seq \(view.seq) cannot be sealed: \(describe(error))")
+                failure = unsealable(device: cut.device, seq: cut.first, error)
             }
         }
+        records.forEach { view in
+            guard failure == nil else { return }
+            if run?.extend(with: view) == true { return }
+            flush()
+            if view.kind == .deviceName {
+                do throws(SealingError) {
+                    sealed.append(try RecordSealer.seal(recordBytes(view), with: key))
+                } catch {
+                    failure = EncryptionError(.unsealable(device: view.device, seq: 0, reason: error),
+                                              "the device name of device \(view.device) cannot be sealed: \(describe(error))")
+                }
+            } else {
+                run = RunCut(view)
+            }
+        }
+        flush()
         if let failure { throw failure }
         return sealed
     }
 
-    /// The stored length of `view` once sealed (segment-format.md §3.6: the header, the clear
-    /// fields, the record padded to 32, the tag), for cutting a push into pages by what it will
-    /// weigh on the wire (`EncodedRecords.pages(records:bytes:size:)`): ciphertext does not
-    /// compress, so a sealed page's frames are about as large as its sealed records.
-    package static func sealedLength(of view: RecordView) -> Int {
-        let kind: SealedRecordKind = view.kind == .deviceName ? .name : .event
-        return RecordLayout.headerSize + SealedRecordLayout.fixedBody(kind) + RecordSealer.paddedLength(view.length)
-            + SealedRecordLayout.tagSize
+    /// A run being cut from a push's records (encryption.md §3.5): one device's consecutive
+    /// events, contiguous in the records' bytes.
+    private struct RunCut {
+        let start: UnsafeRawPointer
+        var byteCount: Int
+        let device: DeviceID
+        let first: UInt64
+        var last: UInt64
+        var count = 1
+
+        init(_ view: RecordView) {
+            (start, byteCount, device, first, last) = (view.base, view.length, view.device, view.seq, view.seq)
+        }
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: byteCount) }
+
+        /// Takes `view` as the run's next event if §3.5's cut allows it: the device's next seq,
+        /// right after the run in the records, before a 4,097th event and 60,000 bytes of records.
+        mutating func extend(with view: RecordView) -> Bool {
+            guard view.kind != .deviceName, view.device == device, view.seq == last &+ 1, view.base == start + byteCount,
+                  count < SealedRecordLayout.maximumRunEvents, byteCount + view.length <= SealedRecordLayout.maximumRunRecordBytes
+            else { return false }
+            byteCount += view.length
+            last = view.seq
+            count += 1
+            return true
+        }
+    }
+
+    /// What `view` adds at most to a push's sealed records, for cutting a push into pages by
+    /// what it will weigh on the wire (`EncodedRecords.pages(records:bytes:size:)`): ciphertext
+    /// does not compress. An event that continues its device's seqs adds at most a few bytes
+    /// more than its record to the run it joins (a block is never more than a few per cent
+    /// longer than its records); any other record may start a sealed record of its own, with its
+    /// header, clear fields, a block header, padding and tag.
+    package static func sealedLength() -> (RecordView) -> Int {
+        var previous: (device: DeviceID, seq: UInt64)?
+        return { view in
+            defer { previous = view.kind == .deviceName ? nil : (view.device, view.seq) }
+            if view.kind != .deviceName, let previous, previous.device == view.device, previous.seq &+ 1 == view.seq {
+                return view.length + view.length / 16 + 2
+            }
+            return RecordLayout.headerSize + SealedRecordLayout.runFixedBody + 52 + RecordSealer.paddedLength(view.length)
+                + SealedRecordLayout.tagSize
+        }
     }
 
     /// Every sealed record opened with its epoch's key from `keys`, as the plaintext records
@@ -48,6 +107,7 @@ package enum SyncSealing {
         var records = EncodedRecords()
         records.reserve(bytes: sealed.bytes.count)
         var failure: EncryptionError?
+        let runs = RunSealer()
         sealed.forEach { view in
             guard failure == nil else { return }
             guard let key = keys.key(epoch: view.epoch) else {
@@ -55,11 +115,20 @@ package enum SyncSealing {
                 return
             }
             do throws(SealingError) {
-                let record = try RecordSealer.open(SealedRecord(view), with: key)
-                // Opening checked it as segment-format.md §3 does (§3.3 step 5).
-                record.withUnsafeBytes { records.append(validated: $0, count: 1) }
+                // Opening checked them as segment-format.md §3 does (§3.3 step 5, §3.5).
+                if view.kind == .run {
+                    let events = try runs.open(SealedRecord(view), with: key)
+                    events.withUnsafeBytes { records.append(validated: $0, count: Int(view.eventCount)) }
+                } else {
+                    let record = try RecordSealer.open(SealedRecord(view), with: key)
+                    record.withUnsafeBytes { records.append(validated: $0, count: 1) }
+                }
             } catch {
-                let what = view.kind == .event ? "the event of device \(view.device) seq \(view.seq)" : "a device name of device \(view.device)"
+                let what = switch view.kind {
+                case .event: "the event of device \(view.device) seq \(view.seq)"
+                case .run: "the events of device \(view.device) seqs \(view.firstSeq)–\(view.seq)"
+                case .name: "a device name of device \(view.device)"
+                }
                 failure = EncryptionError(.unopenable(device: view.device, seq: view.seq, reason: error),
                                           "\(what) (key epoch \(view.epoch)) does not open with this device's key of that epoch: \(describe(error))")
             }
@@ -87,9 +156,14 @@ package enum SyncSealing {
         do {
             return digest(ofSealed: try RecordSealer.seal(recordBytes(view), with: key))
         } catch {
-            throw EncryptionError(.unsealable(device: view.device, seq: view.seq, reason: error),
-                                  "the record of device \(view.device) seq \(view.seq) cannot be sealed: \(describe(error))")
+            throw unsealable(device: view.device, seq: view.seq, error)
         }
+    }
+
+    /// The refusal of a record the sealer refuses.
+    static func unsealable(device: DeviceID, seq: UInt64, _ error: SealingError) -> EncryptionError {
+        EncryptionError(.unsealable(device: device, seq: seq, reason: error),
+                        "the record of device \(device) seq \(seq) cannot be sealed: \(describe(error))")
     }
 
     /// The refusal of a record sealed under an epoch whose key this device lacks.

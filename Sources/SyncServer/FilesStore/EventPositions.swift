@@ -28,6 +28,12 @@ struct EventPositions {
         lists[lastList].append(position)
     }
 
+    /// Records the position of a sealed run (Schemas/encryption.md §3.5) as that of each of the
+    /// events `first … last` it stands for.
+    mutating func append(device: DeviceID, first: UInt64, last: UInt64, position: UInt64) {
+        for seq in first...last { append(device: device, seq: seq, position: position) }
+    }
+
     /// The position of the event at (device, seq), nil when not held.
     func position(_ device: DeviceID, _ seq: UInt64) -> UInt64? {
         guard seq >= 1, let list = listOfDevice[device].map({ lists[$0] }), seq <= UInt64(list.count) else { return nil }

@@ -20,8 +20,8 @@ final class OpenSealedLedger: @unchecked Sendable {
                                       clock: clock)
         do {
             try ledger.forEachSealedRecord { view, position in
-                if view.kind == .event {
-                    positions.append(device: view.device, seq: view.seq, position: position)
+                if view.kind.holdsEvents {
+                    positions.append(device: view.device, first: view.firstSeq, last: view.seq, position: position)
                 } else {
                     names.insert(RecordFingerprint.of(view.bytes))
                 }
@@ -40,16 +40,15 @@ final class OpenSealedLedger: @unchecked Sendable {
     /// Every record devices pushed (a sealed ledger has none of its own).
     var clientRecords: UInt64 { ledger.recordCount }
 
-    /// The stored sealed event at `wanted[device]` for every device that holds it: its digest
-    /// (`EventDigest` of its stored bytes) and epoch, for the device to compare (§11).
+    /// The stored sealed record holding the event `wanted[device]`, for every device that holds
+    /// it: its digest (`EventDigest` of its stored bytes), epoch and a run's bounds, for the
+    /// device to compare (§11).
     func storedDigests(at wanted: [DeviceID: UInt64]) throws -> [String: SealedPullResponse.StoredDigest] {
         var result: [String: SealedPullResponse.StoredDigest] = [:]
         for (device, seq) in wanted where seq > 0 {
             guard let position = positions.position(device, seq) else { continue }
             try ledger.forEachSealedRecord(from: position) { view, _ in
-                if view.kind == .event && view.device == device && view.seq == seq {
-                    result[device.description] = .init(digest: EventDigest.hex(view.bytes), epoch: view.epoch)
-                }
+                if view.device == device && view.holds(seq: seq) { result[device.description] = .init(of: view) }
                 return .stop
             }
             guard result[device.description] != nil else {
@@ -95,20 +94,20 @@ final class OpenSealedLedger: @unchecked Sendable {
         let batch = admitted.batch(received: records)
         try sizeLimit.check(stored: Int64(ledger.bytesOnDisk), adding: (records: batch.count, bytes: batch.bytes.count))
         var position = ledger.recordCount
-        var appended: [(device: DeviceID, seq: UInt64, position: UInt64)] = []
+        var appended: [(device: DeviceID, first: UInt64, last: UInt64, position: UInt64)] = []
         var newNames: [UInt64] = []
         try batch.bytes.withUnsafeBytes { raw in
             try ledger.appendSealed(raw, received: batch.frames) { view in
                 defer { position += 1 }
-                if view.kind == .event {
-                    appended.append((view.device, view.seq, position))
+                if view.kind.holdsEvents {
+                    appended.append((view.device, view.firstSeq, view.seq, position))
                 } else {
                     newNames.append(RecordFingerprint.of(view.bytes))
                 }
             }
         }
         // Only once the batch is durable (appendSealed returned).
-        for event in appended { positions.append(device: event.device, seq: event.seq, position: event.position) }
+        for event in appended { positions.append(device: event.device, first: event.first, last: event.last, position: event.position) }
         names.formUnion(newNames)
         return PushResponse(appended: batch.count, duplicates: admitted.duplicates, serverHas: serverHas)
     }

@@ -36,7 +36,7 @@ enum SealedLedgerScan {
             let outcome = try bytes.withUnsafeBytes { buffer in
                 try SegmentReader(path: path, policy: .salvage, expectation: expectation).read(buffer, summarize: true, frameDone: { frame in
                     try SealedRecordStream.forEach(in: frame.records) { view in
-                        if gap == nil, view.kind == .event, let found = continuity.accept(device: view.device, seq: view.seq) {
+                        if gap == nil, let found = continuity.accept(view) {
                             gap = .corrupt(found.message(), file: path, offset: frame.offset)
                         }
                     }

@@ -42,7 +42,7 @@ struct StoredLedgerScan {
     var events: UInt64 {
         guard let sealed else { return UInt64(records.lazy.filter { $0.eventID != nil }.count) }
         var count: UInt64 = 0
-        sealed.forEach { if $0.kind == .event { count += 1 } }
+        sealed.forEach { count += $0.eventCount }
         return count
     }
 

@@ -28,7 +28,7 @@ package enum LedgerExport {
         defer { ledger.close() }
         var events = 0
         try records.bytes.withUnsafeBytes { raw in
-            try ledger.appendSealed(raw) { if $0.kind == .event { events += 1 } }
+            try ledger.appendSealed(raw) { events += Int($0.eventCount) }
         }
         return events
     }

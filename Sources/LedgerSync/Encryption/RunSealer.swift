@@ -1,0 +1,112 @@
+import Crypto
+import LedgerCore
+
+/// Seals one device's consecutive events as one sealed run (kind 7) and opens it again
+/// (Schemas/encryption.md §3.5). The plaintext is the run's one canonical block (segment-format.md
+/// §2a), so sealing is deterministic as `RecordSealer`'s is: the same events sealed as one run
+/// under one epoch give the same bytes on every device. One per sealing or opening pass: it keeps
+/// the block codec's scratch memory from run to run. Not thread-safe.
+package final class RunSealer {
+    private let codec = RunBlockCodec()
+    private var block: [UInt8] = []
+
+    package init() {}
+
+    /// Seals `records`, the events `first … last` of `device` (valid records of kinds 1, 2 or 4,
+    /// in seq order, each seq once), as a kind-7 record under `key`.
+    /// - Throws: `.record` when the run's padded block would pass 65,472 bytes (a writer cuts
+    ///   runs well below it, §3.5).
+    package func seal(_ records: UnsafeRawBufferPointer, device: DeviceID, first: UInt64, last: UInt64,
+                      with key: DataKey) throws(SealingError) -> SealedRecord {
+        block.removeAll(keepingCapacity: true)
+        codec.encode(records, appendingTo: &block)
+        let padded = RecordSealer.paddedLength(block.count)
+        guard padded <= SealedRecordLayout.maximumRunPlaintext else {
+            throw .record("the run of device \(device) seqs \(first)–\(last) is too long to seal (a block of \(block.count) bytes)")
+        }
+        block.append(contentsOf: repeatElement(0, count: padded - block.count))
+        var sealed = SealedRecord(kind: .run, device: device, firstSeq: first, seq: last, epoch: key.epoch, nonce: [], ciphertext: [])
+        let associatedData = sealed.associatedData
+        sealed.nonce = RecordSealer.syntheticNonce(associatedData: associatedData, plaintext: block, key: key)
+        do {
+            let box = try AES.GCM.seal(block, using: key.sealKey, nonce: AES.GCM.Nonce(data: sealed.nonce),
+                                       authenticating: associatedData)
+            sealed.ciphertext = Array(box.ciphertext) + Array(box.tag)
+        } catch {
+            // AES-GCM with a 32-byte key and a 12-byte nonce does not fail.
+            preconditionFailure("AES-GCM refused a well-formed seal: \(error)")
+        }
+        return sealed
+    }
+
+    /// The events `sealed` (a kind-7 record) holds, as their raw record stream, checked as §3.5
+    /// says; `key` must be the key of its epoch.
+    package func open(_ sealed: SealedRecord, with key: DataKey) throws(SealingError) -> [UInt8] {
+        let bodyCount = sealed.ciphertext.count - RecordSealer.tagByteCount
+        guard sealed.kind == .run, sealed.nonce.count == RecordSealer.nonceByteCount, bodyCount > 0,
+              bodyCount % RecordSealer.paddingUnit == 0 else { throw .length }
+        let associatedData = sealed.associatedData
+        let plaintext: [UInt8]
+        do {
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: sealed.nonce),
+                                            ciphertext: sealed.ciphertext.prefix(bodyCount),
+                                            tag: sealed.ciphertext.suffix(RecordSealer.tagByteCount))
+            plaintext = Array(try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData))
+        } catch {
+            throw .unauthentic
+        }
+        guard RecordSealer.syntheticNonce(associatedData: associatedData, plaintext: plaintext, key: key) == sealed.nonce else {
+            throw .noncanonical
+        }
+        return try plaintext.withUnsafeBytes { raw in
+            Result { () throws(SealingError) in try events(inPlaintext: raw, of: sealed) }
+        }.get()
+    }
+
+    /// The events of an authenticated run's plaintext, checked as §3.5's steps 4–7 say.
+    private func events(inPlaintext raw: UnsafeRawBufferPointer, of sealed: SealedRecord) throws(SealingError) -> [UInt8] {
+        // Exactly the padding a sealer writes: a longer one would be a second sealed form.
+        guard let length = RunBlockCodec.blockLength(raw), length <= raw.count,
+              raw.count == RecordSealer.paddedLength(length), raw[length...].allSatisfy({ $0 == 0 }) else { throw .padding }
+        let records: [UInt8]
+        do throws(RecordStream.Fault) {
+            records = Array(try codec.decode(UnsafeRawBufferPointer(rebasing: raw[..<length])))
+        } catch {
+            throw .record(error.reason)
+        }
+        let fault = try Self.fault(in: records, of: sealed)
+        // The one layout of these events: another would be a second sealed form of them.
+        block.removeAll(keepingCapacity: true)
+        records.withUnsafeBytes { codec.encode($0, appendingTo: &block) }
+        guard block.elementsEqual(raw[..<length]) else { throw .record("the run's block is not laid out as a writer lays it out") }
+        if let fault { throw fault }
+        return records
+    }
+
+    /// Checks every record is valid (segment-format.md §3, else throws `.record`), then returns
+    /// the first of §3.5's later refusals that applies: `.kind` when one is not an event (kinds
+    /// 1, 2, 4), else `.identity` when one is of another device or the seqs are not exactly
+    /// `first … last` in order; nil when none does.
+    private static func fault(in records: [UInt8], of sealed: SealedRecord) throws(SealingError) -> SealingError? {
+        var next = sealed.firstSeq
+        var (otherKind, otherIdentity) = (false, false)
+        do {
+            try records.withUnsafeBytes { raw in
+                try RecordStream.forEach(in: raw) { (view) throws -> Void in
+                    if view.kind == .deviceName {
+                        otherKind = true
+                    } else if view.device != sealed.device || view.seq != next || next > sealed.seq {
+                        otherIdentity = true
+                    }
+                    next &+= 1
+                }
+            }
+        } catch let fault as RecordStream.Fault {
+            throw .record(fault.reason)
+        } catch {
+            throw .record("\(error)")
+        }
+        if otherKind { return .kind }
+        return otherIdentity || next != sealed.seq &+ 1 ? .identity : nil
+    }
+}
