@@ -11,8 +11,9 @@ const { importDataKey } = await appModule('crypto/dataKey.js');
 const { KeyRing } = await appModule('crypto/keyRing.js');
 const { sealRun } = await appModule('crypto/runSealer.js');
 const { sealRecord, storedForm } = await appModule('crypto/recordSealer.js');
-const { EventBlock } = await appModule('blockEncoder.js');
+const { encodeBlocks } = await appModule('blockEncoder.js');
 const { cutRuns } = await appModule('runCut.js');
+const { MAX_RUN_EVENTS, MAX_RUN_RECORD_BYTES } = await appModule('sealedLayout.js');
 const { sealPieces, sealedDigest, sealedFork, SealedRecordError } = await appModule('sealedSync.js');
 const { pushPages, SEALED_PAGE_BYTES, SEALED_PAGE_RECORDS } = await appModule('pushPages.js');
 const { writeSealedFrames } = await appModule('recordFrames.js');
@@ -37,15 +38,19 @@ const shape = (pieces) => pieces.map(({ events }) => (events[0].kind === 'device
 
 // MARK: - Who makes runs
 
-test('a push cuts runs of at most 4,096 events; what would be a run of its own is a kind-5 record', async () => {
-  assert.deepEqual(shape(cutRuns(edits(1, 4096))), [[1, 4096]]);
-  assert.deepEqual(shape(cutRuns(edits(1, 4097))), [[1, 4096], [4097, 4097]]);
-  assert.deepEqual(shape(cutRuns(edits(1, 4098))), [[1, 4096], [4097, 4098]]);
-  assert.deepEqual(shape(cutRuns(edits(1, 8193))), [[1, 4096], [4097, 8192], [8193, 8193]]);
+// The 4,096-event bound of §3.5 never binds before the 60,000 bytes: the shortest event record
+// is 32 bytes (a knowledge mark of no entries), and 4,096 × 32 > 60,000. So runs are cut here by
+// bytes: 1,578 memo-less edits (38 bytes each) are 59,964 bytes, a 1,579th would pass 60,000.
+test('a push cuts runs by their records\' bytes; what would be a run of its own is a kind-5 record', async () => {
+  assert.ok(MAX_RUN_EVENTS * 32 > MAX_RUN_RECORD_BYTES);
+  assert.deepEqual(shape(cutRuns(edits(1, 1578))), [[1, 1578]]);
+  assert.deepEqual(shape(cutRuns(edits(1, 1579))), [[1, 1578], [1579, 1579]]);
+  assert.deepEqual(shape(cutRuns(edits(1, 1580))), [[1, 1578], [1579, 1580]]);
+  assert.deepEqual(shape(cutRuns(edits(1, 3157))), [[1, 1578], [1579, 3156], [3157, 3157]]);
   const key = await importDataKey(KEY, 1);
-  const pieces = cutRuns(edits(1, 4097));
+  const pieces = cutRuns(edits(1, 1579));
   const sealed = await sealPieces(pieces, key);
-  assert.deepEqual(sealed.map((r) => [r.kind, r.first ?? null, r.seq]), [[7, 1n, 4096n], [5, null, 4097n]]);
+  assert.deepEqual(sealed.map((r) => [r.kind, r.first ?? null, r.seq]), [[7, 1n, 1578n], [5, null, 1579n]]);
   assert.deepEqual(sealed.map((r) => storedForm(r).length), pieces.map((p) => p.length), 'each piece weighs what it seals to');
   assert.deepEqual(shape(cutRuns([edit(7)])), [[7, 7]]);
   assert.equal((await sealPieces(cutRuns([edit(7)]), key))[0].kind, 5, 'a lone event');
@@ -59,23 +64,26 @@ test('a run holds consecutive seqs of one device only; names are sealed alone', 
   assert.deepEqual(sealed.map((r) => r.device), [A, A, A, A, B, B, B]);
 });
 
-test('a run ends before its padded block would pass 65,472 bytes', async () => {
-  // Events with long memos, the last one's memo sized so that the block is exactly 65,472 bytes.
-  const events = Array.from({ length: 16 }, (_, i) => edit(i + 1, A, 'm'.repeat(4000)));
-  const lengthOf = (list) => { const b = new EventBlock(); for (const e of list) b.add(e); return b.length; };
-  const fill = 65_472 - lengthOf(events);
-  const exact = [...events, edit(17, A, 'x'.repeat(256 + fill - (lengthOf([...events, edit(17, A, 'x'.repeat(256))]) - lengthOf(events))))];
-  assert.equal(lengthOf(exact), 65_472);
-  assert.deepEqual(shape(cutRuns(exact)), [[1, 17]], 'exactly 65,472 bytes: one run');
+test("a run ends before its records' raw lengths would together pass 60,000 bytes; its padded block stays within 65,472", async () => {
+  // 15 edits of 3,962 bytes (a memo of 3,924) and one sized so that the 16 records are exactly 60,000 bytes.
+  const raw = (list) => list.reduce((n, e) => n + encode(e).length, 0);
+  const events = Array.from({ length: 15 }, (_, i) => edit(i + 1, A, 'm'.repeat(3924)));
+  const exact = [...events, edit(16, A, 'x'.repeat(60_000 - raw(events) - 38))];
+  assert.equal(raw(exact), 60_000);
+  assert.deepEqual(shape(cutRuns(exact)), [[1, 16]], 'exactly 60,000 bytes: one run');
+  const over = [...exact.slice(0, 15), { ...exact[15], memo: exact[15].memo + 'x' }];
+  assert.equal(raw(over), 60_001);
+  assert.deepEqual(shape(cutRuns(over)), [[1, 15], [16, 16]], 'one byte more: the last event goes on, alone');
+  assert.deepEqual(shape(cutRuns([...over, edit(17), edit(18)])), [[1, 15], [16, 18]]);
+  // The longest run of the rule seals: its block, whatever its records hold, fits 65,472.
   const key = await importDataKey(KEY, 1);
   const [run] = await sealPieces(cutRuns(exact), key);
-  assert.equal(storedForm(run).length, 4 + 40 + 65_472 + 16, 'its body, 65,528 bytes, fits the u16');
-  const over = [...exact.slice(0, 16), { ...exact[16], memo: exact[16].memo + 'x' }];
-  assert.equal(lengthOf(over), 65_473);
-  assert.deepEqual(shape(cutRuns(over)), [[1, 16], [17, 17]], 'one byte more: the last event goes on');
-  assert.deepEqual(shape(cutRuns([...over, edit(18), edit(19)])), [[1, 16], [17, 19]]);
-  // A block between two multiples of 32 below the bound stays whole.
-  assert.deepEqual(shape(cutRuns(exact.map((e, i) => (i === 16 ? { ...e, memo: e.memo.slice(5) } : e)))), [[1, 17]]);
+  assert.ok(encodeBlocks(exact).length <= 65_472);
+  assert.equal(storedForm(run).length, cutRuns(exact)[0].length, 'it weighs what it seals to');
+  const marks = Array.from({ length: 3 }, (_, i) => ({ kind: 'knowledge_mark', device: A, seq: BigInt(i + 1), hlc: BigInt(NOW) << 16n,
+    knowledge: Array.from({ length: 1200 }, (_, j) => [(BigInt(j) * 0x10000000000n + 1n).toString(16).padStart(16, '0'), 0xffffffffffffn]) }));
+  assert.deepEqual(shape(cutRuns(marks)), [[1, 3]]);
+  assert.equal(storedForm((await sealPieces(cutRuns(marks), key))[0]).length, cutRuns(marks)[0].length);
 });
 
 test("a push's pages of runs stay under the byte bound: a run is one record, its frames weigh what it does", async () => {
@@ -89,7 +97,7 @@ test("a push's pages of runs stay under the byte bound: a run is one record, its
     const weight = page.reduce((n, p) => n + p.length, 0);
     assert.ok(weight < SEALED_PAGE_BYTES + 65_536, `a page of ${weight} bytes`);
     const frames = writeSealedFrames(await sealPieces(page, key));
-    assert.ok(frames.length < weight * 1.01 + 1024, `frames of ${frames.length} bytes for ${weight}`);
+    assert.ok(frames.length > weight * 0.95 && frames.length < weight * 1.01 + 1024, `frames of ${frames.length} bytes for ${weight}`);
   }
   assert.deepEqual(pages.flat().flatMap((p) => p.events), events);
 });
@@ -184,21 +192,21 @@ test('a sealed sync pushes runs, another device opens them, compares its own cop
   assert.ok(fork instanceof SyncFailure && fork.kind === 'fork', String(fork));
 });
 
-test('a device pushes another device\'s 4,097 events as a run and a kind-5 record; a third device reads all of them', async () => {
+test('a device pushes another device\'s 1,579 events as a run and a kind-5 record; a third device reads all of them', async () => {
   const key = await importDataKey(KEY, 1, { extractable: true });
   const server = new FakeSealedServer({ fingerprint: key.fingerprint });
   const relay = await replica('relay', B);
   await keepKey(relay, key);
   const device = '00000000000000c3';
-  await relay.receive(edits(1, 4097, device), NOW);
+  await relay.receive(edits(1, 1579, device), NOW);
   await session(relay, server).run('secret');
-  assert.deepEqual(server.log.filter((r) => r.device === device).map((r) => [r.kind, r.first ?? null, r.seq]), [[7, 1n, 4096n], [5, null, 4097n]]);
+  assert.deepEqual(server.log.filter((r) => r.device === device).map((r) => [r.kind, r.first ?? null, r.seq]), [[7, 1n, 1578n], [5, null, 1579n]]);
   const reader = await replica('reader', '00000000000000d4');
   await keepKey(reader, key);
   await session(reader, server).run('secret');
-  assert.equal(reader.held(device), 4097n);
-  assert.deepEqual(reader.event(device, 4000n), edit(4000, device));
+  assert.equal(reader.held(device), 1579n);
+  assert.deepEqual(reader.event(device, 1500n), edit(1500, device));
   // Sent again (the server lost nothing): the same cut, the same bytes, duplicates.
-  const again = await sealPieces(cutRuns(edits(1, 4097, device)), key);
+  const again = await sealPieces(cutRuns(edits(1, 1579, device)), key);
   assert.deepEqual(again.map((r) => storedForm(r)), server.log.filter((r) => r.device === device).map((r) => storedForm(r)));
 });

@@ -327,10 +327,10 @@ function* decodeBlock(c, at, capacity, out, sealed) {
         // As ColumnarBlockDecoder: an event's seq (a run's last), then from the tail a run's
         // last − first, the epoch, the nonce, the ciphertext's length and bytes; then the record
         // as SealedRecordStream checks it.
+        // A run that ends before it starts is the sealed reader's to refuse, as in a version-1
+        // frame: its first is last − (last − first) modulo 2^64, as written.
         const s = kind === SEALED_NAME ? 0n : seq(code);
-        const span = kind === SEALED_RUN ? BigInt(tails.varint()) : 0n;
-        if (span > s) throw new Refusal('a block holds a sealed run that ends before it starts');
-        const first = kind === SEALED_RUN ? s - span : undefined;
+        const first = kind === SEALED_RUN ? (s - BigInt(tails.varint())) & MASK_64 : undefined;
         const epoch = u32(tails.varint());
         const nonceAt = tails.bytes(NONCE_BYTES);
         const n = tails.varint();

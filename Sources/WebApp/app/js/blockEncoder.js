@@ -107,88 +107,73 @@ export function recordLength(e) {
  * one-byte columns and columns 3 to 9 (§2a).
  */
 class BlockColumns {
-  constructor() {
+  /** @param {{device: string}[]} records */
+  constructor(records) {
     /** @type {Map<string, number>} */
     this.codes = new Map();
+    for (const r of records) if (!this.codes.has(r.device)) this.codes.set(r.device, this.codes.size);
     this.cols = Array.from({ length: 7 }, () => new Bytes());
-    this.kinds = new Bytes();
-    this.flags = new Bytes();
-    this.devs = new Bytes();
+    this.kinds = new Uint8Array(records.length);
+    this.flags = new Uint8Array(records.length);
+    this.devs = new Uint8Array(records.length);
     /** @type {(number | bigint)[]} */
-    this.lastSeqs = [];
+    this.lastSeqs = new Array(this.codes.size).fill(0);
     /** Bytes of the raw record stream the block decodes to. */
     this.raw = 0;
   }
 
   /**
-   * The next record's kind, flags and device code, and its seq when it has one (a run's last).
-   * @param {number} kind @param {number} flags @param {string} device @param {bigint | null} seq
+   * Record `i`'s kind, flags and device code, and its seq when it has one; returns its device code.
+   * @param {number} i @param {number} kind @param {number} flags @param {string} device @param {bigint | null} seq
    */
-  head(kind, flags, device, seq) {
-    let code = this.codes.get(device);
-    if (code === undefined) {
-      code = this.codes.size;
-      this.codes.set(device, code);
-      this.lastSeqs.push(0);
-    }
-    this.kinds.byte(kind);
-    this.flags.byte(flags);
-    this.devs.byte(code);
+  head(i, kind, flags, device, seq) {
+    const code = /** @type {number} */ (this.codes.get(device));
+    this.kinds[i] = kind;
+    this.flags[i] = flags;
+    this.devs[i] = code;
     if (seq !== null) { const s = small(seq); this.cols[0].zigzag(s, this.lastSeqs[code]); this.lastSeqs[code] = s; }
-  }
-
-  /** The block's length in bytes: 44 + 8D + 3N + its columns 3 to 9. */
-  get length() {
-    return 44 + 8 * this.codes.size + 3 * this.kinds.n + this.cols.reduce((n, col) => n + col.n, 0);
+    return code;
   }
 
   /** @param {Bytes} out */
   finish(out) {
     const header = new DataView(new ArrayBuffer(44));
     [0x4f, 0x52, 0x42, 0x32].forEach((b, i) => header.setUint8(i, b));
-    header.setUint32(4, this.kinds.n, true);
+    header.setUint32(4, this.kinds.length, true);
     header.setUint32(8, this.raw, true);
     header.setUint16(12, this.codes.size, true);
     this.cols.forEach((col, i) => header.setUint32(16 + 4 * i, col.n, true));
     out.bytes(new Uint8Array(header.buffer));
     for (const device of this.codes.keys()) out.u64hex(device);
-    out.bytes(this.kinds.view());
-    out.bytes(this.flags.view());
-    out.bytes(this.devs.view());
+    out.bytes(this.kinds);
+    out.bytes(this.flags);
+    out.bytes(this.devs);
     for (const col of this.cols) out.bytes(col.view());
   }
 }
 
 /**
- * One block of events being written, event by event, as the Swift ColumnarBlockEncoder writes
- * it; its length is known after each, which is how a pushing device cuts its runs at the padded
- * block's bound (runCut.js, encryption.md §3.5).
+ * One block of at most 256 devices' events, appended to `out`.
+ * @param {LedgerEvent[]} events @param {Bytes} out
  */
-export class EventBlock {
-  constructor() {
-    this.block = new BlockColumns();
-    this.lastTime = 0;
-    this.lastStation = 0;
-    this.lastDate = 0;
-  }
-
-  /** @param {LedgerEvent} e a valid event */
-  add(e) {
-    const block = this.block;
-    const [, times, counters, stations, dates, origins, tails] = block.cols;
+function encodeBlock(events, out) {
+  const block = new BlockColumns(events);
+  const [, times, counters, stations, dates, origins, tails] = block.cols;
+  let lastTime = 0, lastStation = 0, lastDate = 0;
+  events.forEach((e, i) => {
     const [length, variable] = recordLength(e);
     block.raw += length;
     const hasDate = e.kind === 'station_edit' && e.compDate !== null && e.compDate !== undefined;
     const flags = e.kind === 'station_edit' ? (hasDate ? 1 : 0) | (variable ? 2 : 0) : 0;
-    block.head(KINDS[e.kind], flags, e.device, e.kind === 'device_name' ? null : e.seq);
+    block.head(i, KINDS[e.kind], flags, e.device, e.kind === 'device_name' ? null : e.seq);
     const time = Number(e.hlc >> 16n);
-    times.zigzag(time, this.lastTime);
-    this.lastTime = time;
+    times.zigzag(time, lastTime);
+    lastTime = time;
     counters.varint(Number(e.hlc & 0xffffn));
     if (e.kind === 'station_edit') {
-      stations.zigzag(/** @type {number} */ (e.station), this.lastStation);
-      this.lastStation = /** @type {number} */ (e.station);
-      if (hasDate) { dates.zigzag(/** @type {number} */ (e.compDate), this.lastDate); this.lastDate = /** @type {number} */ (e.compDate); }
+      stations.zigzag(/** @type {number} */ (e.station), lastStation);
+      lastStation = /** @type {number} */ (e.station);
+      if (hasDate) { dates.zigzag(/** @type {number} */ (e.compDate), lastDate); lastDate = /** @type {number} */ (e.compDate); }
       origins.byte(ORIGINS[e.origin ?? 'user']);
       if (variable) { tails.varint(variable.length); tails.bytes(variable); }
     } else if (e.kind === 'catalog_version') {
@@ -201,46 +186,28 @@ export class EventBlock {
       tails.varint(entries.length);
       for (const [d, s] of entries) { tails.u64hex(d); tails.u64(s); }
     }
-  }
-
-  /** The block's length in bytes so far. */
-  get length() { return this.block.length; }
-
-  /** How many devices its table holds. */
-  get devices() { return this.block.codes.size; }
-
-  /** @param {Bytes} out */
-  writeTo(out) { this.block.finish(out); }
+  });
+  block.finish(out);
 }
 
 /**
- * One block of at most 256 devices' events, appended to `out`.
- * @param {LedgerEvent[]} events @param {Bytes} out
- */
-function encodeBlock(events, out) {
-  const block = new EventBlock();
-  for (const e of events) block.add(e);
-  block.writeTo(out);
-}
-
-/**
- * One block of at most 256 devices' sealed records (§3.6: the seq of an event, or a run's last,
- * in the seq column, no hlc; in the tail a run's last − first, then the epoch, nonce and
- * ciphertext), appended to `out`.
+ * One block of at most 256 devices' sealed records (§3.6: an event's seq, or a run's last, in the
+ * seq column, no hlc; in the tail a run's last − first, then the epoch, nonce and ciphertext),
+ * appended to `out`.
  * @param {SealedRecord[]} records @param {Bytes} out
  */
 function encodeSealedBlock(records, out) {
-  const block = new BlockColumns();
+  const block = new BlockColumns(records);
   const tails = block.cols[6];
-  for (const r of records) {
+  records.forEach((r, i) => {
     block.raw += storedLength(r);
-    block.head(r.kind, 0, r.device, r.kind === SEALED_NAME ? null : r.seq);
+    block.head(i, r.kind, 0, r.device, r.kind === SEALED_NAME ? null : r.seq);
     if (r.kind === SEALED_RUN) tails.varint(small(r.seq - (r.first ?? 0n)));
     tails.varint(r.epoch);
     tails.bytes(r.nonce);
     tails.varint(r.ciphertext.length);
     tails.bytes(r.ciphertext);
-  }
+  });
   block.finish(out);
 }
 

@@ -10,7 +10,7 @@
 import { encode } from './records.js';
 import { decodeRecord } from './openedRecord.js';
 import { openRecord, sealRecord, storedForm } from './crypto/recordSealer.js';
-import { openRun, sealRun } from './crypto/runSealer.js';
+import { openRun, sealRun, sealRunBlock } from './crypto/runSealer.js';
 import { SealError } from './crypto/sealError.js';
 import { MalformedAnswer } from './apiErrors.js';
 import { SEALED_NAME, SEALED_RUN } from './sealedLayout.js';
@@ -66,10 +66,10 @@ export function sealEvents(events, key) {
  * @returns {Promise<SealedRecord[]>}
  */
 export function sealPieces(pieces, key) {
-  return inBatches(pieces, async ({ events }) => {
-    if (events.length === 1) return (await sealEvents(events, key))[0];
+  return inBatches(pieces, async ({ events, block }) => {
+    if (!block) return (await sealEvents(events, key))[0];
     try {
-      return await sealRun(events, key);
+      return await sealRunBlock(block, events, key);
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       const { device, seq } = events[0];

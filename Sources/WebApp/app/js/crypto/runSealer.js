@@ -36,7 +36,9 @@ export function runBlock(events) {
     if (e.seq !== head.seq + BigInt(i)) throw new SealError('record', `a run's seqs are not consecutive at #${e.seq}`);
   });
   const block = encodeBlocks(events);
-  if (paddedLength(block.length) > MAX_RUN_PLAINTEXT) throw new SealError('record', `the run is too long to seal (a block of ${block.length} bytes)`);
+  if (paddedLength(block.length) > MAX_RUN_PLAINTEXT) {
+    throw new SealError('record', `the run of device ${head.device} seqs ${head.seq}–${events[events.length - 1].seq} is too long to seal (a block of ${block.length} bytes)`);
+  }
   return block;
 }
 
@@ -47,7 +49,16 @@ export function runBlock(events) {
  * @returns {Promise<SealedRecord>}
  */
 export async function sealRun(events, dataKey) {
-  const block = runBlock(events);
+  return sealRunBlock(runBlock(events), events, dataKey);
+}
+
+/**
+ * The run of `events` sealed from `block`, the runBlock of those events (made once by a push
+ * that weighs its pages by it, runCut.js).
+ * @param {Uint8Array} block @param {LedgerEvent[]} events @param {DataKey} dataKey
+ * @returns {Promise<SealedRecord>}
+ */
+export async function sealRunBlock(block, events, dataKey) {
   const clear = {
     kind: /** @type {7} */ (SEALED_RUN), device: events[0].device,
     first: events[0].seq, seq: events[events.length - 1].seq, epoch: dataKey.epoch,
@@ -85,7 +96,8 @@ export async function openRun(sealed, dataKey) {
     throw new SealError('unauthentic');
   }
   if (!equalBytes(await syntheticNonce(ad, plaintext, dataKey), nonce)) throw new SealError('noncanonical');
-  // 4. The block's length from its header, then exactly the padding a sealer writes.
+  // 4. The block's length from its header, then exactly the padding a sealer writes: a longer
+  // one would be a second sealed form of the run.
   const length = blockLength(plaintext);
   if (length === null || length > plaintext.length || plaintext.length !== paddedLength(length) || plaintext.subarray(length).some((b) => b !== 0)) {
     throw new SealError('padding');
@@ -100,7 +112,7 @@ export async function openRun(sealed, dataKey) {
     if (error instanceof BlockError) throw new SealError('record', error.message);
     throw error;
   }
-  if (!equalBytes(encodeBlocks(events), block)) throw new SealError('record', 'the block is not the one its records make');
+  if (!equalBytes(encodeBlocks(events), block)) throw new SealError('record', "the run's block is not laid out as a writer lays it out");
   // 6, 7.
   if (events.some((e) => e.kind === 'device_name')) throw new SealError('kind');
   if (BigInt(events.length) !== last - first + 1n || events.some((e, i) => e.device !== device || e.seq !== first + BigInt(i))) {
@@ -111,11 +123,12 @@ export async function openRun(sealed, dataKey) {
 
 /**
  * A block's length as its header gives it (44 + 8D + 3N + the lengths of columns 3 to 9), or
- * null when the plaintext cannot hold the header.
+ * null when the plaintext cannot hold the header or does not start with ORB2 (as Swift's
+ * RunBlockCodec.blockLength: then the padding cannot be told, step 4).
  * @param {Uint8Array} plaintext
  */
 function blockLength(plaintext) {
-  if (plaintext.length < BLOCK_HEADER) return null;
+  if (plaintext.length < BLOCK_HEADER || String.fromCharCode(...plaintext.subarray(0, 4)) !== 'ORB2') return null;
   const view = new DataView(plaintext.buffer, plaintext.byteOffset, BLOCK_HEADER);
   let length = BLOCK_HEADER + 3 * view.getUint32(4, true) + 8 * view.getUint16(12, true);
   for (let i = 0; i < 7; i++) length += view.getUint32(16 + 4 * i, true);
