@@ -326,9 +326,8 @@ function* decodeBlock(c, at, capacity, out, sealed) {
       case SEALED_EVENT: case SEALED_NAME: case SEALED_RUN: {
         // As ColumnarBlockDecoder: an event's seq (a run's last), then from the tail a run's
         // last − first, the epoch, the nonce, the ciphertext's length and bytes; then the record
-        // as SealedRecordStream checks it.
-        // A run that ends before it starts is the sealed reader's to refuse, as in a version-1
-        // frame: its first is last − (last − first) modulo 2^64, as written.
+        // as SealedRecordStream checks it. A run's first is last − (last − first) modulo 2^64, as
+        // Swift writes the record: one that ends before it starts is the sealed reader's refusal.
         const s = kind === SEALED_NAME ? 0n : seq(code);
         const first = kind === SEALED_RUN ? (s - BigInt(tails.varint())) & MASK_64 : undefined;
         const epoch = u32(tails.varint());

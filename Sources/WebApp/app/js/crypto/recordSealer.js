@@ -147,8 +147,8 @@ export async function sealRecord(recordBytes, dataKey) {
 /**
  * The record `sealed` (kind 5 or 6; a run opens with runSealer.openRun) holds, checked as §3.3
  * says, in Swift's order: `length`, `unauthentic`, `noncanonical`, `padding`, `record`, `kind`,
- * `identity` (SealError). `dataKey` must be the key of its epoch. A clear field of the wrong type or range is a RangeError (Swift's types cannot
- * hold one).
+ * `identity` (SealError). `dataKey` must be the key of its epoch. A clear field of the wrong
+ * type or range is a RangeError (Swift's types cannot hold one).
  * @param {SealedRecord} sealed @param {DataKey} dataKey
  * @returns {Promise<Uint8Array>}
  */
