@@ -33,8 +33,9 @@ setLanguage('en');
 
 /**
  * A plaintext account's server that also takes a conversion (sync-api.yaml
- * /v1/account/encryption): sealed records staged per device in seq order under one key; the swap
- * once the staged copy holds every event of the readable log.
+ * /v1/account/encryption): sealed records staged per device in seq order under one key (a run,
+ * kind 7, in the slot of each of its seqs); the swap once the staged copy holds every event of
+ * the readable log.
  */
 class ConvertingServer extends FakeServer {
   constructor() {
@@ -72,8 +73,8 @@ class ConvertingServer extends FakeServer {
       if (r.kind === 6) { this.stagedNames.push(r); continue; }
       const list = this.staged.get(r.device) ?? [];
       if (r.seq <= BigInt(list.length)) continue;
-      if (r.seq !== BigInt(list.length) + 1n) return this.error(409, 'conflict', 'a gap');
-      list.push(r);
+      if ((r.first ?? r.seq) !== BigInt(list.length) + 1n) return this.error(409, 'conflict', 'a gap');
+      for (let seq = r.first ?? r.seq; seq <= r.seq; seq++) list.push(r);
       this.staged.set(r.device, list);
     }
     const covered = [...this.byDevice].every(([d, l]) => (this.staged.get(d)?.length ?? 0) >= l.length);
@@ -148,7 +149,8 @@ test('the app turns its account encrypted: every event staged sealed, the key ke
   assert.ok(kitDue(ring), 'the kit of the key made here is due');
   assert.deepEqual(seen.at(-1), { round: 1, sent: seen.at(-1).total, total: seen.at(-1).total });
   // The staged copy opens under the key to the very events the device holds, memo included.
-  const opened = await openRecords([...server.staged.values()].flat(), ring);
+  const opened = await openRecords([...new Set([...server.staged.values()].flat())], ring);
+  assert.ok([...server.staged.values()].flat().some((r) => r.kind === 7), 'events sealed in runs');
   assert.ok(opened.some((e) => e.memo === '暗号化するメモ') && opened.some((e) => e.memo === '他の端末のメモ'));
   assert.equal(opened.length, ledger.eventCount());
   // The next sync sees an encrypted account and keeps the key it made (made: false, nothing to register).

@@ -1,8 +1,9 @@
 // A scripted sync server of an end-to-end encrypted account (Schemas/encryption.md §10, §11,
 // Schemas/sync-api.yaml), close enough for the app's tests: GET /v1/account, POST /v1/account/key,
-// the sealed pull (frames only; `have_checks` and `server_digests` with epochs, no `have_digests`
-// check) and push (sealed frames: duplicates by bytes, a differing copy under the same epoch 409
-// `fork`, seq gaps, `stale-epoch`), a link's wrapped key answered once by /v1/pair, and the
+// the sealed pull (frames only; `have_checks` and `server_digests` with epochs, and a run's
+// bounds, no `have_digests` check) and push (sealed frames of kinds 5, 6 and 7: duplicates by
+// bytes, a differing copy under the same epoch and bounds 409 `fork`, seq gaps, `stale-epoch`; a
+// run counts its events), a link's wrapped key answered once by /v1/pair, and the
 // devices' names kept only sealed (§8 "Device names": /v1/devices, /v1/devices/rename refusing a
 // clear name with 409 `encrypted-account`, GET /v1/account's `device_named`).
 import { appModule } from './paths.mjs';
@@ -20,12 +21,16 @@ const same = (a, b) => {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
+/** The first seq a sealed event or run stands for. */
+const first = (r) => r.first ?? r.seq;
+
 export class FakeSealedServer {
   constructor({ token = 'secret', epoch = 1, fingerprint = null } = {}) {
     this.token = token;
     this.account = { encrypted: true, epoch, fingerprint, key_chain: {} };
     /** Sealed records in log order. */
     this.log = [];
+    /** Each device's sealed records by seq (index seq − 1): a run fills the slots of its seqs. */
     this.byDevice = new Map();
     this.requests = [];
     this.links = new Map();
@@ -77,7 +82,7 @@ export class FakeSealedServer {
       if (this.log.some((held) => held.kind === 6 && same(held, r))) return false;
     } else {
       const list = this.byDevice.get(r.device) ?? [];
-      list.push(r);
+      for (let seq = r.first ?? r.seq; seq <= r.seq; seq++) list.push(r);
       this.byDevice.set(r.device, list);
     }
     this.log.push(r);
@@ -90,7 +95,8 @@ export class FakeSealedServer {
 
   stored(device, seq) {
     const r = seq > 0n ? this.byDevice.get(device)?.[Number(seq) - 1] : undefined;
-    return r ? { digest: sealedDigest(r), epoch: r.epoch } : undefined;
+    if (!r) return undefined;
+    return r.kind === 7 ? { digest: sealedDigest(r), epoch: r.epoch, first: r.first, last: r.seq } : { digest: sealedDigest(r), epoch: r.epoch };
   }
 
   fetch = async (url, init = {}) => {
@@ -143,7 +149,8 @@ export class FakeSealedServer {
     let at = start;
     for (; at < this.log.length && page.length < limit; at++) {
       const r = this.log[at];
-      if (r.kind === 5 && r.seq <= (have[r.device] ?? 0n)) continue;
+      // A run of which the device lacks any event is sent whole.
+      if (r.kind !== 6 && r.seq <= (have[r.device] ?? 0n)) continue;
       page.push(r);
     }
     const haveChecks = {}, serverDigests = {};
@@ -157,17 +164,20 @@ export class FakeSealedServer {
     this.pushedBodies.push(bytes);
     const { sealed } = readSealedFrames(framesBody(bytes).frames);
     let appended = 0, duplicates = 0;
-    for (const r of [...sealed].sort((a, b) => (a.kind - b.kind) || (a.device < b.device ? -1 : a.device > b.device ? 1 : Number(a.seq - b.seq)))) {
+    const events = sealed.filter((r) => r.kind !== 6).sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : Number(first(a) - first(b))));
+    for (const r of [...events, ...sealed.filter((x) => x.kind === 6)]) {
       if (r.epoch > this.account.epoch) return this.error(409, 'unknown-epoch', 'an unknown epoch');
-      if (r.kind === 5 && r.seq <= this.held(r.device)) {
+      const count = r.kind === 6 ? 1 : Number(r.seq - first(r) + 1n);
+      if (r.kind !== 6 && r.seq <= this.held(r.device)) {
+        // Compared only with a stored copy of the same bounds and epoch (encryption.md §10).
         const mine = this.byDevice.get(r.device)[Number(r.seq) - 1];
-        if (mine.epoch === r.epoch && !same(mine, r)) return this.error(409, 'fork', 'differing copy', { device: r.device, seq: Number(r.seq) });
-        duplicates++;
+        if (mine.epoch === r.epoch && first(mine) === first(r) && mine.seq === r.seq && !same(mine, r)) return this.error(409, 'fork', 'differing copy', { device: r.device, seq: Number(r.seq) });
+        duplicates += count;
         continue;
       }
-      if (r.kind === 5 && r.seq !== this.held(r.device) + 1n) return this.error(409, 'seq-gap', 'a gap');
+      if (r.kind !== 6 && first(r) !== this.held(r.device) + 1n) return this.error(409, 'seq-gap', 'a gap');
       if (r.epoch !== this.account.epoch) return this.error(409, 'stale-epoch', 'the key was rotated');
-      if (this.append(r)) appended++; else duplicates++;
+      if (this.append(r)) appended += count; else duplicates++;
     }
     return this.json(200, { appended, duplicates, server_has: this.serverHas() });
   }

@@ -13,6 +13,7 @@ import { isDeviceHex, isDigestHex } from './records.js';
 
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
 /** @typedef {import('./api.js').PushAnswer} PushAnswer */
+/** @typedef {import('./api.js').StoredDigests} StoredDigests */
 
 /**
  * @typedef {object} Account
@@ -30,8 +31,8 @@ import { isDeviceHex, isDigestHex } from './records.js';
  * @property {boolean} more
  * @property {bigint} cursor
  * @property {Map<string, bigint>} serverHas
- * @property {Map<string, {digest: string, epoch: number}>} haveChecks the server's copy at each `have` seq it holds
- * @property {Map<string, {digest: string, epoch: number}>} serverDigests its copy at each `server_has` seq
+ * @property {StoredDigests} haveChecks the server's copy at each `have` seq it holds
+ * @property {StoredDigests} serverDigests its copy at each `server_has` seq
  */
 
 /**
@@ -42,6 +43,8 @@ import { isDeviceHex, isDigestHex } from './records.js';
  * @property {Map<string, bigint>} sealedHas
  * @property {Map<string, bigint>} serverHas
  */
+
+const MAX_U64 = (1n << 64n) - 1n;
 
 /** A plaintext account: what a server from before encryption (404) serves. */
 export const PLAINTEXT = Object.freeze({ encrypted: false, epoch: null, fingerprint: null, keyChain: new Map(), deviceNamed: null });
@@ -155,19 +158,28 @@ export async function pullSealed(api, token, body) {
 }
 
 /**
- * `{device: {digest, epoch}}`, checked.
+ * `{device: {digest, epoch}}`, checked; an entry whose copy is a sealed run also has `first` and
+ * `last` (both or neither; 1 ≤ first ≤ last).
  * @param {unknown} value @param {string} what
- * @returns {Map<string, {digest: string, epoch: number}>}
+ * @returns {StoredDigests}
  */
 function storedDigests(value, what) {
   const bad = () => new MalformedAnswer(`the sync server's ${what} is not the sync API's`);
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw bad();
+  /** @type {StoredDigests} */
   const out = new Map();
   for (const [device, entry] of Object.entries(value)) {
     const e = /** @type {Record<string, unknown>} */ (entry ?? {});
     const epoch = toUnsigned(e.epoch);
     if (!isDeviceHex(device) || !isDigestHex(e.digest) || epoch === null || epoch > 0xffffffffn) throw bad();
-    out.set(device, { digest: /** @type {string} */ (e.digest), epoch: Number(epoch) });
+    const copy = { digest: /** @type {string} */ (e.digest), epoch: Number(epoch) };
+    if (e.first === undefined && e.last === undefined) {
+      out.set(device, copy);
+      continue;
+    }
+    const first = toUnsigned(e.first), last = toUnsigned(e.last);
+    if (first === null || last === null || first === 0n || first > last || last > MAX_U64) throw bad();
+    out.set(device, { ...copy, first, last });
   }
   return out;
 }

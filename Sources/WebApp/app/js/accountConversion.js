@@ -16,7 +16,8 @@ import { randomDataKey } from './crypto/dataKey.js';
 import { KeyProblem } from './keyProblem.js';
 import { CONVERSION_META, conversionKey, endConversion, keepKey, KEYS_META, loadKeys } from './keyStore.js';
 import { pushPages, SEALED_PAGE_BYTES, SEALED_PAGE_RECORDS } from './pushPages.js';
-import { sealedLength, sealEvents } from './sealedSync.js';
+import { sealPieces } from './sealedSync.js';
+import { cutRuns } from './runCut.js';
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./ledger.js').Ledger} Ledger */
@@ -117,9 +118,10 @@ export class AccountConversion {
     const records = conversionRecords(this.ledger, answer.sealedHas);
     let sent = 0;
     this.onProgress({ round, sent, total: records.length });
-    for (const page of pushPages(records, sealedLength, { records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES })) {
-      answer = await uploadConversion(this.api, this.token, await sealEvents(page, key), key.fingerprint);
-      sent += page.length;
+    // Sealed as a push seals them: each device's events in runs (Schemas/encryption.md §3.5).
+    for (const page of pushPages(cutRuns(records), (piece) => piece.length, { records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES })) {
+      answer = await uploadConversion(this.api, this.token, await sealPieces(page, key), key.fingerprint);
+      sent += page.reduce((n, piece) => n + piece.events.length, 0);
       this.onProgress({ round, sent, total: records.length });
     }
     return answer.encrypted;

@@ -32,7 +32,12 @@ const MAX_U64 = (1n << 64n) - 1n;
  *   digests of its sealed copies with their epochs, for the device to compare (sealedSync.js)
  */
 
-/** @typedef {Map<string, {digest: string, epoch: number}>} StoredDigests */
+/**
+ * An encrypted account's digests of its stored sealed copies, by device: the digest, the epoch it
+ * is sealed under and, when that copy is a sealed run, its bounds (Schemas/encryption.md §11).
+ * @typedef {Map<string, StoredCopy>} StoredDigests
+ * @typedef {{digest: string, epoch: number, first?: bigint, last?: bigint}} StoredCopy
+ */
 
 /**
  * A push answer (POST /v1/push), decoded and checked.

@@ -4,7 +4,7 @@
 // RecordStream). No raw record stream is built: each record's fields come from its columns.
 
 import { isValidCode } from './dates.js';
-import { NONCE_BYTES, SEALED_EVENT, SEALED_NAME, fixedBody, sealedFault } from './sealedLayout.js';
+import { NONCE_BYTES, SEALED_EVENT, SEALED_NAME, SEALED_RUN, fixedBody, sealedFault } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
@@ -323,10 +323,13 @@ function* decodeBlock(c, at, capacity, out, sealed) {
         events.push({ kind: 'knowledge_mark', device, seq: s, hlc: h, knowledge });
         break;
       }
-      case SEALED_EVENT: case SEALED_NAME: {
-        // As ColumnarBlockDecoder: an event's seq, then from the tail the epoch, the nonce, the
-        // ciphertext's length and bytes; then the record as SealedRecordStream checks it.
-        const s = kind === SEALED_EVENT ? seq(code) : 0n;
+      case SEALED_EVENT: case SEALED_NAME: case SEALED_RUN: {
+        // As ColumnarBlockDecoder: an event's seq (a run's last), then from the tail a run's
+        // last − first, the epoch, the nonce, the ciphertext's length and bytes; then the record
+        // as SealedRecordStream checks it. A run's first is last − (last − first) modulo 2^64, as
+        // Swift writes the record: one that ends before it starts is the sealed reader's refusal.
+        const s = kind === SEALED_NAME ? 0n : seq(code);
+        const first = kind === SEALED_RUN ? (s - BigInt(tails.varint())) & MASK_64 : undefined;
         const epoch = u32(tails.varint());
         const nonceAt = tails.bytes(NONCE_BYTES);
         const n = tails.varint();
@@ -335,9 +338,10 @@ function* decodeBlock(c, at, capacity, out, sealed) {
         const sealedAt = tails.bytes(n);
         begin(fixed + n);
         if (!sealed) throw new Refusal(`a sealed record (kind ${kind}) where only plaintext records may be`, true);
-        const fault = sealedFault({ kind, flags: flag, body: fixed + n, device, seq: s, epoch });
+        const fault = sealedFault({ kind, flags: flag, body: fixed + n, device, seq: s, first, epoch });
         if (fault !== null) throw new Refusal(fault, true);
-        sealedFound.push({ kind, device, seq: s, epoch, nonce: c.slice(nonceAt, nonceAt + NONCE_BYTES), ciphertext: c.slice(sealedAt, sealedAt + n) });
+        const nonce = c.slice(nonceAt, nonceAt + NONCE_BYTES), ciphertext = c.slice(sealedAt, sealedAt + n);
+        sealedFound.push(first === undefined ? { kind, device, seq: s, epoch, nonce, ciphertext } : { kind, device, seq: s, first, epoch, nonce, ciphertext });
         break;
       }
       default:

@@ -2,10 +2,11 @@
 // the Swift ColumnarBlockEncoder lays them out: a new block when a 257th device would join. The
 // app writes its own chunks with it (the edits of this device, a JSON page); the events were
 // validated when they were made or received, so only their fields are read. An encrypted
-// account's sealed records (§3.6) are laid out by the same rules (encodeSealedBlocks).
+// account's sealed records (§3.6) are laid out by the same rules (encodeSealedBlocks), and so is
+// the canonical block a sealed run seals (Schemas/encryption.md §3.5: one block of one device).
 
 import { utf8 } from './records.js';
-import { SEALED_EVENT, storedLength } from './sealedLayout.js';
+import { SEALED_NAME, SEALED_RUN, storedLength } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
@@ -190,8 +191,9 @@ function encodeBlock(events, out) {
 }
 
 /**
- * One block of at most 256 devices' sealed records (§3.6: an event's seq in the seq column, no
- * hlc, the epoch, nonce and ciphertext in the tail), appended to `out`.
+ * One block of at most 256 devices' sealed records (§3.6: an event's seq, or a run's last, in the
+ * seq column, no hlc; in the tail a run's last − first, then the epoch, nonce and ciphertext),
+ * appended to `out`.
  * @param {SealedRecord[]} records @param {Bytes} out
  */
 function encodeSealedBlock(records, out) {
@@ -199,7 +201,8 @@ function encodeSealedBlock(records, out) {
   const tails = block.cols[6];
   records.forEach((r, i) => {
     block.raw += storedLength(r);
-    block.head(i, r.kind, 0, r.device, r.kind === SEALED_EVENT ? r.seq : null);
+    block.head(i, r.kind, 0, r.device, r.kind === SEALED_NAME ? null : r.seq);
+    if (r.kind === SEALED_RUN) tails.varint(small(r.seq - (r.first ?? 0n)));
     tails.varint(r.epoch);
     tails.bytes(r.nonce);
     tails.varint(r.ciphertext.length);

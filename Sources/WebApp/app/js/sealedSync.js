@@ -1,21 +1,27 @@
 // What a sync of an end-to-end encrypted account does with records (Schemas/encryption.md §11
 // "The client"), as Swift's SyncSealing and SealedForkCheck (Sources/SyncClient/Encryption/): the
-// device's own ledger stays plaintext; a push seals each record under the current epoch's key
-// (events as kind 5, names as kind 6), a pull opens each with its epoch's key, and the fork
-// check of a pull is the device's: it seals its own event at the server's seq under the epoch
-// the server names and compares the digests of the stored forms ("Fork detection on pulls").
+// device's own ledger stays plaintext; a push seals what it sends under the current epoch's key
+// (each device's events in runs, kind 7, cut as runCut.js says; a lone event as kind 5, names as
+// kind 6), a pull opens each record with its epoch's key, and the fork check of a pull is the
+// device's: it seals its own event at the server's seq (or the run the server stored it in) under
+// the epoch the server names and compares the digests of the stored forms ("Fork detection on
+// pulls").
 
 import { encode } from './records.js';
 import { decodeRecord } from './openedRecord.js';
-import { openRecord, paddedLength, sealRecord, storedForm } from './crypto/recordSealer.js';
+import { openRecord, sealRecord, storedForm } from './crypto/recordSealer.js';
+import { openRun, sealRun, sealRunBlock } from './crypto/runSealer.js';
 import { SealError } from './crypto/sealError.js';
-import { fixedBody, SEALED_EVENT, SEALED_NAME, TAG_BYTES } from './sealedLayout.js';
+import { MalformedAnswer } from './apiErrors.js';
+import { SEALED_NAME, SEALED_RUN } from './sealedLayout.js';
 import { sha256, toHex } from './sha256.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./crypto/recordSealer.js').SealedRecord} SealedRecord */
 /** @typedef {import('./crypto/keyRing.js').KeyRing} KeyRing */
 /** @typedef {import('./crypto/dataKey.js').DataKey} DataKey */
+/** @typedef {import('./runCut.js').SealPiece} SealPiece */
+/** @typedef {import('./api.js').StoredDigests} StoredDigests */
 
 /**
  * A pulled sealed record this device cannot open (`missing`: it lacks the key of its epoch;
@@ -38,16 +44,6 @@ export class SealedRecordError extends Error {
 }
 
 /**
- * The length of `event` sealed, in the raw record stream: what a push page is cut by, since
- * ciphertext does not compress (a memo-less station edit: 116 bytes).
- * @param {LedgerEvent} event
- */
-export function sealedLength(event) {
-  const kind = event.kind === 'device_name' ? SEALED_NAME : SEALED_EVENT;
-  return 4 + fixedBody(kind) + paddedLength(encode(event).length) + TAG_BYTES;
-}
-
-/**
  * `events` sealed under `key`, in order.
  * @param {LedgerEvent[]} events @param {DataKey} key
  * @returns {Promise<SealedRecord[]>}
@@ -59,6 +55,25 @@ export function sealEvents(events, key) {
     } catch (error) {
       if (!(error instanceof SealError)) throw error;
       throw new SealedRecordError('unsealable', `device ${e.device}'s event #${e.seq} cannot be sealed: ${error.message}`, { device: e.device, seq: e.seq });
+    }
+  });
+}
+
+/**
+ * What a push sends, cut by runCut.cutRuns, sealed under `key`, in order: a piece of one event
+ * alone (kind 5, a name kind 6), of more a run (kind 7).
+ * @param {SealPiece[]} pieces @param {DataKey} key
+ * @returns {Promise<SealedRecord[]>}
+ */
+export function sealPieces(pieces, key) {
+  return inBatches(pieces, async ({ events, block }) => {
+    if (!block) return (await sealEvents(events, key))[0];
+    try {
+      return await sealRunBlock(block, events, key);
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      const { device, seq } = events[0];
+      throw new SealedRecordError('unsealable', `device ${device}'s events #${seq}–#${events[events.length - 1].seq} cannot be sealed as a run: ${error.message}`, { device, seq });
     }
   });
 }
@@ -80,22 +95,25 @@ async function inBatches(items, work) {
 }
 
 /**
- * The events `sealed` holds, each opened with its epoch's key from `ring`.
+ * The events `sealed` holds, in order, each record opened with its epoch's key from `ring`: a
+ * run's events in seq order (runSealer.openRun).
  * @param {SealedRecord[]} sealed @param {KeyRing} ring
  * @returns {Promise<LedgerEvent[]>}
  */
 export async function openRecords(sealed, ring) {
   for (const s of sealed) if (!ring.key(s.epoch)) throw missingKey(s.epoch, ring);
-  return inBatches(sealed, async (s) => {
+  const opened = await inBatches(sealed, async (s) => {
     const key = /** @type {DataKey} */ (ring.key(s.epoch));
     try {
-      return decodeRecord(await openRecord(s, key));
+      return s.kind === SEALED_RUN ? await openRun(s, key) : [decodeRecord(await openRecord(s, key))];
     } catch (error) {
       if (!(error instanceof SealError || error instanceof RangeError)) throw error;
-      const what = s.kind === SEALED_NAME ? `device ${s.device}'s name` : `device ${s.device}'s event #${s.seq}`;
-      throw new SealedRecordError('unopenable', `${what} does not open under this device's key of epoch ${s.epoch}: ${error.message}`, { device: s.device, seq: s.seq, epoch: s.epoch });
+      const what = s.kind === SEALED_NAME ? `device ${s.device}'s name`
+        : s.kind === SEALED_RUN ? `device ${s.device}'s events #${s.first}–#${s.seq}` : `device ${s.device}'s event #${s.seq}`;
+      throw new SealedRecordError('unopenable', `${what} does not open under this device's key of epoch ${s.epoch}: ${error.message}`, { device: s.device, seq: s.first ?? s.seq, epoch: s.epoch });
     }
   });
+  return opened.flat();
 }
 
 /**
@@ -117,8 +135,11 @@ export function sealedDigest(sealed) {
 /**
  * The first (device, seq) of `stored` (the server's digests of its sealed copies, at `seqs`) whose
  * digest differs from this device's own event there sealed under that epoch; null when none does
- * (or this device holds none of them). SealedForkCheck.check.
- * @param {Map<string, {digest: string, epoch: number}>} stored
+ * (or this device holds none of them). Where the server's copy is a run (`first`, `last`), this
+ * device seals its own events `first … last` as one run and compares that; holding only some of
+ * them, it makes no comparison there: the pull sends the run, and the admission of its opened
+ * events compares them (encryption.md §11 "Fork detection on pulls"). SealedForkCheck.check.
+ * @param {StoredDigests} stored
  * @param {Map<string, bigint>} seqs @param {(device: string, seq: bigint) => LedgerEvent | undefined} eventAt
  * @param {KeyRing} ring
  * @returns {Promise<{device: string, seq: bigint} | null>}
@@ -126,12 +147,44 @@ export function sealedDigest(sealed) {
 export async function sealedFork(stored, seqs, eventAt, ring) {
   for (const [device, theirs] of stored) {
     const seq = seqs.get(device);
-    const own = seq !== undefined && seq > 0n ? eventAt(device, seq) : undefined;
-    if (!own || seq === undefined) continue;
+    if (seq === undefined || seq === 0n) continue;
+    const { first = seq, last = seq } = theirs;
+    if (seq < first || seq > last) throw new MalformedAnswer(`the sync server's digest of device ${device}'s event #${seq} is of a run (#${first}–#${last}) that does not hold it`);
+    const own = heldRun(device, first, last, eventAt);
+    if (!own) continue;
     const key = ring.key(theirs.epoch);
     if (!key) throw missingKey(theirs.epoch, ring);
-    const [sealed] = await sealEvents([own], key);
-    if (sealedDigest(sealed) !== theirs.digest) return { device, seq };
+    const digest = theirs.first === undefined ? sealedDigest((await sealEvents(own, key))[0]) : await runDigest(own, key);
+    if (digest !== theirs.digest) return { device, seq };
   }
   return null;
+}
+
+/**
+ * This device's events `first … last` of `device`, or null when it lacks any of them.
+ * @param {string} device @param {bigint} first @param {bigint} last
+ * @param {(device: string, seq: bigint) => LedgerEvent | undefined} eventAt
+ */
+function heldRun(device, first, last, eventAt) {
+  const events = [];
+  for (let s = first; s <= last; s++) {
+    const e = eventAt(device, s);
+    if (!e) return null;
+    events.push(e);
+  }
+  return events;
+}
+
+/**
+ * The digest of `events` sealed as one run; null when they cannot be (a block past the run's
+ * bound): the server's run of the same seqs could be, so they differ from it.
+ * @param {LedgerEvent[]} events @param {DataKey} key
+ */
+async function runDigest(events, key) {
+  try {
+    return sealedDigest(await sealRun(events, key));
+  } catch (error) {
+    if (error instanceof SealError) return null;
+    throw error;
+  }
 }

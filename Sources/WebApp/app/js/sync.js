@@ -11,7 +11,8 @@ import { pullSealed, pushSealed } from './accountApi.js';
 import { prepareKeys } from './accountKeys.js';
 import { nameIfOwed } from './sealedDeviceName.js';
 import { KeyProblem } from './keyProblem.js';
-import { openRecords, sealedFork, sealedLength, sealEvents, SealedRecordError } from './sealedSync.js';
+import { openRecords, sealedFork, sealPieces, SealedRecordError } from './sealedSync.js';
+import { cutRuns } from './runCut.js';
 import { hlcMillis } from './hlc.js';
 import { CLOCK_LEAD_MS, MergeError } from './ledger.js';
 import { encode, isDeviceHex, toWire } from './records.js';
@@ -25,6 +26,7 @@ import { StoreError } from './store.js';
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 /** @typedef {import('./api.js').PullPage} PullPage */
 /** @typedef {import('./crypto/keyRing.js').KeyRing} KeyRing */
+/** @typedef {import('./runCut.js').SealPiece} SealPiece */
 /** @typedef {(token: string) => Promise<{ring: KeyRing, made: boolean, owesName?: boolean} | null>} AccountKeys */
 
 /**
@@ -247,14 +249,15 @@ export class SyncSession {
         for (let i = Number(theirs); i < list.length; i++) { outgoing.push(list[i]); events++; }
       }
       const keys = this.keys;
-      // Sealed pages are cut by their sealed size (SyncSession.swift: SyncSealing.sealedLength).
-      const [limits, size] = keys ? [{ records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES }, sealedLength]
-        : [{ records: this.limits.pushSize, bytes: PUSH_BYTES }, (/** @type {LedgerEvent} */ e) => encode(e).length * 2 + 160];
       // The server cannot read a sealed record's clock: this device checks it against the server's.
       if (keys && events > 0 && aheadOfServerClock(outgoing, this.api.serverTime ?? this.now())) throw new SyncFailure('clock', SEALED_CLOCK_AHEAD, null);
-      for (const page of events > 0 ? pushPages(outgoing, size, limits) : []) {
-        const reply = keys ? await pushSealed(this.api, token, await sealEvents(page, keys.current))
-          : await this.api.push(token, { records: page.map(toWire) });
+      // Sealed, each device's events go in runs (encryption.md §3.5), and pages are cut by the
+      // sealed records' sizes (SyncSession.swift).
+      const pages = events === 0 ? [] : keys ? pushPages(cutRuns(outgoing), (piece) => piece.length, { records: SEALED_PAGE_RECORDS, bytes: SEALED_PAGE_BYTES })
+        : pushPages(outgoing, (e) => encode(e).length * 2 + 160, { records: this.limits.pushSize, bytes: PUSH_BYTES });
+      for (const page of pages) {
+        const reply = keys ? await pushSealed(this.api, token, await sealPieces(/** @type {SealPiece[]} */ (page), keys.current))
+          : await this.api.push(token, { records: /** @type {LedgerEvent[]} */ (page).map(toWire) });
         serverHas = reply.serverHas;
         report.pushed += reply.appended;
         await this.saveServerHas(serverHas);

@@ -6,18 +6,20 @@
 import { SealError } from './sealError.js';
 import { singleRecord } from './rawRecord.js';
 import { concatBytes, equalBytes, isU32, readU32le, readU64le, u32le, u64le } from './bytes.js';
-import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES, fixedBody, sealedFault, storedLength } from '../sealedLayout.js';
+import { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, SEALED_RUN, TAG_BYTES, fixedBody, sealedFault, storedLength } from '../sealedLayout.js';
 
-export { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, TAG_BYTES };
+export { NONCE_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, SEALED_RUN, TAG_BYTES };
 
 /** @typedef {import('./dataKey.js').DataKey} DataKey */
 
 /**
  * A record as an encrypted account's server holds it: the clear fields, the rest sealed.
  * @typedef {object} SealedRecord
- * @property {5 | 6} kind 5 an event (a seq-bearing record), 6 a device name
+ * @property {5 | 6 | 7} kind 5 an event (a seq-bearing record), 6 a device name, 7 a run of
+ *   events (runSealer.js)
  * @property {string} device 16 lowercase hex digits
- * @property {bigint} seq the event's seq; 0n for a name
+ * @property {bigint} seq the event's seq; a run's last; 0n for a name
+ * @property {bigint} [first] a run's first seq (kind 7 only)
  * @property {number} epoch the key epoch (u32)
  * @property {Uint8Array} nonce the synthetic nonce, the keyed content id (12 bytes)
  * @property {Uint8Array} ciphertext the padded record's ciphertext, then the 16-byte tag
@@ -28,11 +30,13 @@ const MAX_U64 = (1n << 64n) - 1n;
 
 /**
  * The associated data of a seal: "ORTSBSEAL1" ‖ u8 kind ‖ u64 device ‖ u64 seq ‖ u32 epoch
- * (31 bytes).
- * @param {{kind: number, device: string, seq: bigint, epoch: number}} sealed
+ * (31 bytes); a run's (kind 7, encryption.md §3.5) names both its seqs: … ‖ u64 first ‖ u64 last
+ * ‖ u32 epoch (39 bytes).
+ * @param {{kind: number, device: string, seq: bigint, first?: bigint, epoch: number}} sealed
  */
-export function associatedData({ kind, device, seq, epoch }) {
-  return concatBytes(SEAL_MAGIC, Uint8Array.of(kind), u64le(BigInt('0x' + device)), u64le(seq), u32le(epoch));
+export function associatedData({ kind, device, seq, first, epoch }) {
+  const seqs = kind === SEALED_RUN ? [u64le(first ?? 0n), u64le(seq)] : [u64le(seq)];
+  return concatBytes(SEAL_MAGIC, Uint8Array.of(kind), u64le(BigInt('0x' + device)), ...seqs, u32le(epoch));
 }
 
 /**
@@ -47,19 +51,23 @@ export function paddedLength(count) {
  * The first 12 bytes of HMAC-SHA256(K_nonce, AD ‖ plaintext).
  * @param {Uint8Array} ad @param {Uint8Array} plaintext @param {DataKey} key
  */
-async function syntheticNonce(ad, plaintext, key) {
+export async function syntheticNonce(ad, plaintext, key) {
   const mac = await crypto.subtle.sign('HMAC', key.nonceKey, concatBytes(ad, plaintext));
   return new Uint8Array(mac, 0, NONCE_BYTES).slice();
 }
 
-/** @param {Uint8Array} nonce @param {Uint8Array} ad */
-function gcm(nonce, ad) {
+/**
+ * The AES-256-GCM parameters of a seal.
+ * @param {Uint8Array} nonce @param {Uint8Array} ad
+ */
+export function gcm(nonce, ad) {
   return { name: 'AES-GCM', iv: nonce, additionalData: ad, tagLength: 8 * TAG_BYTES };
 }
 
 /**
  * The record as a log and the wire hold it (segment-format.md §3.6): kind, flags 0, the body's
- * length, device, an event's seq, epoch, nonce, then the ciphertext and its tag.
+ * length, device, an event's seq (a run's first and last), epoch, nonce, then the ciphertext and
+ * its tag.
  * @param {SealedRecord} sealed
  * @returns {Uint8Array}
  */
@@ -71,6 +79,10 @@ export function storedForm(sealed) {
   view.setUint16(2, fixed + sealed.ciphertext.length, true);
   view.setBigUint64(4, BigInt('0x' + sealed.device), true);
   if (sealed.kind === SEALED_EVENT) view.setBigUint64(12, sealed.seq, true);
+  if (sealed.kind === SEALED_RUN) {
+    view.setBigUint64(12, sealed.first ?? 0n, true);
+    view.setBigUint64(20, sealed.seq, true);
+  }
   view.setUint32(4 + fixed - 16, sealed.epoch, true);
   out.set(sealed.nonce, 4 + fixed - 12);
   out.set(sealed.ciphertext, 4 + fixed);
@@ -89,19 +101,20 @@ export function readStoredForm(bytes) {
   const kind = bytes[0];
   const body = bytes[2] | (bytes[3] << 8);
   if (4 + body > bytes.length) throw new SealError('record', 'a record runs past its frame');
-  if (kind !== SEALED_EVENT && kind !== SEALED_NAME) {
+  if (kind !== SEALED_EVENT && kind !== SEALED_NAME && kind !== SEALED_RUN) {
     throw new SealError('record', `${kind >= 1 && kind <= 4 ? `a plaintext record (kind ${kind})` : `unknown record kind ${kind}`} where only sealed records may be`);
   }
   if (4 + body !== bytes.length) throw new SealError('record', 'not exactly one record');
   const fixed = fixedBody(kind);
   if (body < fixed) throw new SealError('record', `a sealed record has bad flags or a bad length ${body}`);
   const device = readU64le(bytes, 4).toString(16).padStart(16, '0');
-  const seq = kind === SEALED_EVENT ? readU64le(bytes, 12) : 0n;
+  const seq = kind === SEALED_EVENT ? readU64le(bytes, 12) : kind === SEALED_RUN ? readU64le(bytes, 20) : 0n;
+  const first = kind === SEALED_RUN ? readU64le(bytes, 12) : undefined;
   const epoch = readU32le(bytes, 4 + fixed - 16);
-  const fault = sealedFault({ kind, flags: bytes[1], body, device, seq, epoch });
+  const fault = sealedFault({ kind, flags: bytes[1], body, device, seq, first, epoch });
   if (fault !== null) throw new SealError('record', fault);
   return {
-    kind, device, seq, epoch,
+    kind, device, seq, ...(first === undefined ? {} : { first }), epoch,
     nonce: bytes.slice(4 + fixed - 12, 4 + fixed), ciphertext: bytes.slice(4 + fixed),
   };
 }
@@ -132,10 +145,10 @@ export async function sealRecord(recordBytes, dataKey) {
 }
 
 /**
- * The record `sealed` holds, checked as §3.3 says, in Swift's order: `length`, `unauthentic`,
- * `noncanonical`, `padding`, `record`, `kind`, `identity` (SealError). `dataKey` must be the key
- * of its epoch. A clear field of the wrong type or range is a RangeError (Swift's types cannot
- * hold one).
+ * The record `sealed` (kind 5 or 6; a run opens with runSealer.openRun) holds, checked as §3.3
+ * says, in Swift's order: `length`, `unauthentic`, `noncanonical`, `padding`, `record`, `kind`,
+ * `identity` (SealError). `dataKey` must be the key of its epoch. A clear field of the wrong
+ * type or range is a RangeError (Swift's types cannot hold one).
  * @param {SealedRecord} sealed @param {DataKey} dataKey
  * @returns {Promise<Uint8Array>}
  */
