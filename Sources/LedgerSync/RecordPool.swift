@@ -13,7 +13,7 @@ package struct RecordPool<Record: RepairableRecord> {
     /// Every record by the identity of each event it stands for.
     private var events: [EventID: (record: Record, from: String)] = [:]
     /// Records by the identity of their first event, longest first.
-    private var starting: [EventID: [Record]] = [:]
+    private var starting: [EventID: [(record: Record, from: String)]] = [:]
     private(set) var names: [Record] = []
 
     package init() {}
@@ -26,25 +26,21 @@ package struct RecordPool<Record: RepairableRecord> {
                 if record.isDeviceName { names.append(record) }
                 continue
             }
-            if let other = events[id], other.record.lastSeq == record.lastSeq {
+            if let other = starting[id]?.first(where: { $0.record.lastSeq == record.lastSeq }) {
                 guard !other.record.contradicts(record) else { throw Self.differs(id, other.from, origin) }
                 continue
             }
-            var fresh = false
             for seq in id.seq...record.lastSeq where events[EventID(device: id.device, seq: seq)] == nil {
                 events[EventID(device: id.device, seq: seq)] = (record, origin)
-                fresh = true
             }
-            if fresh || starting[id] == nil {
-                starting[id, default: []].append(record)
-                starting[id]!.sort { $0.lastSeq > $1.lastSeq }
-            }
+            starting[id, default: []].append((record, origin))
+            starting[id]!.sort { $0.record.lastSeq > $1.record.lastSeq }
         }
     }
 
     func requireSameContent(_ records: [Record], in origin: String) throws {
         for record in records {
-            guard let id = record.eventID, let other = events[id], other.record.lastSeq == record.lastSeq else { continue }
+            guard let id = record.eventID, let other = starting[id]?.first(where: { $0.record.lastSeq == record.lastSeq }) else { continue }
             guard !other.record.contradicts(record) else { throw Self.differs(id, other.from, origin) }
         }
     }
@@ -58,7 +54,7 @@ package struct RecordPool<Record: RepairableRecord> {
         var found: [Record] = []
         var next = seqs.lowerBound
         while next <= seqs.upperBound,
-              let record = starting[EventID(device: device, seq: next)]?.first(where: { $0.lastSeq <= seqs.upperBound }) {
+              let record = starting[EventID(device: device, seq: next)]?.first(where: { $0.record.lastSeq <= seqs.upperBound })?.record {
             found.append(record)
             next = record.lastSeq + 1
         }

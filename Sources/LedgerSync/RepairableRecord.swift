@@ -68,8 +68,9 @@ extension SealedRecord: RepairableRecord {
     package var isDeviceName: Bool { kind == .name }
 
     /// Two copies under one epoch are byte-identical (the nonce is synthetic, encryption.md §3.2);
-    /// copies under different epochs cannot be compared without the key, as on a push (§10).
-    package func contradicts(_ other: SealedRecord) -> Bool { epoch == other.epoch && self != other }
+    /// copies under different epochs, or of another kind (an event sealed alone and a run of
+    /// one), cannot be compared without the key, as on a push (§10).
+    package func contradicts(_ other: SealedRecord) -> Bool { kind == other.kind && epoch == other.epoch && self != other }
 
     package static func salvage(_ bytes: UnsafeRawBufferPointer, with reader: SegmentReader, into records: inout [SealedRecord]) -> SegmentReader.Outcome? {
         // The sealed reader checked every record of a frame before handing the frame out.

@@ -35,12 +35,15 @@ struct SealedRunAdmissionTests {
         return try admission.admit()
     }
 
-    @Test("new runs continue their devices: appended in order; one that overlaps what is held or skips a seq is a gap")
+    @Test("new runs continue their devices: appended as received; one that overlaps what is held or skips a seq is a gap")
     func newRuns() throws {
         let admitted = try Self.admit([try Self.run(Self.phone, 1...10), try Self.run(Self.laptop, 4...6), try Self.run(Self.phone, 11...12)],
                                       held: [Self.laptop: 3])
         #expect(admitted.events.map { "\($0.device):\($0.firstSeq)-\($0.seq)" }
-                == ["\(Self.phone):1-10", "\(Self.phone):11-12", "\(Self.laptop):4-6"])
+                == ["\(Self.phone):1-10", "\(Self.laptop):4-6", "\(Self.phone):11-12"])
+        // Out of order, they are sorted by (device, first).
+        let sorted = try Self.admit([try Self.run(Self.phone, 11...12), try Self.run(Self.phone, 1...10)])
+        #expect(sorted.events.map(\.firstSeq) == [1, 11])
         #expect(admitted.duplicates == 0)
         let overlapping = SealedAdmissionTests.cause { _ = try Self.admit([try Self.run(Self.phone, 5...12)], held: [Self.phone: 8]) }
         #expect(overlapping == .seqGap(SeqGap(device: Self.phone, held: 8, found: 5)))

@@ -13,7 +13,7 @@ const { sealRun } = await appModule('crypto/runSealer.js');
 const { sealRecord, storedForm } = await appModule('crypto/recordSealer.js');
 const { encodeBlocks } = await appModule('blockEncoder.js');
 const { cutRuns } = await appModule('runCut.js');
-const { MAX_RUN_EVENTS, MAX_RUN_RECORD_BYTES } = await appModule('sealedLayout.js');
+const { MAX_RUN_RECORD_BYTES } = await appModule('sealedLayout.js');
 const { sealPieces, sealedDigest, sealedFork, SealedRecordError } = await appModule('sealedSync.js');
 const { pushPages, SEALED_PAGE_BYTES, SEALED_PAGE_RECORDS } = await appModule('pushPages.js');
 const { writeSealedFrames } = await appModule('recordFrames.js');
@@ -38,11 +38,10 @@ const shape = (pieces) => pieces.map(({ events }) => (events[0].kind === 'device
 
 // MARK: - Who makes runs
 
-// The 4,096-event bound of §3.5 never binds before the 60,000 bytes: the shortest event record
-// is 32 bytes (a knowledge mark of no entries), and 4,096 × 32 > 60,000. So runs are cut here by
-// bytes: 1,578 memo-less edits (38 bytes each) are 59,964 bytes, a 1,579th would pass 60,000.
+// Runs are cut by their records' bytes (§3.5): 1,578 memo-less edits (38 bytes each) are 59,964
+// bytes, a 1,579th would pass 60,000.
 test('a push cuts runs by their records\' bytes; what would be a run of its own is a kind-5 record', async () => {
-  assert.ok(MAX_RUN_EVENTS * 32 > MAX_RUN_RECORD_BYTES);
+  assert.equal(MAX_RUN_RECORD_BYTES, 60_000);
   assert.deepEqual(shape(cutRuns(edits(1, 1578))), [[1, 1578]]);
   assert.deepEqual(shape(cutRuns(edits(1, 1579))), [[1, 1578], [1579, 1579]]);
   assert.deepEqual(shape(cutRuns(edits(1, 1580))), [[1, 1578], [1579, 1580]]);

@@ -24,8 +24,6 @@ package enum SealedRecordLayout {
     package static let runFixedBody = 40
     /// A run's padded block is at most this long, so that its body fits the header's u16.
     package static let maximumRunPlaintext = 65_472
-    /// A writer ends a run before this many events (encryption.md §3.5).
-    package static let maximumRunEvents = 4_096
     /// A writer ends a run before its records' raw lengths together pass this many bytes, which
     /// keeps its padded block within `maximumRunPlaintext` (encryption.md §3.5).
     package static let maximumRunRecordBytes = 60_000

@@ -31,12 +31,12 @@ enum SealedForkCheck {
             }
             guard let events = try ledger.events(of: device, from: first, through: last) else { continue }
             let key = try key(theirs.epoch, keys)
-            let sealing = events.bytes.withUnsafeBytes { raw in
+            let sealed: SealedRecord
+            switch events.bytes.withUnsafeBytes({ raw in
                 Result { () throws(SealingError) in try sealer.seal(raw, device: device, first: first, last: last, with: key) }
-            }
-            guard case .success(let sealed) = sealing else {
-                if case .failure(let error) = sealing { throw SyncSealing.unsealable(device: device, seq: first, error) }
-                return
+            }) {
+            case .success(let run): sealed = run
+            case .failure(let error): throw SyncSealing.unsealable(device: device, seq: first, error)
             }
             if SyncSealing.digest(ofSealed: sealed).hex != theirs.digest { fork = SyncFork(device: device, seq: seq) }
         }

@@ -70,10 +70,10 @@ package enum SyncSealing {
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: byteCount) }
 
         /// Takes `view` as the run's next event if §3.5's cut allows it: the device's next seq,
-        /// right after the run in the records, before a 4,097th event and 60,000 bytes of records.
+        /// right after the run in the records, before 60,000 bytes of records.
         mutating func extend(with view: RecordView) -> Bool {
             guard view.kind != .deviceName, view.device == device, view.seq == last &+ 1, view.base == start + byteCount,
-                  count < SealedRecordLayout.maximumRunEvents, byteCount + view.length <= SealedRecordLayout.maximumRunRecordBytes
+                  byteCount + view.length <= SealedRecordLayout.maximumRunRecordBytes
             else { return false }
             byteCount += view.length
             last = view.seq

@@ -8,7 +8,7 @@
 
 import { recordLength } from './blockEncoder.js';
 import { runBlock } from './crypto/runSealer.js';
-import { fixedBody, MAX_RUN_EVENTS, MAX_RUN_RECORD_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, SEALED_RUN, TAG_BYTES } from './sealedLayout.js';
+import { fixedBody, MAX_RUN_RECORD_BYTES, PADDING_UNIT, SEALED_EVENT, SEALED_NAME, SEALED_RUN, TAG_BYTES } from './sealedLayout.js';
 
 /** @typedef {import('./records.js').LedgerEvent} LedgerEvent */
 
@@ -62,7 +62,7 @@ export function cutRuns(events) {
     }
     const [bytes] = recordLength(e);
     const previous = run[run.length - 1];
-    if (previous && (e.device !== previous.device || e.seq !== previous.seq + 1n || run.length === MAX_RUN_EVENTS || runBytes + bytes > MAX_RUN_RECORD_BYTES)) close();
+    if (previous && (e.device !== previous.device || e.seq !== previous.seq + 1n || runBytes + bytes > MAX_RUN_RECORD_BYTES)) close();
     run.push(e);
     runBytes += bytes;
   }

@@ -12,10 +12,9 @@ export const NONCE_BYTES = 12;
 export const TAG_BYTES = 16;
 /** A run's padded block is at most this long, so that its stored body fits the header's u16. */
 export const MAX_RUN_PLAINTEXT = 65_472;
-/** A pushing device ends a run before this many events and one more (encryption.md §3.5). */
-export const MAX_RUN_EVENTS = 4_096;
 /**
- * …and before its records' raw lengths together pass this many bytes, which keeps its padded
+ * A pushing device ends a run before its records' raw lengths together pass this many bytes
+ * (encryption.md §3.5), which keeps its padded
  * block within MAX_RUN_PLAINTEXT (a block is never longer than its records and its header).
  */
 export const MAX_RUN_RECORD_BYTES = 60_000;
