@@ -13,6 +13,10 @@ package struct PulledPage: Sendable {
     /// An encrypted account's page: the stored sealed digests the device compares itself
     /// (`SealedForkCheck`; `response.serverDigests` is then empty).
     package var sealed: SealedPullResponse?
+    /// An encrypted account's page: for each device, the digest of the sealed record that held
+    /// its highest seq in the page, which the device opened and admits (`SealedForkCheck` then
+    /// has nothing to compare where the server states that very record).
+    package var received: [DeviceID: String] = [:]
 }
 
 extension SyncConnection {

@@ -99,12 +99,24 @@ extension SyncConnection {
             throw LedgerError(.unavailable, "the sync server at \(server) sent frames this client cannot read: \(error.message)")
         }
         let records: EncodedRecords
-        do { records = try SyncSealing.open(sealed, keys: keys) } catch { throw error.ledgerError }
+        do { records = try SyncSealing.open(sealed, keys: keys, framed: true) } catch { throw error.ledgerError }
         let page = header.page
         return PulledPage(records: records,
                           response: PullResponse(records: [], more: page.more, cursor: page.cursor, serverHas: page.serverHas,
                                                  catalogVersion: nil, serverDigests: [:]),
-                          framed: true, sealed: page)
+                          framed: true, sealed: page, received: Self.newestDigests(sealed))
+    }
+
+    /// The digest of each device's sealed record holding its highest seq among `sealed`.
+    static func newestDigests(_ sealed: SealedRecords) -> [DeviceID: String] {
+        var newest: [DeviceID: (seq: UInt64, digest: String?)] = [:]
+        sealed.forEach { view in
+            if view.kind.holdsEvents, view.seq > newest[view.device]?.seq ?? 0 { newest[view.device] = (view.seq, nil) }
+        }
+        sealed.forEach { view in
+            if view.kind.holdsEvents, newest[view.device]?.seq == view.seq { newest[view.device]?.digest = EventDigest.hex(view.bytes) }
+        }
+        return newest.compactMapValues(\.digest)
     }
 
     /// A frames push's body of `records` sealed under `key`.

@@ -107,6 +107,9 @@ package struct SyncSession {
         let state = (try? SyncState.read(directory: ledger.directory, fileSystem: ledger.fileSystem)) ?? SyncState()
         let waiting = ledger.recordCount <= Self.readAheadRecords && state.pending(heldAtStart) > 0
         var digests = waiting ? try outgoing.readAhead() : try ledger.eventDigests(at: ledger.versionVector)
+        // An encrypted account's: the digest of the sealed record this sync last received and
+        // admitted for each device (what `SealedForkCheck` need not compare again).
+        var sealedReceived: [DeviceID: String] = [:]
         while report.rounds < maximumRounds {
             report.rounds += 1
             var serverHas: [DeviceID: UInt64] = [:]
@@ -132,8 +135,8 @@ package struct SyncSession {
                 serverHas = try WireVersionVector.decode(page.response.serverHas)
                 serverDigests = page.response.serverDigests
                 if let sealed = page.sealed, let keys {
-                    try SealedForkCheck.check(sealed.haveChecks, at: held, in: ledger, keys: keys)
-                    try SealedForkCheck.check(sealed.serverDigests, at: serverHas, in: ledger, keys: keys)
+                    try SealedForkCheck.check(sealed.haveChecks, at: held, in: ledger, keys: keys, received: sealedReceived)
+                    try SealedForkCheck.check(sealed.serverDigests, at: serverHas, in: ledger, keys: keys, received: sealedReceived)
                 }
                 // Where the server stopped at the seq this ledger holds last, its digest is known.
                 for (device, seq) in serverHas where seq > 0 && seq == held[device] {
@@ -166,6 +169,7 @@ package struct SyncSession {
                     throw error
                 }
                 pulledThisRound += merged.eventsIn
+                sealedReceived.merge(page.received) { $1 }
                 report.catalogVersion = page.response.catalogVersion
                 do { try progress(.pulled(report.pulled + pulledThisRound)) } catch {
                     nextPage.cancel()

@@ -76,6 +76,42 @@ struct SyncSealingTests {
         #expect(next == 10_002)
     }
 
+    @Test("a page of more than 1 MiB is opened in parts on every core, joined in order, and kept as frames that read back to it")
+    func opensInParts() throws {
+        let key = DataKey.random(epoch: 1)
+        var records = EncodedRecords()
+        let hlc = HybridTimestamp(milliseconds: 1_764_000_000_000, counter: 0)
+        for seq in 1...60_000 as ClosedRange<UInt64> {
+            for device in [DeviceID(rawValue: 0x51), DeviceID(rawValue: 0x52)] where seq % 7 != 0 || device.rawValue == 0x51 {
+                records.append(.stationEdit(StationEdit(id: EventID(device: device, seq: device.rawValue == 0x51 ? seq : seq - seq / 7),
+                                                        hlc: hlc, station: UInt32(seq % 9_000 + 1), compDate: .day(2020, 1, 1 + Int(seq % 28)),
+                                                        memo: seq % 11 == 0 ? "メモ \(seq)" : nil, origin: .user)))
+            }
+        }
+        let sealed = try SyncSealing.seal(records, with: key)
+        #expect(sealed.bytes.count > 1 << 20 && sealed.split(into: 2).count == 2, "\(sealed.bytes.count) bytes")
+        let opened = try SyncSealing.open(sealed, keys: KeyRing(key), framed: true)
+        #expect(opened.bytes == records.bytes && opened.count == records.count)
+        let frames = try #require(opened.frames)
+        var read = EncodedRecords()
+        _ = try frames.bytes.withUnsafeBytes { try RecordFrames.Reader().forEachRecord(in: $0) { read.append($0) } }
+        #expect(read.bytes == records.bytes, "the frames kept read back to the records")
+        // A record that does not open in the second part is the one named.
+        let parts = sealed.split(into: 2)
+        var bytes = parts[0].bytes + parts[1].bytes
+        bytes[parts[0].bytes.count + 60] ^= 1
+        var damaged = SealedRecords()
+        bytes.withUnsafeBytes { damaged.append(validated: $0, count: sealed.count) }
+        var second: (DeviceID, UInt64)?
+        parts[1].forEach { view in if second == nil { second = (view.device, view.seq) } }
+        do {
+            _ = try SyncSealing.open(damaged, keys: KeyRing(key))
+            Issue.record("a damaged record opened")
+        } catch {
+            #expect(error.cause == .unopenable(device: second!.0, seq: second!.1, reason: .unauthentic))
+        }
+    }
+
     @Test("a pull holding records of 3 epochs opens with a ring that unlocked the older keys from the chain")
     func opensAcrossEpochs() throws {
         let keys = (1...3).map { DataKey.random(epoch: UInt32($0)) }

@@ -48,6 +48,28 @@ package struct SealedRecords: Sendable {
         frames = kept
     }
 
+    /// The records in at most `parts` runs of about equal size, in order, cut between records.
+    package func split(into parts: Int) -> [SealedRecords] {
+        guard parts > 1, count > 1 else { return [self] }
+        var result: [SealedRecords] = []
+        let target = bytes.count / parts + 1
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var (start, offset, records) = (0, 0, 0)
+            while offset < buffer.count {
+                offset += RecordStream.validatedLength(at: base + offset)
+                records += 1
+                if offset - start >= target || offset == buffer.count {
+                    var part = SealedRecords()
+                    part.append(validated: UnsafeRawBufferPointer(rebasing: buffer[start..<offset]), count: records)
+                    result.append(part)
+                    (start, records) = (offset, 0)
+                }
+            }
+        }
+        return result
+    }
+
     /// Every record, in order. The view is valid only inside the call.
     package func forEach(_ body: (SealedRecordView) throws -> Void) rethrows {
         try bytes.withUnsafeBytes { buffer in

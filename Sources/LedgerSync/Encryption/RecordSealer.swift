@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import LedgerCore
 
 /// Seals one record under a data key and opens it again (Schemas/encryption.md §3). Sealing is
@@ -74,7 +75,7 @@ package enum RecordSealer {
     }
 
     /// The first 12 bytes of HMAC-SHA256(K_nonce, AD ‖ plaintext).
-    package static func syntheticNonce(associatedData: [UInt8], plaintext: [UInt8], key: DataKey) -> [UInt8] {
+    package static func syntheticNonce(associatedData: [UInt8], plaintext: some DataProtocol, key: DataKey) -> [UInt8] {
         var mac = key.nonceMAC
         mac.update(data: associatedData)
         mac.update(data: plaintext)

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import LedgerCore
 
 /// Seals one device's consecutive events as one sealed run (kind 7) and opens it again
@@ -42,64 +43,72 @@ package final class RunSealer {
     /// The events `sealed` (a kind-7 record) holds, as their raw record stream, checked as §3.5
     /// says; `key` must be the key of its epoch.
     package func open(_ sealed: SealedRecord, with key: DataKey) throws(SealingError) -> [UInt8] {
+        var events = EncodedRecords()
+        try open(sealed, with: key, appendingTo: &events)
+        return events.bytes
+    }
+
+    /// The same, appending the events to `events` (checked, so appended as validated).
+    package func open(_ sealed: SealedRecord, with key: DataKey, appendingTo events: inout EncodedRecords) throws(SealingError) {
         let bodyCount = sealed.ciphertext.count - RecordSealer.tagByteCount
         guard sealed.kind == .run, sealed.nonce.count == RecordSealer.nonceByteCount, bodyCount > 0,
               bodyCount % RecordSealer.paddingUnit == 0 else { throw .length }
         let associatedData = sealed.associatedData
-        let plaintext: [UInt8]
+        let plaintext: Data
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: sealed.nonce),
                                             ciphertext: sealed.ciphertext.prefix(bodyCount),
                                             tag: sealed.ciphertext.suffix(RecordSealer.tagByteCount))
-            plaintext = Array(try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData))
+            plaintext = try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData)
         } catch {
             throw .unauthentic
         }
         guard RecordSealer.syntheticNonce(associatedData: associatedData, plaintext: plaintext, key: key) == sealed.nonce else {
             throw .noncanonical
         }
-        return try plaintext.withUnsafeBytes { raw in
-            Result { () throws(SealingError) in try events(inPlaintext: raw, of: sealed) }
+        try plaintext.withUnsafeBytes { raw in
+            Result { () throws(SealingError) in try append(eventsIn: raw, of: sealed, to: &events) }
         }.get()
     }
 
-    /// The events of an authenticated run's plaintext, checked as §3.5's steps 4–7 say.
-    private func events(inPlaintext raw: UnsafeRawBufferPointer, of sealed: SealedRecord) throws(SealingError) -> [UInt8] {
+    /// Appends the events of an authenticated run's plaintext to `events`, checked as §3.5's
+    /// steps 4–7 say.
+    private func append(eventsIn raw: UnsafeRawBufferPointer, of sealed: SealedRecord,
+                        to events: inout EncodedRecords) throws(SealingError) {
         // Exactly the padding a sealer writes: a longer one would be a second sealed form.
         guard let length = RunBlockCodec.blockLength(raw), length <= raw.count,
               raw.count == RecordSealer.paddedLength(length), raw[length...].allSatisfy({ $0 == 0 }) else { throw .padding }
-        let records: [UInt8]
+        // Valid until the codec's next call.
+        let records: UnsafeRawBufferPointer
         do throws(RecordStream.Fault) {
-            records = Array(try codec.decode(UnsafeRawBufferPointer(rebasing: raw[..<length])))
+            records = try codec.decode(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         } catch {
             throw .record(error.reason)
         }
         let fault = try Self.fault(in: records, of: sealed)
         // The one layout of these events: another would be a second sealed form of them.
         block.removeAll(keepingCapacity: true)
-        records.withUnsafeBytes { codec.encode($0, appendingTo: &block) }
+        codec.encode(records, appendingTo: &block)
         guard block.elementsEqual(raw[..<length]) else { throw .record("the run's block is not laid out as a writer lays it out") }
         if let fault { throw fault }
-        return records
+        events.append(validated: records, count: Int(sealed.seq - sealed.firstSeq + 1))
     }
 
     /// Checks every record is valid (segment-format.md §3, else throws `.record`), then returns
     /// the first of §3.5's later refusals that applies: `.kind` when one is not an event (kinds
     /// 1, 2, 4), else `.identity` when one is of another device or the seqs are not exactly
     /// `first … last` in order; nil when none does.
-    private static func fault(in records: [UInt8], of sealed: SealedRecord) throws(SealingError) -> SealingError? {
+    private static func fault(in records: UnsafeRawBufferPointer, of sealed: SealedRecord) throws(SealingError) -> SealingError? {
         var next = sealed.firstSeq
         var (otherKind, otherIdentity) = (false, false)
         do {
-            try records.withUnsafeBytes { raw in
-                try RecordStream.forEach(in: raw) { (view) throws -> Void in
-                    if view.kind == .deviceName {
-                        otherKind = true
-                    } else if view.device != sealed.device || view.seq != next || next > sealed.seq {
-                        otherIdentity = true
-                    }
-                    next &+= 1
+            try RecordStream.forEach(in: records) { (view) throws -> Void in
+                if view.kind == .deviceName {
+                    otherKind = true
+                } else if view.device != sealed.device || view.seq != next || next > sealed.seq {
+                    otherIdentity = true
                 }
+                next &+= 1
             }
         } catch let fault as RecordStream.Fault {
             throw .record(fault.reason)

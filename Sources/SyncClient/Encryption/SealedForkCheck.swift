@@ -11,12 +11,14 @@ enum SealedForkCheck {
     /// ledger's event there, where it holds one. An entry of a sealed run (`first`, `last`) is
     /// compared with this ledger's events `first … last` sealed as one run, where it holds all of
     /// them (a device that lacks some is sent the run and compares the events it opens, §11).
+    /// An entry whose digest is that of a record this sync received, opened and admitted
+    /// (`received`, by device) holds what this ledger holds: there is nothing to compare.
     static func check(_ stored: [String: SealedPullResponse.StoredDigest], at seqs: [DeviceID: UInt64], in ledger: Ledger,
-                      keys: KeyRing) throws {
+                      keys: KeyRing, received: [DeviceID: String] = [:]) throws {
         var wanted: [DeviceID: UInt64] = [:]
         var runs: [(device: DeviceID, seq: UInt64, theirs: SealedPullResponse.StoredDigest)] = []
         for (hex, theirs) in stored {
-            guard let device = DeviceID(hex: hex), let seq = seqs[device], seq > 0 else { continue }
+            guard let device = DeviceID(hex: hex), let seq = seqs[device], seq > 0, received[device] != theirs.digest else { continue }
             if theirs.first != nil || theirs.last != nil {
                 runs.append((device, seq, theirs))
             } else {
