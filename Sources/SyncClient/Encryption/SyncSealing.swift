@@ -16,71 +16,44 @@ package enum SyncSealing {
     /// - Throws: `EncryptionError` `.unsealable` for a record the sealer refuses (a knowledge
     ///   mark of more than 4,090 entries, segment-format.md §3.6).
     package static func seal(_ records: EncodedRecords, with key: DataKey, asRuns: Bool = true) throws(EncryptionError) -> SealedRecords {
+        let units = SealingUnit.cut(records, asRuns: asRuns)
+        // Sealed on every core (it is most of an encrypted push's work), joined in order.
+        let groups = SealingUnit.groups(units, parts: records.bytes.count < 1 << 20 ? 1 : EveryCore.parts)
+        let parts = try EveryCore.map(groups.count) { index throws(EncryptionError) in
+            try seal(units[groups[index]], of: records, with: key)
+        }
+        if parts.count == 1 { return parts[0] }
         var sealed = SealedRecords()
-        sealed.reserve(bytes: records.bytes.count + records.count * 4)
-        let runs = RunSealer()
-        var run: RunCut?
-        var failure: EncryptionError?
-        func flush() {
-            guard let cut = run, failure == nil else { return }
-            run = nil
-            do throws(SealingError) {
-                if cut.count == 1 {
-                    sealed.append(try RecordSealer.seal(Array(cut.bytes), with: key))
-                } else {
-                    sealed.append(try runs.seal(cut.bytes, device: cut.device, first: cut.first, last: cut.last, with: key))
-                }
-            } catch {
-                failure = unsealable(device: cut.device, seq: cut.first, error)
-            }
-        }
-        records.forEach { view in
-            guard failure == nil else { return }
-            if asRuns, run?.extend(with: view) == true { return }
-            flush()
-            if view.kind == .deviceName {
-                do throws(SealingError) {
-                    sealed.append(try RecordSealer.seal(recordBytes(view), with: key))
-                } catch {
-                    failure = EncryptionError(.unsealable(device: view.device, seq: 0, reason: error),
-                                              "the device name of device \(view.device) cannot be sealed: \(describe(error))")
-                }
-            } else {
-                run = RunCut(view)
-            }
-        }
-        flush()
-        if let failure { throw failure }
+        sealed.reserve(bytes: parts.reduce(0) { $0 + $1.bytes.count })
+        for part in parts { part.bytes.withUnsafeBytes { sealed.append(validated: $0, count: part.count) } }
         return sealed
     }
 
-    /// A run being cut from a push's records (encryption.md §3.5): one device's consecutive
-    /// events, contiguous in the records' bytes.
-    private struct RunCut {
-        let start: UnsafeRawPointer
-        var byteCount: Int
-        let device: DeviceID
-        let first: UInt64
-        var last: UInt64
-        var count = 1
-
-        init(_ view: RecordView) {
-            (start, byteCount, device, first, last) = (view.base, view.length, view.device, view.seq, view.seq)
-        }
-
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: byteCount) }
-
-        /// Takes `view` as the run's next event if §3.5's cut allows it: the device's next seq,
-        /// right after the run in the records, before 60,000 bytes of records.
-        mutating func extend(with view: RecordView) -> Bool {
-            guard view.kind != .deviceName, view.device == device, view.seq == last &+ 1, view.base == start + byteCount,
-                  byteCount + view.length <= SealedRecordLayout.maximumRunRecordBytes
-            else { return false }
-            byteCount += view.length
-            last = view.seq
-            count += 1
-            return true
-        }
+    /// Seals `units` of `records`, in order.
+    private static func seal(_ units: ArraySlice<SealingUnit>, of records: EncodedRecords,
+                             with key: DataKey) throws(EncryptionError) -> SealedRecords {
+        let runs = RunSealer()
+        return try records.bytes.withUnsafeBytes { buffer in
+            Result { () throws(EncryptionError) -> SealedRecords in
+                var sealed = SealedRecords()
+                sealed.reserve(bytes: units.reduce(0) { $0 + $1.byteCount } / 2 + units.count * 128)
+                for unit in units {
+                    let bytes = UnsafeRawBufferPointer(rebasing: buffer[unit.offset..<(unit.offset + unit.byteCount)])
+                    do throws(SealingError) {
+                        if unit.kind == .run {
+                            sealed.append(try runs.seal(bytes, device: unit.device, first: unit.first, last: unit.last, with: key))
+                        } else {
+                            sealed.append(try RecordSealer.seal(Array(bytes), with: key))
+                        }
+                    } catch {
+                        guard unit.kind == .name else { throw unsealable(device: unit.device, seq: unit.first, error) }
+                        throw EncryptionError(.unsealable(device: unit.device, seq: 0, reason: error),
+                                              "the device name of device \(unit.device) cannot be sealed: \(describe(error))")
+                    }
+                }
+                return sealed
+            }
+        }.get()
     }
 
     /// What `view` adds at most to a push's sealed records, for cutting a push into pages by
@@ -111,21 +84,16 @@ package enum SyncSealing {
     /// `framed`, each part is also written as the frames a ledger keeps (`EncodedRecords.frames`),
     /// so that appending the page writes them as they are, as a plaintext pull's frames are.
     package static func open(_ sealed: SealedRecords, keys: KeyRing, framed: Bool = false) throws(EncryptionError) -> EncodedRecords {
-        let parts = sealed.split(into: sealed.bytes.count < 1 << 20 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
-        let opened = OpenedParts(count: parts.count)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            opened.set(index, Result { () throws(EncryptionError) in
-                var part = try openPart(parts[index], keys: keys)
-                if framed {
-                    var frames: [UInt8] = []
-                    let counts = part.bytes.withUnsafeBytes { RecordFrames.Writer().encode($0, appendingTo: &frames) }
-                    part.keep(readFrom: RecordFrames.Received(bytes: frames, counts: counts))
-                }
-                return part
-            })
+        let parts = sealed.split(into: sealed.bytes.count < 1 << 20 ? 1 : EveryCore.parts)
+        let results = try EveryCore.map(parts.count) { index throws(EncryptionError) in
+            var part = try openPart(parts[index], keys: keys)
+            if framed {
+                var frames: [UInt8] = []
+                let counts = part.bytes.withUnsafeBytes { RecordFrames.Writer().encode($0, appendingTo: &frames) }
+                part.keep(readFrom: RecordFrames.Received(bytes: frames, counts: counts))
+            }
+            return part
         }
-        // Every part was opened: `concurrentPerform` returns after the last.
-        let results = try opened.results.map { result throws(EncryptionError) in try result!.get() }
         if results.count == 1 { return results[0] }
         var records = EncodedRecords()
         records.reserve(bytes: results.reduce(0) { $0 + $1.bytes.count })
@@ -136,18 +104,6 @@ package enum SyncSealing {
         }
         if let frames { records.keep(readFrom: frames) }
         return records
-    }
-
-    /// The results of opening a page's parts, each written once by the part's own thread.
-    private final class OpenedParts: @unchecked Sendable {
-        private(set) var results: [Result<EncodedRecords, EncryptionError>?]
-        private let lock = NSLock()
-
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-
-        func set(_ index: Int, _ result: Result<EncodedRecords, EncryptionError>) {
-            lock.withLock { results[index] = result }
-        }
     }
 
     /// Opens `sealed` in order on this thread.
