@@ -14,8 +14,8 @@ extension Encryption {
             discussion: """
                 For an end-to-end encrypted account whose stored records the server found \
                 damaged: writes DIR, a new ledger directory holding every event and device name \
-                of this ledger sealed under the newest key this device holds, exactly as a push \
-                would seal them; it holds no key and no plaintext. Give DIR to the operator for \
+                of this ledger sealed under the newest key this device holds, each event on its \
+                own so that it fills whatever the server lost; it holds no key and no plaintext. Give DIR to the operator for \
                 'oritsubushi server repair NAME --from DIR'. Needs no network. Exit codes: 0 \
                 written, 64 DIR exists or is not writable, 66 no ledger, 77 this device holds \
                 no key (it is not an encrypted account's, or it was never given the key).

@@ -5,8 +5,9 @@ import SyncClient
 import SyncServer
 
 /// A sealed copy of a device's ledger (Schemas/encryption.md §11, "Repairing a sealed log"):
-/// every event and device name sealed as a push seals them (each event alone), under the newest key the device
-/// holds, written as a new sealed ledger directory that holds neither the key nor any plaintext.
+/// every event and device name sealed on its own (kinds 5 and 6, never a run, so that it fills
+/// any range a damaged log lost), under the newest key the device holds, written as a new sealed
+/// ledger directory that holds neither the key nor any plaintext.
 /// `encryption replica` writes one for the operator; `server repair`, given a device's ledger
 /// that holds its key, writes one to a temporary directory and repairs from it.
 enum SealedReplicaWriter {
