@@ -81,7 +81,7 @@ extension PostgresStore {
         var last: [Int64: Int64] = [:]
         for event in admitted.events { last[PostgresRecord.key(event.device)] = max(last[PostgresRecord.key(event.device)] ?? 0, Int64(event.seq)) }
         try await notePush(user: id, lastSeqs: last, end: end, connection)
-        return PushResponse(appended: batch.count, duplicates: admitted.duplicates,
+        return PushResponse(appended: admitted.appendedCount, duplicates: admitted.duplicates,
                             serverHas: WireVersionVector.encode(try await Self.heldVector(id, connection, logger)))
     }
 

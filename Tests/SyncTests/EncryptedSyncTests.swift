@@ -31,6 +31,8 @@ struct EncryptedSyncTests {
         let first = try await CLI.run("sync", "--server", server.url, "--token", token, "--ledger", laptop)
         first.expectSuccess()
         #expect(first.stdout.contains("end-to-end encrypted") && first.stdout.contains("recovery-kit.txt"), "\(first.stdout)")
+        // Its catalogue version and edit went as one sealed run: the server counts both events.
+        #expect(first.stdout.contains("pushed 3;"), "the two events and the device's name: \(first.stdout)")
         for file in ["encryption-keys", "recovery-kit.txt"] {
             let mode = try FileManager.default.attributesOfItem(atPath: laptop + "/" + file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file) is its owner's only")

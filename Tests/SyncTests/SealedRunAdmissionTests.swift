@@ -44,7 +44,7 @@ struct SealedRunAdmissionTests {
         // Out of order, they are sorted by (device, first).
         let sorted = try Self.admit([try Self.run(Self.phone, 11...12), try Self.run(Self.phone, 1...10)])
         #expect(sorted.events.map(\.firstSeq) == [1, 11])
-        #expect(admitted.duplicates == 0)
+        #expect(admitted.duplicates == 0 && admitted.appendedCount == 15, "a run's every event counts as appended")
         let overlapping = SealedAdmissionTests.cause { _ = try Self.admit([try Self.run(Self.phone, 5...12)], held: [Self.phone: 8]) }
         #expect(overlapping == .seqGap(SeqGap(device: Self.phone, held: 8, found: 5)))
         let skipping = SealedAdmissionTests.cause { _ = try Self.admit([try Self.run(Self.phone, 10...12)], held: [Self.phone: 8]) }

@@ -37,6 +37,9 @@ package struct SealedAdmission {
         package var events: [SealedRecord]
         package var names: [SealedRecord]
         package var duplicates: Int
+
+        /// What a push answers as `appended`: the events appended (a run's every one) and the names.
+        package var appendedCount: Int { events.reduce(0) { $0 + $1.eventCount } + names.count }
     }
 
     /// The identity of one copy of a held event (or run, keyed by its last seq): its kind, first

@@ -109,7 +109,7 @@ final class OpenSealedLedger: @unchecked Sendable {
         // Only once the batch is durable (appendSealed returned).
         for event in appended { positions.append(device: event.device, first: event.first, last: event.last, position: event.position) }
         names.formUnion(newNames)
-        return PushResponse(appended: batch.count, duplicates: admitted.duplicates, serverHas: serverHas)
+        return PushResponse(appended: admitted.appendedCount, duplicates: admitted.duplicates, serverHas: serverHas)
     }
 
     /// Devices the ledger already holds events of (a sealed name's device is not read: its first
