@@ -260,10 +260,13 @@ struct EncryptionConformanceTests {
         }
         var backwards = run
         for i in 20..<28 { backwards[i] = 0 }  // last: 0, below its first
+        var swollen = run
+        withUnsafeBytes(of: UInt64(10_000).littleEndian) { for (i, byte) in $0.enumerated() { swollen[20 + i] = byte } }
         return [
             try blocksCase("blocks of every sealed record above, both epochs", stored, stream: "sealed"),
             try blocksCase("sealed runs among sealed events and names", [stored[0], run, stored[12], run], stream: "sealed"),
             try blocksCase("a sealed run that ends before it starts", [stored[2], backwards], stream: "sealed"),
+            try blocksCase("a sealed run that claims more events than its bytes could hold", [run, swollen], stream: "sealed"),
             try blocksCase("a plaintext record among sealed ones", [stored[0], plain, stored[2]], stream: "sealed"),
             try blocksCase("a sealed record of epoch 0", [stored[2], zeroEpoch], stream: "sealed"),
             try blocksCase("a sealed record whose ciphertext is not a multiple of 32 bytes", [shortSeal], stream: "sealed"),
@@ -312,7 +315,7 @@ struct EncryptionConformanceTests {
     @Test("encryption.jsonl: seals, refusals, wraps, fingerprints, kits, sealed blocks, sealed names and sealed runs")
     func corpus() throws {
         let blocks = try Self.blockCases()
-        #expect(blocks.compactMap(\.refused).count == 5 && blocks.compactMap(\.records).count == 2)
+        #expect(blocks.compactMap(\.refused).count == 6 && blocks.compactMap(\.records).count == 2)
         let names = try Self.deviceNameCases()
         #expect(names.filter { $0.refused != nil }.count == 7, "every open-name case but the first does not open")
         let primitives = try Self.sealingCases() + Self.keyCases()

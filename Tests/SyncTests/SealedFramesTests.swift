@@ -121,6 +121,9 @@ struct SealedFramesTests {
         var backwardsRun: [UInt8] = [7, 0, 88, 0]
         for field in [UInt64(0x51), 5, 4] { withUnsafeBytes(of: field.littleEndian) { backwardsRun += $0 } }
         backwardsRun += [1, 0, 0, 0] + [UInt8](repeating: 0xab, count: 12 + 48)
+        // The same with first 5, last 7: three events, where a block of 32 bytes holds none.
+        var swollenRun = backwardsRun
+        swollenRun[20] = 7
         let cases: [(String, [UInt8], String)] = [
             ("flags", patched(event) { $0[1] = 1 }, "a sealed record has bad flags or a bad length"),
             ("a ciphertext not a multiple of 32", resized(event, by: -1), "a sealed record has bad flags or a bad length"),
@@ -130,6 +133,7 @@ struct SealedFramesTests {
             ("a zero epoch", patched(name) { for i in 12..<16 { $0[i] = 0 } }, "a sealed record has a zero device, seq or epoch"),
             ("an unknown kind", patched(event) { $0[0] = 8 }, "unknown record kind 8 where only sealed records may be"),
             ("a run that ends before it starts", backwardsRun, "a sealed run ends (seq 4) before it starts (seq 5)"),
+            ("a run that claims more events than its bytes could hold", swollenRun, "a sealed run claims 3 events, more than its 32 bytes could hold"),
             ("a record past the stream", Array(event.dropLast()), "a record runs past its frame"),
             ("a cut header", Array(event.prefix(3)), "a record header is cut off"),
         ]

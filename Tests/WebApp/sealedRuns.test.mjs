@@ -196,15 +196,16 @@ test('openRun: only the one sealed form of a run opens (noncanonical, padding, r
 
 // MARK: - Kind 7 in the stored form and in blocks
 
-const RUN = { kind: 7, device: DEVICE, first: 5n, seq: 9n, epoch: 2, nonce: new Uint8Array(12).fill(0xaa), ciphertext: new Uint8Array(48).fill(0xcc) };
+// 128 bytes of padded block and a tag: room for its 5 events (at most (128 − 52) / 7 = 10).
+const RUN = { kind: 7, device: DEVICE, first: 5n, seq: 9n, epoch: 2, nonce: new Uint8Array(12).fill(0xaa), ciphertext: new Uint8Array(144).fill(0xcc) };
 
 test('the stored form of a run: device, first, last, epoch, nonce, then C ‖ T (segment-format.md §3.6)', () => {
   const bytes = storedForm(RUN);
   const b = Buffer.from(bytes);
-  assert.deepEqual([b[0], b[1], b.readUInt16LE(2)], [7, 0, 40 + 48]);
+  assert.deepEqual([b[0], b[1], b.readUInt16LE(2)], [7, 0, 40 + 144]);
   assert.deepEqual([b.readBigUInt64LE(4).toString(16), b.readBigUInt64LE(12), b.readBigUInt64LE(20), b.readUInt32LE(28)], [DEVICE.replace(/^0/, ''), 5n, 9n, 2]);
   assert.equal(hex(b.subarray(32, 44)), 'aa'.repeat(12));
-  assert.equal(hex(b.subarray(44)), 'cc'.repeat(48));
+  assert.equal(hex(b.subarray(44)), 'cc'.repeat(144));
   assert.deepEqual(readStoredForm(bytes), RUN);
   const refused = (change, message) => {
     const bad = Buffer.from(bytes);
@@ -214,23 +215,24 @@ test('the stored form of a run: device, first, last, epoch, nonce, then C ‖ T 
   refused((x) => { x.writeBigUInt64LE(3n, 20); }, 'a sealed run ends (seq 3) before it starts (seq 5)');
   refused((x) => { x.writeBigUInt64LE(0n, 12); }, 'a sealed record has a zero device, seq or epoch');
   refused((x) => { x.writeUInt32LE(0, 28); }, 'a sealed record has a zero device, seq or epoch');
-  refused((x) => { x[1] = 1; }, 'a sealed record has bad flags or a bad length 88');
+  refused((x) => { x[1] = 1; }, 'a sealed record has bad flags or a bad length 184');
+  refused((x) => { x.writeBigUInt64LE(15n, 20); }, 'a sealed run claims 11 events, more than its 128 bytes could hold');
   assert.throws(() => readStoredForm(bytes.subarray(0, 80)), SealError, 'cut short');
 });
 
 test("a block of sealed records with a run: the seq column holds the run's last, its tail last − first first (§2a)", () => {
   const block = encodeSealedBlocks([RUN]);
   const expected = Buffer.concat([
-    Buffer.from('ORB2'), u32(1), u32(4 + 40 + 48), Buffer.from([1, 0, 0, 0]),
-    u32(1), u32(0), u32(0), u32(0), u32(0), u32(0), u32(1 + 1 + 12 + 1 + 48),
+    Buffer.from('ORB2'), u32(1), u32(4 + 40 + 144), Buffer.from([1, 0, 0, 0]),
+    u32(1), u32(0), u32(0), u32(0), u32(0), u32(0), u32(1 + 1 + 12 + 2 + 144),
     Buffer.from(DEVICE, 'hex').reverse(), Buffer.from([7, 0, 0]), Buffer.from([18]),
-    Buffer.from([4, 2]), Buffer.alloc(12, 0xaa), Buffer.from([48]), Buffer.alloc(48, 0xcc),
+    Buffer.from([4, 2]), Buffer.alloc(12, 0xaa), Buffer.from([0x90, 0x01]), Buffer.alloc(144, 0xcc),
   ]);
   assert.equal(hex(block), expected.toString('hex'));
   // Mixed with events and a name of two devices, read back as they were.
   const event = { kind: 5, device: OTHER, seq: 3n, epoch: 1, nonce: new Uint8Array(12).fill(1), ciphertext: new Uint8Array(48).fill(2) };
   const name = { kind: 6, device: DEVICE, seq: 0n, epoch: 1, nonce: new Uint8Array(12).fill(3), ciphertext: new Uint8Array(80).fill(4) };
-  const records = [event, RUN, name, { ...RUN, first: 10n, seq: 10n }, { ...event, seq: 4n }, { ...RUN, device: OTHER, first: 5n, seq: 4000n }];
+  const records = [event, RUN, name, { ...RUN, first: 10n, seq: 10n }, { ...event, seq: 4n }, { ...RUN, device: OTHER, first: 5n, seq: 14n }];
   const sealed = [];
   assert.equal(runSteps(blockSteps(encodeSealedBlocks(records), [], sealed)), records.length);
   assert.deepEqual(sealed.map((r) => hex(storedForm(r))), records.map((r) => hex(storedForm(r))));

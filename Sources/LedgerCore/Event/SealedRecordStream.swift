@@ -32,6 +32,11 @@ package enum SealedRecordLayout {
     /// The sealed plaintext is a positive multiple of this many bytes.
     package static let paddingUnit = 32
 
+    /// The most events a run's padded block of `padded` bytes could hold (segment-format.md
+    /// §3.6): a block's header and device table take 52 bytes (§2a), and an event at least 7
+    /// (three one-byte columns and four one-byte varints at least).
+    package static func maximumRunEvents(padded: Int) -> Int { max(0, (padded - 52) / 7) }
+
     /// Where the epoch is in the body of `kind`.
     @inline(__always)
     package static func epochOffset(_ kind: SealedRecordKind) -> Int {
@@ -126,6 +131,11 @@ package enum SealedRecordStream {
             }
             guard kind != .run || view.seq >= view.firstSeq else {
                 throw RecordStream.Fault(offset: offset, reason: "a sealed run ends (seq \(view.seq)) before it starts (seq \(view.firstSeq))")
+            }
+            // A run stands for its events wherever they are counted and indexed: never for more
+            // than its block could hold, so each costs the server bytes as a plaintext event does.
+            guard kind != .run || view.eventCount <= UInt64(SealedRecordLayout.maximumRunEvents(padded: sealedLength)) else {
+                throw RecordStream.Fault(offset: offset, reason: "a sealed run claims \(view.eventCount) events, more than its \(sealedLength) bytes could hold")
             }
             try body(view)
             offset += length

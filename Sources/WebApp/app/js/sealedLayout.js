@@ -37,10 +37,20 @@ export function storedLength(sealed) {
 }
 
 /**
+ * The most events a run's padded block of `padded` bytes could hold (segment-format.md §3.6): a
+ * block's header and device table take 52 bytes, and an event at least 7 (three one-byte columns
+ * and four one-byte varints at least).
+ * @param {number} padded
+ */
+export function maxRunEvents(padded) {
+  return Math.max(0, Math.floor((padded - 52) / 7));
+}
+
+/**
  * Why a sealed record's clear fields are not as segment-format.md §3.6 has them (Swift's
  * SealedRecordStream, in its words), or null when they are: flags 0, a ciphertext of a positive
  * multiple of PADDING_UNIT bytes and its tag, a non-zero device and epoch, an event's non-zero
- * seq, a run's non-zero first and a last not below it.
+ * seq, a run's non-zero first, a last not below it and no more events than it could hold.
  * @param {{kind: number, flags: number, body: number, device: string, seq: bigint, first?: bigint, epoch: number}} record
  *   `body` the body's length in the header; `seq` an event's seq or a run's last; `first` a run's
  * @returns {string | null}
@@ -51,5 +61,8 @@ export function sealedFault({ kind, flags, body, device, seq, first, epoch }) {
   const firstSeq = kind === SEALED_RUN ? first ?? 0n : seq;
   if (device === '0000000000000000' || (kind !== SEALED_NAME && firstSeq === 0n) || epoch === 0) return 'a sealed record has a zero device, seq or epoch';
   if (kind === SEALED_RUN && seq < firstSeq) return `a sealed run ends (seq ${seq}) before it starts (seq ${firstSeq})`;
+  if (kind === SEALED_RUN && seq - firstSeq + 1n > BigInt(maxRunEvents(padded))) {
+    return `a sealed run claims ${seq - firstSeq + 1n} events, more than its ${padded} bytes could hold`;
+  }
   return null;
 }
