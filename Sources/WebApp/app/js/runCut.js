@@ -1,7 +1,7 @@
 // What a sealed push seals as what (Schemas/encryption.md §3.5 "Who makes runs"), as Swift's
 // SyncSealing cuts it: each device's events, in seq order, go in runs (kind 7) of consecutive
-// seqs; a run ends before a 4,097th event or before its records' raw lengths would together pass
-// 60,000 bytes (so its padded block stays within 65,472); an event that would be a run of its own
+// seqs; a run ends before its records' raw lengths would together pass 60,000 bytes (so its
+// padded block stays within 65,472); an event that would be a run of its own
 // is sealed alone (kind 5), and a device name always is (kind 6). The cut is a function of the
 // events, so a retried push seals the same records. Each piece's sealed length is known before it
 // is sealed (a run's block is made here, once): a push's pages are cut by it (pushPages.js).
