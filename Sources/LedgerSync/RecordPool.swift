@@ -10,8 +10,8 @@ import LedgerCore
 /// needs by records that start where the previous ended: a run that reaches outside them (cut
 /// otherwise than the log's) cannot be taken, as its other events are held already.
 package struct RecordPool<Record: RepairableRecord> {
-    /// Every record by the identity of each event it stands for.
-    private var events: [EventID: (record: Record, from: String)] = [:]
+    /// The identity of every event some record stands for.
+    private var covered = Set<EventID>()
     /// Records by the identity of their first event, longest first.
     private var starting: [EventID: [(record: Record, from: String)]] = [:]
     private(set) var names: [Record] = []
@@ -30,9 +30,7 @@ package struct RecordPool<Record: RepairableRecord> {
                 guard !other.record.contradicts(record) else { throw Self.differs(id, other.from, origin) }
                 continue
             }
-            for seq in id.seq...record.lastSeq where events[EventID(device: id.device, seq: seq)] == nil {
-                events[EventID(device: id.device, seq: seq)] = (record, origin)
-            }
+            for seq in id.seq...record.lastSeq { covered.insert(EventID(device: id.device, seq: seq)) }
             starting[id, default: []].append((record, origin))
             starting[id]!.sort { $0.record.lastSeq > $1.record.lastSeq }
         }
@@ -44,9 +42,6 @@ package struct RecordPool<Record: RepairableRecord> {
             guard !other.record.contradicts(record) else { throw Self.differs(id, other.from, origin) }
         }
     }
-
-    /// The record holding event `id`, if any source holds it.
-    package func event(_ id: EventID) -> Record? { events[id]?.record }
 
     /// Records tiling device `device`'s events from `seqs.lowerBound` for as long as the pool
     /// holds them without a gap and within `seqs`, in seq order, and the seq after the last.
@@ -67,7 +62,7 @@ package struct RecordPool<Record: RepairableRecord> {
         let (found, next) = tiling(of: device, seqs: seqs)
         guard next > seqs.upperBound else {
             var last = next
-            while last < seqs.upperBound, events[EventID(device: device, seq: last + 1)] == nil { last += 1 }
+            while last < seqs.upperBound, !covered.contains(EventID(device: device, seq: last + 1)) { last += 1 }
             let range = last == next ? "seq \(next)" : "seqs \(next)–\(last)"
             throw LedgerError(.conflict, "cannot repair: \(segment) held device \(device)'s events \(range), which the source does not have; nothing was changed",
                               cause: .missingEvents)
@@ -85,7 +80,7 @@ package struct RecordPool<Record: RepairableRecord> {
     /// of a device that `lost` cuts are lost as well.
     func events(after held: [DeviceID: UInt64], lost: inout LostEvents) throws -> [Record] {
         var highest: [DeviceID: UInt64] = [:]
-        for id in events.keys where id.seq > held[id.device] ?? 0 { highest[id.device] = max(highest[id.device] ?? 0, id.seq) }
+        for id in covered where id.seq > held[id.device] ?? 0 { highest[id.device] = max(highest[id.device] ?? 0, id.seq) }
         var result: [Record] = []
         for (device, last) in highest.sorted(by: { $0.key < $1.key }) {
             let first = (held[device] ?? 0) + 1
@@ -96,7 +91,7 @@ package struct RecordPool<Record: RepairableRecord> {
             let end = min(last, cut - 1)
             let (found, next) = tiling(of: device, seqs: first...end)
             guard next > end else {
-                let found = events.keys.filter { $0.device == device && $0.seq > next }.map(\.seq).min() ?? next
+                let found = covered.filter { $0.device == device && $0.seq > next }.map(\.seq).min() ?? next
                 throw LedgerError(.conflict, "cannot repair: \(SeqGap(device: device, held: next - 1, found: found).message()), and the events between are in neither the ledger nor the source; nothing was changed")
             }
             result += found

@@ -1,4 +1,3 @@
-import Crypto
 import LedgerCore
 import LedgerSync
 import Testing
@@ -31,12 +30,8 @@ extension EncryptionConformanceTests {
     /// fields, with the synthetic nonce unless `nonce` is given.
     static func forgedRun(device: DeviceID = runDevice, first: UInt64, last: UInt64, plaintext: [UInt8], key: DataKey,
                           nonce: [UInt8]? = nil) throws -> SealedRecord {
-        var sealed = SealedRecord(kind: .run, device: device, firstSeq: first, seq: last, epoch: key.epoch, nonce: [], ciphertext: [])
-        sealed.nonce = nonce ?? RecordSealer.syntheticNonce(associatedData: sealed.associatedData, plaintext: plaintext, key: key)
-        let box = try AES.GCM.seal(plaintext, using: key.sealKey, nonce: AES.GCM.Nonce(data: sealed.nonce),
-                                   authenticating: sealed.associatedData)
-        sealed.ciphertext = Array(box.ciphertext) + Array(box.tag)
-        return sealed
+        try forged(SealedRecord(kind: .run, device: device, firstSeq: first, seq: last, epoch: key.epoch, nonce: [], ciphertext: []),
+                   plaintext: plaintext, key: key, nonce: nonce)
     }
 
     /// The block of `records` as a run seals it, padded to 32 with `padding` more zero bytes.

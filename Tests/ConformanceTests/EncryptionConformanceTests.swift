@@ -66,10 +66,17 @@ struct EncryptionConformanceTests {
     /// the clear fields, with the synthetic nonce unless `nonce` is given.
     static func forged(_ kind: SealedRecord.Kind, device: UInt64, seq: UInt64, plaintext: [UInt8], key: DataKey,
                        nonce: [UInt8]? = nil) throws -> SealedRecord {
-        var sealed = SealedRecord(kind: kind, device: DeviceID(rawValue: device), seq: seq, epoch: key.epoch, nonce: [], ciphertext: [])
-        sealed.nonce = nonce ?? RecordSealer.syntheticNonce(associatedData: sealed.associatedData, plaintext: plaintext, key: key)
-        let box = try AES.GCM.seal(plaintext, using: key.sealKey, nonce: AES.GCM.Nonce(data: sealed.nonce),
-                                   authenticating: sealed.associatedData)
+        try forged(SealedRecord(kind: kind, device: DeviceID(rawValue: device), seq: seq, epoch: key.epoch, nonce: [], ciphertext: []),
+                   plaintext: plaintext, key: key, nonce: nonce)
+    }
+
+    /// `clear` sealed by hand over `plaintext` (a record's or a run's, §3.5): the sealer's own seal,
+    /// or, with `nonce`, AES-GCM under a nonce that is not the content's.
+    static func forged(_ clear: SealedRecord, plaintext: [UInt8], key: DataKey, nonce: [UInt8]?) throws -> SealedRecord {
+        guard let nonce else { return RecordSealer.seal(padded: plaintext, as: clear, with: key) }
+        var sealed = clear
+        sealed.nonce = nonce
+        let box = try AES.GCM.seal(plaintext, using: key.sealKey, nonce: AES.GCM.Nonce(data: nonce), authenticating: sealed.associatedData)
         sealed.ciphertext = Array(box.ciphertext) + Array(box.tag)
         return sealed
     }

@@ -21,10 +21,17 @@ package enum RecordSealer {
         guard SealedRecordLayout.fixedBody(kind) + paddedLength(record.count) + tagByteCount <= Int(UInt16.max) else {
             throw .record("the record is too long to seal (\(record.count) bytes)")
         }
-        var sealed = SealedRecord(kind: kind, device: view.device,
-                                  seq: view.seq, epoch: key.epoch, nonce: [], ciphertext: [])
         var plaintext = record
         plaintext.append(contentsOf: repeatElement(0, count: paddedLength(record.count) - record.count))
+        return seal(padded: plaintext, as: SealedRecord(kind: kind, device: view.device, seq: view.seq, epoch: key.epoch,
+                                                      nonce: [], ciphertext: []), with: key)
+    }
+
+    /// `clear` (its clear fields) with `plaintext`, already padded, sealed under `key` (§3.2): the
+    /// synthetic nonce over AD ‖ plaintext, then AES-256-GCM. One seal for a record and a run
+    /// (`RunSealer`, §3.5), which differ only in what they pad and which clear fields AD names.
+    package static func seal(padded plaintext: [UInt8], as clear: SealedRecord, with key: DataKey) -> SealedRecord {
+        var sealed = clear
         let associatedData = sealed.associatedData
         sealed.nonce = syntheticNonce(associatedData: associatedData, plaintext: plaintext, key: key)
         do {
@@ -38,25 +45,33 @@ package enum RecordSealer {
         return sealed
     }
 
-    /// The record `sealed` holds, checked as §3.3 says; `key` must be the key of its epoch.
-    package static func open(_ sealed: SealedRecord, with key: DataKey) throws(SealingError) -> [UInt8] {
+    /// The padded plaintext of `sealed` after §3.3's steps 1–3, the same for a record and a run:
+    /// lengths [`length`], authentication under `key` [`unauthentic`], the synthetic nonce
+    /// [`noncanonical`]. What the plaintext must hold is the caller's to check.
+    package static func authenticatedPlaintext(of sealed: SealedRecord, with key: DataKey) throws(SealingError) -> Data {
         let bodyCount = sealed.ciphertext.count - tagByteCount
         guard sealed.nonce.count == nonceByteCount, bodyCount > 0, bodyCount % paddingUnit == 0 else {
             throw .length
         }
         let associatedData = sealed.associatedData
-        let plaintext: [UInt8]
+        let plaintext: Data
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: sealed.nonce),
                                             ciphertext: sealed.ciphertext.prefix(bodyCount),
                                             tag: sealed.ciphertext.suffix(tagByteCount))
-            plaintext = Array(try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData))
+            plaintext = try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData)
         } catch {
             throw .unauthentic
         }
         guard syntheticNonce(associatedData: associatedData, plaintext: plaintext, key: key) == sealed.nonce else {
             throw .noncanonical
         }
+        return plaintext
+    }
+
+    /// The record `sealed` holds, checked as §3.3 says; `key` must be the key of its epoch.
+    package static func open(_ sealed: SealedRecord, with key: DataKey) throws(SealingError) -> [UInt8] {
+        let plaintext = Array(try authenticatedPlaintext(of: sealed, with: key))
         guard plaintext.count >= RecordLayout.headerSize else { throw .padding }
         let length = RecordLayout.headerSize + Int(UInt16(plaintext[2]) | UInt16(plaintext[3]) << 8)
         // Exactly the padding a sealer writes: a longer one would be a second sealed form of the record.

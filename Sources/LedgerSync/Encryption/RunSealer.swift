@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LedgerCore
 
@@ -26,18 +25,8 @@ package final class RunSealer {
             throw .record("the run of device \(device) seqs \(first)–\(last) is too long to seal (a block of \(block.count) bytes)")
         }
         block.append(contentsOf: repeatElement(0, count: padded - block.count))
-        var sealed = SealedRecord(kind: .run, device: device, firstSeq: first, seq: last, epoch: key.epoch, nonce: [], ciphertext: [])
-        let associatedData = sealed.associatedData
-        sealed.nonce = RecordSealer.syntheticNonce(associatedData: associatedData, plaintext: block, key: key)
-        do {
-            let box = try AES.GCM.seal(block, using: key.sealKey, nonce: AES.GCM.Nonce(data: sealed.nonce),
-                                       authenticating: associatedData)
-            sealed.ciphertext = Array(box.ciphertext) + Array(box.tag)
-        } catch {
-            // AES-GCM with a 32-byte key and a 12-byte nonce does not fail.
-            preconditionFailure("AES-GCM refused a well-formed seal: \(error)")
-        }
-        return sealed
+        return RecordSealer.seal(padded: block, as: SealedRecord(kind: .run, device: device, firstSeq: first, seq: last, epoch: key.epoch,
+                                                               nonce: [], ciphertext: []), with: key)
     }
 
     /// The events `sealed` (a kind-7 record) holds, as their raw record stream, checked as §3.5
@@ -50,22 +39,8 @@ package final class RunSealer {
 
     /// The same, appending the events to `events` (checked, so appended as validated).
     package func open(_ sealed: SealedRecord, with key: DataKey, appendingTo events: inout EncodedRecords) throws(SealingError) {
-        let bodyCount = sealed.ciphertext.count - RecordSealer.tagByteCount
-        guard sealed.kind == .run, sealed.nonce.count == RecordSealer.nonceByteCount, bodyCount > 0,
-              bodyCount % RecordSealer.paddingUnit == 0 else { throw .length }
-        let associatedData = sealed.associatedData
-        let plaintext: Data
-        do {
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: sealed.nonce),
-                                            ciphertext: sealed.ciphertext.prefix(bodyCount),
-                                            tag: sealed.ciphertext.suffix(RecordSealer.tagByteCount))
-            plaintext = try AES.GCM.open(box, using: key.sealKey, authenticating: associatedData)
-        } catch {
-            throw .unauthentic
-        }
-        guard RecordSealer.syntheticNonce(associatedData: associatedData, plaintext: plaintext, key: key) == sealed.nonce else {
-            throw .noncanonical
-        }
+        guard sealed.kind == .run else { throw .length }
+        let plaintext = try RecordSealer.authenticatedPlaintext(of: sealed, with: key)
         try plaintext.withUnsafeBytes { raw in
             Result { () throws(SealingError) in try append(eventsIn: raw, of: sealed, to: &events) }
         }.get()

@@ -51,7 +51,7 @@ export function paddedLength(count) {
  * The first 12 bytes of HMAC-SHA256(K_nonce, AD ‖ plaintext).
  * @param {Uint8Array} ad @param {Uint8Array} plaintext @param {DataKey} key
  */
-export async function syntheticNonce(ad, plaintext, key) {
+async function syntheticNonce(ad, plaintext, key) {
   const mac = await crypto.subtle.sign('HMAC', key.nonceKey, concatBytes(ad, plaintext));
   return new Uint8Array(mac, 0, NONCE_BYTES).slice();
 }
@@ -60,7 +60,7 @@ export async function syntheticNonce(ad, plaintext, key) {
  * The AES-256-GCM parameters of a seal.
  * @param {Uint8Array} nonce @param {Uint8Array} ad
  */
-export function gcm(nonce, ad) {
+function gcm(nonce, ad) {
   return { name: 'AES-GCM', iv: nonce, additionalData: ad, tagLength: 8 * TAG_BYTES };
 }
 
@@ -136,8 +136,20 @@ export async function sealRecord(recordBytes, dataKey) {
   if (fixedBody(clear.kind) + paddedLength(recordBytes.length) + TAG_BYTES > 0xffff) {
     throw new SealError('record', `the record is too long to seal (${recordBytes.length} bytes)`);
   }
-  const plaintext = new Uint8Array(paddedLength(recordBytes.length));
-  plaintext.set(recordBytes);
+  return sealPadded(clear, recordBytes, dataKey);
+}
+
+/**
+ * `bytes` zero-padded to the next multiple of 32 and sealed under `dataKey` with the clear fields
+ * `clear` (§3.2): the synthetic nonce over AD ‖ plaintext, then AES-256-GCM. One seal for a record
+ * and a run (runSealer.js, §3.5), which differ only in what they pad and which clear fields AD names.
+ * @template {{kind: number, device: string, seq: bigint, first?: bigint, epoch: number}} Clear
+ * @param {Clear} clear @param {Uint8Array} bytes @param {DataKey} dataKey
+ * @returns {Promise<Clear & {nonce: Uint8Array, ciphertext: Uint8Array}>}
+ */
+export async function sealPadded(clear, bytes, dataKey) {
+  const plaintext = new Uint8Array(paddedLength(bytes.length));
+  plaintext.set(bytes);
   const ad = associatedData(clear);
   const nonce = await syntheticNonce(ad, plaintext, dataKey);
   const ciphertext = new Uint8Array(await crypto.subtle.encrypt(gcm(nonce, ad), dataKey.sealKey, plaintext));
@@ -145,19 +157,14 @@ export async function sealRecord(recordBytes, dataKey) {
 }
 
 /**
- * The record `sealed` (kind 5 or 6; a run opens with runSealer.openRun) holds, checked as §3.3
- * says, in Swift's order: `length`, `unauthentic`, `noncanonical`, `padding`, `record`, `kind`,
- * `identity` (SealError). `dataKey` must be the key of its epoch. A clear field of the wrong
- * type or range is a RangeError (Swift's types cannot hold one).
+ * The padded plaintext of `sealed` after §3.3's steps 1–3, the same for a record and a run:
+ * lengths (`length`), authentication under `dataKey` (`unauthentic`), the synthetic nonce
+ * (`noncanonical`). What the plaintext must hold is the caller's to check.
  * @param {SealedRecord} sealed @param {DataKey} dataKey
  * @returns {Promise<Uint8Array>}
  */
-export async function openRecord(sealed, dataKey) {
-  const { kind, device, seq, epoch, nonce, ciphertext } = sealed;
-  if ((kind !== SEALED_EVENT && kind !== SEALED_NAME) || !/^[0-9a-f]{16}$/.test(device)
-    || typeof seq !== 'bigint' || seq < 0n || seq > MAX_U64 || !isU32(epoch)) {
-    throw new RangeError('a sealed record has a clear field out of range');
-  }
+export async function authenticatedPlaintext(sealed, dataKey) {
+  const { nonce, ciphertext } = sealed;
   const bodyCount = ciphertext.length - TAG_BYTES;
   if (nonce.length !== NONCE_BYTES || bodyCount <= 0 || bodyCount % PADDING_UNIT !== 0) throw new SealError('length');
   const ad = associatedData(sealed);
@@ -169,6 +176,24 @@ export async function openRecord(sealed, dataKey) {
     throw new SealError('unauthentic');
   }
   if (!equalBytes(await syntheticNonce(ad, plaintext, dataKey), nonce)) throw new SealError('noncanonical');
+  return plaintext;
+}
+
+/**
+ * The record `sealed` (kind 5 or 6; a run opens with runSealer.openRun) holds, checked as §3.3
+ * says, in Swift's order: `length`, `unauthentic`, `noncanonical`, `padding`, `record`, `kind`,
+ * `identity` (SealError). `dataKey` must be the key of its epoch. A clear field of the wrong
+ * type or range is a RangeError (Swift's types cannot hold one).
+ * @param {SealedRecord} sealed @param {DataKey} dataKey
+ * @returns {Promise<Uint8Array>}
+ */
+export async function openRecord(sealed, dataKey) {
+  const { kind, device, seq, epoch } = sealed;
+  if ((kind !== SEALED_EVENT && kind !== SEALED_NAME) || !/^[0-9a-f]{16}$/.test(device)
+    || typeof seq !== 'bigint' || seq < 0n || seq > MAX_U64 || !isU32(epoch)) {
+    throw new RangeError('a sealed record has a clear field out of range');
+  }
+  const plaintext = await authenticatedPlaintext(sealed, dataKey);
   if (plaintext.length < 4) throw new SealError('padding');
   const length = 4 + (plaintext[2] | (plaintext[3] << 8));
   // Exactly the padding a sealer writes: a longer one would be a second sealed form of the record.

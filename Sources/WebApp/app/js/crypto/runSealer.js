@@ -6,11 +6,11 @@
 
 import { SealError } from './sealError.js';
 import { equalBytes, isU32 } from './bytes.js';
-import { associatedData, gcm, paddedLength, syntheticNonce } from './recordSealer.js';
+import { authenticatedPlaintext, paddedLength, sealPadded } from './recordSealer.js';
 import { encodeBlocks } from '../blockEncoder.js';
 import { BlockError, blockSteps } from '../blockDecoder.js';
 import { runSteps } from '../timeSlice.js';
-import { MAX_RUN_PLAINTEXT, NONCE_BYTES, PADDING_UNIT, SEALED_RUN, TAG_BYTES } from '../sealedLayout.js';
+import { MAX_RUN_PLAINTEXT, SEALED_RUN } from '../sealedLayout.js';
 
 /** @typedef {import('./dataKey.js').DataKey} DataKey */
 /** @typedef {import('./recordSealer.js').SealedRecord} SealedRecord */
@@ -63,12 +63,7 @@ export async function sealRunBlock(block, events, dataKey) {
     kind: /** @type {7} */ (SEALED_RUN), device: events[0].device,
     first: events[0].seq, seq: events[events.length - 1].seq, epoch: dataKey.epoch,
   };
-  const plaintext = new Uint8Array(paddedLength(block.length));
-  plaintext.set(block);
-  const ad = associatedData(clear);
-  const nonce = await syntheticNonce(ad, plaintext, dataKey);
-  const ciphertext = new Uint8Array(await crypto.subtle.encrypt(gcm(nonce, ad), dataKey.sealKey, plaintext));
-  return { ...clear, nonce, ciphertext };
+  return sealPadded(clear, block, dataKey);
 }
 
 /**
@@ -79,23 +74,13 @@ export async function sealRunBlock(block, events, dataKey) {
  * @returns {Promise<LedgerEvent[]>}
  */
 export async function openRun(sealed, dataKey) {
-  const { kind, device, seq: last, first, epoch, nonce, ciphertext } = sealed;
+  const { kind, device, seq: last, first, epoch } = sealed;
   if (kind !== SEALED_RUN || !/^[0-9a-f]{16}$/.test(device) || typeof first !== 'bigint' || typeof last !== 'bigint'
     || first < 0n || first > MAX_U64 || last < 0n || last > MAX_U64 || !isU32(epoch)) {
     throw new RangeError('a sealed run has a clear field out of range');
   }
   // 1–3 as for one sealed record (§3.3).
-  const bodyCount = ciphertext.length - TAG_BYTES;
-  if (nonce.length !== NONCE_BYTES || bodyCount <= 0 || bodyCount % PADDING_UNIT !== 0) throw new SealError('length');
-  const ad = associatedData(sealed);
-  /** @type {Uint8Array} */
-  let plaintext;
-  try {
-    plaintext = new Uint8Array(await crypto.subtle.decrypt(gcm(nonce, ad), dataKey.sealKey, ciphertext));
-  } catch {
-    throw new SealError('unauthentic');
-  }
-  if (!equalBytes(await syntheticNonce(ad, plaintext, dataKey), nonce)) throw new SealError('noncanonical');
+  const plaintext = await authenticatedPlaintext(sealed, dataKey);
   // 4. The block's length from its header, then exactly the padding a sealer writes: a longer
   // one would be a second sealed form of the run.
   const length = blockLength(plaintext);
