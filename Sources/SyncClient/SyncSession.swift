@@ -74,6 +74,9 @@ package struct SyncSession {
         // One knowledge mark after each round's pull, not one per page (the ledger is locked
         // for the whole sync, so no local edit can fall between pages).
         pageOptions.writesKnowledgeMarks = false
+        // A page (at most 8 MiB of frames, SyncLimits) is appended as one durable batch: its
+        // frames as they came, not cut into batches and written anew (Schemas/sync-frames.md).
+        pageOptions.batchSize = Int.max
         // Whether the server answers pulls with frames: then pushes go as frames too.
         var framed = keys != nil
         let keys = self.keys

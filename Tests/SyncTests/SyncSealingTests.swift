@@ -38,7 +38,8 @@ struct SyncSealingTests {
         #expect(kinds[.run, default: 0] > 0 && sealed.count < records.count, "consecutive events seal as runs")
         let opened = try SyncSealing.open(sealed, keys: KeyRing(key))
         #expect(opened.count == records.count)
-        #expect(opened.bytes == records.bytes, "opened byte for byte")
+        // A push seals each device's records together (`groupedByDevice`).
+        #expect(opened.bytes == records.groupedByDevice().bytes, "opened byte for byte")
         #expect(try SyncSealing.seal(records, with: key).bytes == sealed.bytes, "deterministic")
         let size = SyncSealing.sealedLength()
         var lengths = 0
@@ -76,6 +77,43 @@ struct SyncSealingTests {
         #expect(next == 10_002)
     }
 
+    @Test("a push whose devices' events interleave, as a merged log's do, seals each device's events as one run, opened as one frame each")
+    func interleavedDevices() throws {
+        let key = DataKey.random(epoch: 1)
+        let devices = [0x63, 0x61, 0x62].map { DeviceID(rawValue: $0) }
+        let hlc = HybridTimestamp(milliseconds: 1_764_000_000_000, counter: 0)
+        var records = EncodedRecords()
+        var next: [DeviceID: UInt64] = [:]
+        // Stretches of 1 to 7 events, the devices taking turns: 1,000 events a device.
+        var stretch = 0
+        while next.values.reduce(0, +) < 3_000 {
+            let device = devices[stretch % 3]
+            for _ in 0..<(stretch % 7 + 1) where next[device, default: 0] < 1_000 {
+                next[device, default: 0] += 1
+                records.append(.stationEdit(StationEdit(id: EventID(device: device, seq: next[device]!), hlc: hlc,
+                                                        station: UInt32(stretch % 9_000 + 1), compDate: .unknown, memo: nil, origin: .user)))
+            }
+            stretch += 1
+        }
+        let grouped = records.groupedByDevice()
+        #expect(grouped.count == records.count && grouped.bytes != records.bytes)
+        #expect(grouped.groupedByDevice().bytes == grouped.bytes, "grouped records stay as they are")
+        let sealed = try SyncSealing.seal(records, with: key)
+        var runs: [(SealedRecordKind, DeviceID, UInt64, UInt64)] = []
+        sealed.forEach { runs.append(($0.kind, $0.device, $0.firstSeq, $0.seq)) }
+        // 38,000 bytes of records a device: one run each, the devices in the order they came.
+        #expect(runs.map(\.0) == [.run, .run, .run] && runs.map(\.1) == devices, "\(runs.map { ($0.0, $0.1, $0.2, $0.3) })")
+        #expect(runs.allSatisfy { $0.2 == 1 && $0.3 == 1_000 })
+        let opened = try SyncSealing.open(sealed, keys: KeyRing(key), framed: true)
+        #expect(opened.bytes == grouped.bytes)
+        #expect(opened.frames?.frameCount == 3, "each run's block kept as one frame")
+        let size = SyncSealing.sealedLength()
+        var lengths = 0
+        records.forEach { lengths += size($0) }
+        #expect(lengths >= sealed.bytes.count, "a push's sealed size is bounded before sealing")
+        #expect(lengths < records.bytes.count * 2, "an event that continues its device's seqs is counted as joining its run")
+    }
+
     @Test("a page of more than 1 MiB is opened in parts on every core, joined in order, and kept as frames that read back to it")
     func opensInParts() throws {
         let key = DataKey.random(epoch: 1)
@@ -91,11 +129,13 @@ struct SyncSealingTests {
         let sealed = try SyncSealing.seal(records, with: key)
         #expect(sealed.bytes.count > 1 << 20 && sealed.split(into: 2).count == 2, "\(sealed.bytes.count) bytes")
         let opened = try SyncSealing.open(sealed, keys: KeyRing(key), framed: true)
-        #expect(opened.bytes == records.bytes && opened.count == records.count)
+        let grouped = records.groupedByDevice()
+        #expect(opened.bytes == grouped.bytes && opened.count == records.count)
         let frames = try #require(opened.frames)
         var read = EncodedRecords()
         _ = try frames.bytes.withUnsafeBytes { try RecordFrames.Reader().forEachRecord(in: $0) { read.append($0) } }
-        #expect(read.bytes == records.bytes, "the frames kept read back to the records")
+        #expect(read.bytes == grouped.bytes, "the frames kept read back to the records")
+        #expect(frames.frameCount >= sealed.count / 2, "a run's block kept as a frame of its own")
         // A record that does not open in the second part is the one named.
         let parts = sealed.split(into: 2)
         var bytes = parts[0].bytes + parts[1].bytes
@@ -122,9 +162,12 @@ struct SyncSealingTests {
         let records = Self.encoded(seed: 23)
         // The pull's records in three runs, each sealed under its epoch's key.
         var pull = SealedRecords()
+        var pushed: [UInt8] = []
         for (part, key) in zip(records.pages(records: 200, bytes: .max, size: { _ in 1 }), keys) {
             let sealed = try SyncSealing.seal(part, with: key)
             sealed.bytes.withUnsafeBytes { pull.append(validated: $0, count: sealed.count) }
+            // Each push seals its devices' records together.
+            pushed += part.groupedByDevice().bytes
         }
         var ring = KeyRing(keys[2])
         do {
@@ -135,7 +178,7 @@ struct SyncSealingTests {
             #expect(error.message.contains("this device lacks the key of epoch 1"))
         }
         try ring.unlockChain(chain)
-        #expect(try SyncSealing.open(pull, keys: ring).bytes == records.bytes)
+        #expect(try SyncSealing.open(pull, keys: ring).bytes == pushed)
     }
 
     @Test("a record of an epoch the ring lacks is refused with a sentence telling how to get the key")
@@ -204,7 +247,8 @@ struct SyncSealingTests {
         sealed.forEach { serverDigests.append(SyncSealing.digest(ofSealed: $0)) }
         #expect(sealed.records.map(SyncSealing.digest(ofSealed:)) == serverDigests)
         var index = 0
-        try records.forEach { (view) throws in
+        // A push seals each device's records together (`groupedByDevice`), in the same order.
+        try records.groupedByDevice().forEach { (view) throws in
             #expect(try SyncSealing.digest(sealing: view, with: key) == serverDigests[index])
             index += 1
         }

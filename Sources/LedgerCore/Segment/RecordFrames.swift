@@ -38,6 +38,18 @@ package enum RecordFrames {
             counts.append(count)
         }
 
+        /// Adds `other`'s frames after these.
+        package mutating func append(contentsOf other: Received) {
+            bytes.append(contentsOf: other.bytes)
+            counts.append(contentsOf: other.counts)
+        }
+
+        /// Adds one frame of `block`, a valid block (segment-format.md §2a) of `count` records.
+        package mutating func append(compressing block: UnsafeRawBufferPointer, count: Int) {
+            LZ4Frame.compress(block, appendingTo: &bytes)
+            counts.append(count)
+        }
+
         /// The frames a batch of records keeps as it takes one more stored frame whole (its
         /// `append(frame:)`): `kept`, what it kept so far, with this frame added in place when the
         /// frame is columnar (format 2, as frames on the wire are) and the batch was empty or

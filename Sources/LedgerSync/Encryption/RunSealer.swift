@@ -37,19 +37,22 @@ package final class RunSealer {
         return events.bytes
     }
 
-    /// The same, appending the events to `events` (checked, so appended as validated).
-    package func open(_ sealed: SealedRecord, with key: DataKey, appendingTo events: inout EncodedRecords) throws(SealingError) {
+    /// The same, appending the events to `events` (checked, so appended as validated); `block`
+    /// is first handed the run's block, checked as the one layout of these events: the block a
+    /// frame writer writes for them (segment-format.md §2a), which a device may keep as a frame.
+    package func open(_ sealed: SealedRecord, with key: DataKey, appendingTo events: inout EncodedRecords,
+                      block: (UnsafeRawBufferPointer) -> Void = { _ in }) throws(SealingError) {
         guard sealed.kind == .run else { throw .length }
         let plaintext = try RecordSealer.authenticatedPlaintext(of: sealed, with: key)
         try plaintext.withUnsafeBytes { raw in
-            Result { () throws(SealingError) in try append(eventsIn: raw, of: sealed, to: &events) }
+            Result { () throws(SealingError) in try append(eventsIn: raw, of: sealed, to: &events, block: block) }
         }.get()
     }
 
     /// Appends the events of an authenticated run's plaintext to `events`, checked as §3.5's
     /// steps 4–7 say.
-    private func append(eventsIn raw: UnsafeRawBufferPointer, of sealed: SealedRecord,
-                        to events: inout EncodedRecords) throws(SealingError) {
+    private func append(eventsIn raw: UnsafeRawBufferPointer, of sealed: SealedRecord, to events: inout EncodedRecords,
+                        block checked: (UnsafeRawBufferPointer) -> Void) throws(SealingError) {
         // Exactly the padding a sealer writes: a longer one would be a second sealed form.
         guard let length = RunBlockCodec.blockLength(raw), length <= raw.count,
               raw.count == RecordSealer.paddedLength(length), raw[length...].allSatisfy({ $0 == 0 }) else { throw .padding }
@@ -64,8 +67,10 @@ package final class RunSealer {
         // The one layout of these events: another would be a second sealed form of them.
         block.removeAll(keepingCapacity: true)
         codec.encode(records, appendingTo: &block)
-        guard block.elementsEqual(raw[..<length]) else { throw .record("the run's block is not laid out as a writer lays it out") }
+        let laidOut = block.withUnsafeBytes { $0.count == length && memcmp($0.baseAddress!, raw.baseAddress!, length) == 0 }
+        guard laidOut else { throw .record("the run's block is not laid out as a writer lays it out") }
         if let fault { throw fault }
+        checked(UnsafeRawBufferPointer(rebasing: raw[..<length]))
         events.append(validated: records, count: Int(sealed.seq - sealed.firstSeq + 1))
     }
 

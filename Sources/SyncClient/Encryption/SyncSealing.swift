@@ -16,6 +16,10 @@ package enum SyncSealing {
     /// - Throws: `EncryptionError` `.unsealable` for a record the sealer refuses (a knowledge
     ///   mark of more than 4,090 entries, segment-format.md §3.6).
     package static func seal(_ records: EncodedRecords, with key: DataKey, asRuns: Bool = true) throws(EncryptionError) -> SealedRecords {
+        // A merged log interleaves its devices' events (each trip of each device a stretch of a
+        // few): grouped, each device's events in the push seal as runs of the longest length
+        // §3.5 allows, not a run a stretch.
+        let records = asRuns ? records.groupedByDevice() : records
         let units = SealingUnit.cut(records, asRuns: asRuns)
         // Sealed on every core (it is most of an encrypted push's work), joined in order.
         let groups = SealingUnit.groups(units, parts: records.bytes.count < 1 << 20 ? 1 : EveryCore.parts)
@@ -63,12 +67,14 @@ package enum SyncSealing {
     /// longer than its records); any other record may start a sealed record of its own, with its
     /// header, clear fields, a block header, padding and tag.
     package static func sealedLength() -> (RecordView) -> Int {
-        var previous: (device: DeviceID, seq: UInt64)?
+        // Each device's last seq so far: a push groups its records by device before it cuts
+        // (`EncodedRecords.groupedByDevice`), so an event continues its device's run even where
+        // other devices' events come between them in the log.
+        var previous: [DeviceID: UInt64] = [:]
         return { view in
-            defer { previous = view.kind == .deviceName ? nil : (view.device, view.seq) }
-            if view.kind != .deviceName, let previous, previous.device == view.device, previous.seq &+ 1 == view.seq {
-                return view.length + view.length / 16 + 2
-            }
+            let continues = view.kind != .deviceName && previous[view.device].map { $0 &+ 1 == view.seq } == true
+            previous[view.device] = view.kind == .deviceName ? nil : view.seq
+            if continues { return view.length + view.length / 16 + 2 }
             return RecordLayout.headerSize + SealedRecordLayout.runFixedBody + 52 + RecordSealer.paddedLength(view.length)
                 + SealedRecordLayout.tagSize
         }
@@ -86,13 +92,7 @@ package enum SyncSealing {
     package static func open(_ sealed: SealedRecords, keys: KeyRing, framed: Bool = false) throws(EncryptionError) -> EncodedRecords {
         let parts = sealed.split(into: sealed.bytes.count < 1 << 20 ? 1 : EveryCore.parts)
         let results = try EveryCore.map(parts.count) { index throws(EncryptionError) in
-            var part = try openPart(parts[index], keys: keys)
-            if framed {
-                var frames: [UInt8] = []
-                let counts = part.bytes.withUnsafeBytes { RecordFrames.Writer().encode($0, appendingTo: &frames) }
-                part.keep(readFrom: RecordFrames.Received(bytes: frames, counts: counts))
-            }
-            return part
+            try openPart(parts[index], keys: keys, framed: framed)
         }
         if results.count == 1 { return results[0] }
         var records = EncodedRecords()
@@ -100,14 +100,16 @@ package enum SyncSealing {
         var frames = framed ? RecordFrames.Received(bytes: [], counts: []) : nil
         for part in results {
             part.bytes.withUnsafeBytes { records.append(validated: $0, count: part.count) }
-            if let kept = part.frames { kept.forEachFrame { frames?.append(stored: $0, count: $1) } }
+            if let kept = part.frames { frames?.append(contentsOf: kept) }
         }
         if let frames { records.keep(readFrom: frames) }
         return records
     }
 
-    /// Opens `sealed` in order on this thread.
-    private static func openPart(_ sealed: SealedRecords, keys: KeyRing) throws(EncryptionError) -> EncodedRecords {
+    /// Opens `sealed` in order on this thread; with `framed`, keeping the frames of its records:
+    /// a run's as its block compressed (the block a frame writer writes for its events, checked
+    /// as the one layout, §3.5), the records between runs as a frame writer frames them.
+    private static func openPart(_ sealed: SealedRecords, keys: KeyRing, framed: Bool) throws(EncryptionError) -> EncodedRecords {
         var records = EncodedRecords()
         // About 40 bytes an event opened (a station edit without a memo is 38).
         var events = 0
@@ -115,6 +117,20 @@ package enum SyncSealing {
         records.reserve(bytes: events * 40)
         var failure: EncryptionError?
         let runs = RunSealer()
+        // The frames kept so far, and the records after them not yet framed (events sealed
+        // alone and names, framed together when a run or the end comes).
+        var frames = framed ? RecordFrames.Received(bytes: [], counts: []) : nil
+        var unframed = (offset: 0, count: 0)
+        func frameUnframed() {
+            if unframed.count > 0, frames != nil {
+                var bytes: [UInt8] = []
+                let counts = records.bytes.withUnsafeBytes {
+                    RecordFrames.Writer().encode(UnsafeRawBufferPointer(rebasing: $0[unframed.offset...]), appendingTo: &bytes)
+                }
+                frames?.append(contentsOf: RecordFrames.Received(bytes: bytes, counts: counts))
+            }
+            unframed = (records.bytes.count, 0)
+        }
         sealed.forEach { view in
             guard failure == nil else { return }
             guard let key = keys.key(epoch: view.epoch) else {
@@ -124,10 +140,15 @@ package enum SyncSealing {
             do throws(SealingError) {
                 // Opening checked them as segment-format.md §3 does (§3.3 step 5, §3.5).
                 if view.kind == .run {
-                    try runs.open(SealedRecord(view), with: key, appendingTo: &records)
+                    frameUnframed()
+                    try runs.open(SealedRecord(view), with: key, appendingTo: &records) { block in
+                        frames?.append(compressing: block, count: Int(view.eventCount))
+                    }
+                    unframed.offset = records.bytes.count
                 } else {
                     let record = try RecordSealer.open(SealedRecord(view), with: key)
                     record.withUnsafeBytes { records.append(validated: $0, count: 1) }
+                    unframed.count += 1
                 }
             } catch {
                 let what = switch view.kind {
@@ -140,6 +161,8 @@ package enum SyncSealing {
             }
         }
         if let failure { throw failure }
+        frameUnframed()
+        if let frames { records.keep(readFrom: frames) }
         return records
     }
 
