@@ -81,10 +81,11 @@ package enum LedgerMerger {
     /// least one side among them. (A conflict between two events held before existed before with
     /// the same winner, since that winner is still the greatest; and any conflict whose winner
     /// changed now has an appended winner.) One scan of the log.
-    package static func newConflicts(in ledger: Ledger, stations: Set<UInt32>, newSince held: [DeviceID: UInt64]) throws -> [Conflict] {
-        guard !stations.isEmpty else { return [] }
-        func appended(_ id: EventID) -> Bool { id.seq > held[id.device] ?? 0 }
-        return try ledger.conflicts(stations: stations).filter { appended($0.winner.id) || appended($0.loser.id) }
+    package static func newConflicts(in ledger: Ledger, stations: Set<UInt32>, newSince held: [DeviceID: UInt64]) throws -> ConflictList {
+        guard !stations.isEmpty else { return ConflictList() }
+        var detector = ConflictDetector(stations: stations, deduplicates: false)
+        try ledger.forEachRecord { view, _ in detector.add(view) }
+        return detector.conflictList(newSince: held)
     }
 
     // MARK: - Knowledge marks

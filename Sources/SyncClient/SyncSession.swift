@@ -10,7 +10,8 @@ package struct SyncReport: Sendable, Equatable {
     /// Requests sent a second time after the server closed their connection (`RetryLog`).
     package var retries = 0
     package var rounds = 0
-    package var newConflicts: [Conflict] = []
+    /// Built as each is read: a first sync of a long log may bring thousands.
+    package var newConflicts = ConflictList()
     /// The newest catalogue version the server knows of, if any.
     package var catalogVersion: UInt32?
     /// What the server held at the end (also kept in `sync-state.json`).
@@ -65,6 +66,35 @@ package struct SyncSession {
     static let framesPushBytes = 6 << 20
     /// The longest log whose records a sync keeps in memory (`OutgoingRecords.readAhead`).
     static let readAheadRecords: UInt64 = 2_000_000
+
+    /// What a ledger holding `held` holds once it has appended `records`: each device's highest
+    /// seq, and the digest of each event that becomes its device's newest (a held event received
+    /// again is at most `held`, and changes neither).
+    static func holding(_ held: [DeviceID: UInt64], after records: EncodedRecords) -> (held: [DeviceID: UInt64], newest: [DeviceID: String]) {
+        // Each device's highest seq in the page and where its record is.
+        var highest: [DeviceID: (seq: UInt64, offset: Int, length: Int)] = [:]
+        var current: (device: DeviceID, seq: UInt64, offset: Int, length: Int)?
+        var offset = 0
+        func keep(_ c: (device: DeviceID, seq: UInt64, offset: Int, length: Int)) {
+            if c.seq > highest[c.device]?.seq ?? 0 { highest[c.device] = (c.seq, c.offset, c.length) }
+        }
+        records.forEach { view in
+            defer { offset += view.length }
+            guard view.hasEventID else { return }
+            if let last = current, last.device != view.device { keep(last) }
+            if current?.device != view.device || view.seq > current!.seq { current = (view.device, view.seq, offset, view.length) }
+        }
+        if let current { keep(current) }
+        var holding = held
+        var newest: [DeviceID: String] = [:]
+        records.bytes.withUnsafeBytes { bytes in
+            for (device, event) in highest where event.seq > held[device] ?? 0 {
+                holding[device] = event.seq
+                newest[device] = EventDigest.hex(RecordView(validated: bytes.baseAddress! + event.offset, length: event.length))
+            }
+        }
+        return (holding, newest)
+    }
 
     package func run(_ ledger: Ledger) async throws -> SyncReport {
         var report = SyncReport()
@@ -148,18 +178,19 @@ package struct SyncSession {
                     }
                 }
                 framed = page.framed
-                let prepared = try LedgerMerger.prepare(page.records, for: ledger, options: pageOptions)
-                var willHold = held
-                prepared.forEachNewest { newest in
-                    digests[newest.device] = EventDigest.hex(newest)
-                    willHold[newest.device] = max(willHold[newest.device] ?? 0, newest.seq)
-                }
                 cursor = page.response.cursor
                 if page.response.more {
-                    nextPage = Task { [next = request(willHold)] in try await pull(next) }
+                    // What this ledger will hold once the page is appended (a page that is
+                    // refused cancels the request), so that the next page is fetched (and
+                    // opened) while this one is admitted and appended.
+                    let willHold = Self.holding(held, after: page.records)
+                    digests.merge(willHold.newest) { $1 }
+                    nextPage = Task { [next = request(willHold.held)] in try await pull(next) }
                 }
                 let merged: MergeReport
                 do {
+                    let prepared = try LedgerMerger.prepare(page.records, for: ledger, options: pageOptions)
+                    prepared.forEachNewest { digests[$0.device] = EventDigest.hex($0) }
                     merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { view in
                         detector?.add(view)
                         observe?(view)
@@ -205,13 +236,15 @@ package struct SyncSession {
             // is 8 MiB by default; a memo can be 4 KiB); as frames, larger pages of record bytes.
             // Sealed records are about three times larger and do not compress: their pages are cut
             // by their sealed size.
+            // Sealed pages are bounded by their bytes alone: the server counts sealed records.
+            let outgoing = records.records
             let pages = framed
-                ? records.records.pages(records: framesPageSize, bytes: Self.framesPushBytes,
-                                        size: keys != nil ? SyncSealing.sealedLength() : { $0.length })
-                : records.records.pages(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
-            @Sendable func framesBody(_ page: EncodedRecords) throws -> [UInt8] {
-                if let keys { return try SyncConnection.sealedFramesBody(page, key: keys.current) }
-                return try SyncConnection.framesBody(page)
+                ? outgoing.pageBounds(records: keys != nil ? Int.max : framesPageSize, bytes: Self.framesPushBytes,
+                                      size: keys != nil ? SyncSealing.sealedLength() : { $0.length })
+                : outgoing.pageBounds(records: pageSize, bytes: Self.pushBytes, size: { $0.length * 2 + 160 })
+            @Sendable func framesBody(_ page: EncodedRecords.PageBounds) throws -> [UInt8] {
+                if let keys { return try SyncConnection.sealedFramesBody(outgoing.page(page), key: keys.current) }
+                return try SyncConnection.framesBody(outgoing.page(page))
             }
             // As frames, the next page's body is made while this one is sent and appended.
             var nextBody = framed && events > 0 && !pages.isEmpty ? Task { [first = pages[0]] in try framesBody(first) } : nil
@@ -223,7 +256,7 @@ package struct SyncSession {
                     nextBody = index + 1 < pages.count ? Task { [next = pages[index + 1]] in try framesBody(next) } : nil
                     reply = try await connection.push(framesBody: bytes)
                 } else {
-                    reply = try await connection.push(page, asFrames: framed)
+                    reply = try await connection.push(outgoing.page(page), asFrames: framed)
                 }
                 // A push sent again may find its first sending applied: the server then holds
                 // the whole page (it answered), which this sync sent, as if the first answer had
@@ -243,7 +276,7 @@ package struct SyncSession {
         try SyncState.record(report.serverHas, server: connection.server, directory: ledger.directory, fileSystem: ledger.fileSystem,
                              now: ledger.clock.nowMilliseconds())
         if var detector {
-            report.newConflicts = Array(detector.conflictList(newSince: heldAtStart))
+            report.newConflicts = detector.conflictList(newSince: heldAtStart)
         } else if options.countsConflicts {
             report.newConflicts = try LedgerMerger.newConflicts(in: ledger, stations: affected, newSince: heldAtStart)
         }

@@ -98,27 +98,38 @@ package struct EncodedRecords: Sendable {
     /// Consecutive pages of at most `records` records each; a page takes records while it holds
     /// fewer than `bytes` bytes (by `size` of each record), so it ends at most one record past it.
     package func pages(records limit: Int, bytes budget: Int, size: (RecordView) -> Int) -> [EncodedRecords] {
-        // Where each page ends, then one copy of each page's bytes (not one append a record).
-        var ends: [(byteEnd: Int, count: Int)] = []
-        var pageCount = 0, pageBytes = 0, offset = 0
+        pageBounds(records: limit, bytes: budget, size: size).map(page)
+    }
+
+    /// Where each of those pages is, without copying it: a sender copies each page when it is
+    /// about to send it (`page(_:)`), so the first goes out while the rest wait.
+    package func pageBounds(records limit: Int, bytes budget: Int, size: (RecordView) -> Int) -> [PageBounds] {
+        var bounds: [PageBounds] = []
+        var pageStart = 0, pageCount = 0, pageBytes = 0, offset = 0
         forEach { view in
             if pageCount > 0 && (pageCount >= limit || pageBytes >= budget) {
-                ends.append((offset, pageCount))
-                pageCount = 0
-                pageBytes = 0
+                bounds.append(PageBounds(bytes: pageStart..<offset, count: pageCount))
+                (pageStart, pageCount, pageBytes) = (offset, 0, 0)
             }
             pageCount += 1
             pageBytes += size(view)
             offset += view.length
         }
-        if pageCount > 0 { ends.append((offset, pageCount)) }
-        var start = 0
-        return ends.map { end in
-            var page = EncodedRecords()
-            page.bytes = Array(bytes[start..<end.byteEnd])
-            page.count = end.count
-            start = end.byteEnd
-            return page
-        }
+        if pageCount > 0 { bounds.append(PageBounds(bytes: pageStart..<offset, count: pageCount)) }
+        return bounds
+    }
+
+    /// The records of one page (`pageBounds`), in one copy.
+    package func page(_ bounds: PageBounds) -> EncodedRecords {
+        var page = EncodedRecords()
+        page.bytes = Array(bytes[bounds.bytes])
+        page.count = bounds.count
+        return page
+    }
+
+    /// Consecutive records of a batch: their bytes and how many.
+    package struct PageBounds: Sendable {
+        package let bytes: Range<Int>
+        package let count: Int
     }
 }

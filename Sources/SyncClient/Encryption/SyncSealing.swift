@@ -70,10 +70,17 @@ package enum SyncSealing {
         // Each device's last seq so far: a push groups its records by device before it cuts
         // (`EncodedRecords.groupedByDevice`), so an event continues its device's run even where
         // other devices' events come between them in the log.
-        var previous: [DeviceID: UInt64] = [:]
+        // The current device's apart: a log's devices come in stretches, and hashing a device
+        // for every record was most of cutting a million events into pages.
+        var others: [DeviceID: UInt64] = [:]
+        var current: (device: DeviceID, seq: UInt64?)?
         return { view in
-            let continues = view.kind != .deviceName && previous[view.device].map { $0 &+ 1 == view.seq } == true
-            previous[view.device] = view.kind == .deviceName ? nil : view.seq
+            if current?.device != view.device {
+                if let current { others[current.device] = current.seq }
+                current = (view.device, others[view.device])
+            }
+            let continues = view.kind != .deviceName && current!.seq.map { $0 &+ 1 == view.seq } == true
+            current!.seq = view.kind == .deviceName ? nil : view.seq
             if continues { return view.length + view.length / 16 + 2 }
             return RecordLayout.headerSize + SealedRecordLayout.runFixedBody + 52 + RecordSealer.paddedLength(view.length)
                 + SealedRecordLayout.tagSize
