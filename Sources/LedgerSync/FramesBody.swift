@@ -144,11 +144,16 @@ package enum FramesBody {
         records.reserve(bytes: min(header.count, 1 << 20) * Records.typicalRecordBytes)
         let frames = UnsafeRawBufferPointer(rebasing: body[(8 + length)...])
         let counts: [Int]
+        // Counted here, not read back from `records` at each record: through the generic
+        // `Records`, each read copied the batch's value (a retain and a release a record).
+        var (taken, decodedBytes) = (0, 0)
         do {
             counts = try Records.forEach(in: frames, reader: reader) { view in
-                guard records.count < header.count else { throw MoreThanCounted() }
+                guard taken < header.count else { throw MoreThanCounted() }
                 records.append(view)
-                guard records.bytes.count <= maximumDecodedBytes else { throw DecodesTooLarge() }
+                taken += 1
+                decodedBytes += Records.length(of: view)
+                guard decodedBytes <= maximumDecodedBytes else { throw DecodesTooLarge() }
             }
         } catch is DecodesTooLarge {
             throw Refusal(kind: .tooLarge,

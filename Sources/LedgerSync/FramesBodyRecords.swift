@@ -37,6 +37,9 @@ package protocol FramesBodyRecords: Sendable {
     static func forEach(in frames: UnsafeRawBufferPointer, reader: RecordFrames.Reader,
                         _ visit: (View) throws -> Void) throws -> [Int]
 
+    /// The length of one record, as its raw record stream holds it.
+    static func length(of view: View) -> Int
+
     init()
     var bytes: [UInt8] { get }
     var count: Int { get }
@@ -54,6 +57,8 @@ extension EncodedRecords: FramesBodyRecords {
                                 _ visit: (RecordView) throws -> Void) throws -> [Int] {
         try reader.forEachRecord(in: frames, visit)
     }
+
+    package static func length(of view: RecordView) -> Int { view.length }
 }
 
 extension SealedRecords: FramesBodyRecords {
@@ -65,4 +70,6 @@ extension SealedRecords: FramesBodyRecords {
                                 _ visit: (SealedRecordView) throws -> Void) throws -> [Int] {
         try reader.forEachSealedRecord(in: frames, visit)
     }
+
+    package static func length(of view: SealedRecordView) -> Int { view.length }
 }
