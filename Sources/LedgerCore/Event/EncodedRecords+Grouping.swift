@@ -9,18 +9,25 @@ extension EncodedRecords {
         bytes.withUnsafeBytes { buffer in
             var devices: [DeviceID] = []
             var stretches: [DeviceID: [Stretch]] = [:]
-            var (offset, previous, interleaved) = (0, DeviceID?.none, false)
+            // The stretch being read, kept apart: a device is hashed once a stretch, not a record.
+            var current: (device: DeviceID, stretch: Stretch)?
+            var (offset, interleaved) = (0, false)
+            func close() {
+                guard let current else { return }
+                if stretches[current.device] == nil { devices.append(current.device) } else { interleaved = true }
+                stretches[current.device, default: []].append(current.stretch)
+            }
             RecordStream.forEachValidated(in: buffer) { view in
-                let device = view.device
-                if device == previous {
-                    stretches[device]!.extendLast(through: offset + view.length)
+                if current?.device == view.device {
+                    current!.stretch.bytes = current!.stretch.bytes.lowerBound..<(offset + view.length)
+                    current!.stretch.count += 1
                 } else {
-                    if stretches[device] == nil { devices.append(device) } else { interleaved = true }
-                    stretches[device, default: []].append(Stretch(bytes: offset..<(offset + view.length), count: 1))
-                    previous = device
+                    close()
+                    current = (view.device, Stretch(bytes: offset..<(offset + view.length), count: 1))
                 }
                 offset += view.length
             }
+            close()
             guard interleaved else { return self }
             var grouped = EncodedRecords()
             grouped.reserve(bytes: buffer.count)
@@ -38,12 +45,4 @@ extension EncodedRecords {
 private struct Stretch {
     var bytes: Range<Int>
     var count: Int
-}
-
-extension [Stretch] {
-    /// The last stretch taking one more record, which ends at `end`.
-    fileprivate mutating func extendLast(through end: Int) {
-        self[count - 1].bytes = self[count - 1].bytes.lowerBound..<end
-        self[count - 1].count += 1
-    }
 }

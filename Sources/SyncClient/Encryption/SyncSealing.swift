@@ -69,9 +69,9 @@ package enum SyncSealing {
     package static func sealedLength() -> (RecordView) -> Int {
         // Each device's last seq so far: a push groups its records by device before it cuts
         // (`EncodedRecords.groupedByDevice`), so an event continues its device's run even where
-        // other devices' events come between them in the log.
-        // The current device's apart: a log's devices come in stretches, and hashing a device
-        // for every record was most of cutting a million events into pages.
+        // other devices' events come between them in the log. The current device's is kept
+        // apart: a log's devices come in stretches, and hashing a device for every record was
+        // most of cutting a million events into pages.
         var others: [DeviceID: UInt64] = [:]
         var current: (device: DeviceID, seq: UInt64?)?
         return { view in
