@@ -179,18 +179,17 @@ package struct SyncSession {
                 }
                 framed = page.framed
                 cursor = page.response.cursor
+                // What this ledger will hold once the page is appended, and its newest events'
+                // digests (a page that is refused throws, and cancels the next request): the
+                // next page is fetched (and opened) while this one is admitted and appended.
+                let willHold = Self.holding(held, after: page.records)
+                digests.merge(willHold.newest) { $1 }
                 if page.response.more {
-                    // What this ledger will hold once the page is appended (a page that is
-                    // refused cancels the request), so that the next page is fetched (and
-                    // opened) while this one is admitted and appended.
-                    let willHold = Self.holding(held, after: page.records)
-                    digests.merge(willHold.newest) { $1 }
                     nextPage = Task { [next = request(willHold.held)] in try await pull(next) }
                 }
                 let merged: MergeReport
                 do {
                     let prepared = try LedgerMerger.prepare(page.records, for: ledger, options: pageOptions)
-                    prepared.forEachNewest { digests[$0.device] = EventDigest.hex($0) }
                     merged = try LedgerMerger.apply(prepared, to: ledger, options: pageOptions, observe: { view in
                         detector?.add(view)
                         observe?(view)

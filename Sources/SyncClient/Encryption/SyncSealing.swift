@@ -127,12 +127,13 @@ package enum SyncSealing {
         // The frames kept so far, and the records after them not yet framed (events sealed
         // alone and names, framed together when a run or the end comes).
         var frames = framed ? RecordFrames.Received(bytes: [], counts: []) : nil
+        let writer = framed ? RecordFrames.Writer() : nil
         var unframed = (offset: 0, count: 0)
         func frameUnframed() {
-            if unframed.count > 0, frames != nil {
+            if unframed.count > 0, let writer {
                 var bytes: [UInt8] = []
                 let counts = records.bytes.withUnsafeBytes {
-                    RecordFrames.Writer().encode(UnsafeRawBufferPointer(rebasing: $0[unframed.offset...]), appendingTo: &bytes)
+                    writer.encode(UnsafeRawBufferPointer(rebasing: $0[unframed.offset...]), appendingTo: &bytes)
                 }
                 frames?.append(contentsOf: RecordFrames.Received(bytes: bytes, counts: counts))
             }
